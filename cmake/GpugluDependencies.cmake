@@ -1,0 +1,39 @@
+# Dependencies from Debian's packages (scripts/install_deps.sh installs them):
+# SuiteSparse (AMD, COLAMD, BTF, KLU, UMFPACK, CHOLMOD), METIS, SuperLU (MC64 via dldperm),
+# OpenMP, and PETSc through its pkg-config file.
+find_package(PkgConfig REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+
+find_path(SUITESPARSE_INCLUDE_DIR amd.h PATH_SUFFIXES suitesparse REQUIRED)
+foreach(lib suitesparseconfig amd colamd btf klu umfpack cholmod)
+  string(TOUPPER ${lib} LIBU)
+  find_library(GPUGLU_${LIBU}_LIBRARY ${lib} REQUIRED)
+  add_library(gpuglu_dep::${lib} UNKNOWN IMPORTED)
+  set_target_properties(gpuglu_dep::${lib} PROPERTIES
+    IMPORTED_LOCATION ${GPUGLU_${LIBU}_LIBRARY}
+    INTERFACE_INCLUDE_DIRECTORIES ${SUITESPARSE_INCLUDE_DIR})
+endforeach()
+
+find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
+find_library(METIS_LIBRARY metis REQUIRED)
+add_library(gpuglu_dep::metis UNKNOWN IMPORTED)
+set_target_properties(gpuglu_dep::metis PROPERTIES
+  IMPORTED_LOCATION ${METIS_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${METIS_INCLUDE_DIR})
+
+find_path(SUPERLU_INCLUDE_DIR slu_ddefs.h PATH_SUFFIXES superlu REQUIRED)
+find_library(SUPERLU_LIBRARY superlu REQUIRED)
+add_library(gpuglu_dep::superlu UNKNOWN IMPORTED)
+set_target_properties(gpuglu_dep::superlu PROPERTIES
+  IMPORTED_LOCATION ${SUPERLU_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${SUPERLU_INCLUDE_DIR})
+
+set(GPUGLU_HAVE_PETSC OFF)
+pkg_check_modules(PETSC IMPORTED_TARGET petsc)
+if(PETSC_FOUND)
+  set(GPUGLU_HAVE_PETSC ON)
+  pkg_get_variable(PETSC_PREFIX petsc prefix)
+  message(STATUS "gpuglu: PETSc ${PETSC_VERSION} at ${PETSC_PREFIX}")
+  find_package(MPI REQUIRED COMPONENTS C CXX)
+else()
+  message(STATUS "gpuglu: PETSc not found - the plugin, PETSc tests and examples are skipped")
+endif()

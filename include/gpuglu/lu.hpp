@@ -1,0 +1,81 @@
+#pragma once
+// SparseLU: the four verbs of a sparse direct solver, KLU / cuDSS style.
+//   analyze(A)  once per pattern (CPU), builds the Schedule
+//   factor(A)   numeric, on the chosen backend; repeat with new values (refactorization)
+//   solve(b)    / solve_transpose(b) / solve(B) for many right-hand sides
+// The object owns its schedule, factor values and backend buffers (RAII).
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpuglu/matrix.hpp"
+#include "gpuglu/options.hpp"
+#include "gpuglu/schedule.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu {
+
+struct FactorStats {
+  Status status = Status::not_factored;  // ok, numerically_singular (report policy) or nan_or_inf
+  int32_t pivot_column = -1;   // first tiny pivot (column of C, see schedule.hpp), -1 if none
+  int32_t pivot_column_original = -1;  // the same column in A's numbering
+  double pivot_value = 0.0;    // its value before any perturbation
+  int64_t perturbed_pivots = 0;
+  double min_pivot_ratio = 0.0;  // min_j |U(j,j)| / max_i |F(i,j)|
+  double growth = 0.0;           // max |F| / max |C| (pivot growth estimate)
+  double factor_ms = 0.0;        // last numeric factorization (scatter + factor)
+  int64_t factorizations = 0;    // numeric factorizations since the last analysis
+};
+
+struct SolveStats {
+  int32_t refine_steps = 0;      // refinement steps taken by the last solve
+  double backward_error = -1.0;  // componentwise backward error after refinement (-1: not computed)
+  double solve_ms = 0.0;
+};
+
+class SparseLU {
+ public:
+  explicit SparseLU(const Options& options = Options());
+  ~SparseLU();
+  SparseLU(SparseLU&&) noexcept;
+  SparseLU& operator=(SparseLU&&) noexcept;
+  SparseLU(const SparseLU&) = delete;
+  SparseLU& operator=(const SparseLU&) = delete;
+
+  // Analysis of A's pattern (and values for the matching). Discards previous factors.
+  // given_perm: see analyze() in analysis.hpp.
+  void analyze(const CsrView<int32_t, double>& a, const int32_t* given_perm = nullptr);
+  void analyze(const CsrView<int64_t, double>& a, const int32_t* given_perm = nullptr);
+
+  // Numeric factorization with A's values. A must have the analyzed pattern:
+  // Error(pattern_changed) otherwise. Returns the stats; status != ok means no
+  // usable factor (solve() then throws not_factored). NaN/Inf values: status nan_or_inf.
+  const FactorStats& factor(const CsrView<int32_t, double>& a);
+  const FactorStats& factor(const CsrView<int64_t, double>& a);
+  // Same, trusting the caller that the pattern is the analyzed one (values in its CSR order).
+  const FactorStats& refactor(const double* values);
+
+  // x = A^{-1} b; b and x may alias. n entries each.
+  const SolveStats& solve(const double* b, double* x);
+  // x = A^{-T} b.
+  const SolveStats& solve_transpose(const double* b, double* x);
+  // Column-major B (n x nrhs, leading dimension ldb) -> X (ldx); may alias when ldb == ldx.
+  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx);
+
+  bool analyzed() const noexcept;
+  bool factored() const noexcept;
+  const Schedule& schedule() const;  // throws not_analyzed
+  const Options& options() const noexcept;
+  const FactorStats& factor_stats() const noexcept;
+  const SolveStats& solve_stats() const noexcept;
+  Backend active_backend() const noexcept;  // the backend that runs factor()/solve()
+  int64_t analysis_count() const noexcept;  // analyses run by this object (reuse is observable)
+  // The factor values F (CSC, schedule().f_colptr layout), for tests and the GPU-vs-reference checks.
+  const std::vector<double>& factor_values() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuglu

@@ -1,0 +1,79 @@
+#pragma once
+// Every parameter of gpuglu, with its documented default. The PETSc options
+// -mat_gpuglu_* map onto these fields one to one (docs/options.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuglu {
+
+// Which numeric backend executes the schedule.
+enum class Backend {
+  automatic,  // the GPU where one is usable and the analysis predicts it wins, else the CPU
+  cpu,        // the reference backend (OpenMP over the columns of a level)
+  cuda,       // the CUDA backend (needs a CUDA build and a GPU)
+};
+
+// Fill-reducing ordering applied symmetrically to the matched matrix.
+enum class Ordering {
+  amd,      // AMD on B + B^T (SuiteSparse), default
+  colamd,   // COLAMD on B (SuiteSparse), applied symmetrically
+  metis,    // METIS nested dissection on B + B^T
+  natural,  // identity
+  given,    // the permutation the caller passes to analyze() (PETSc's ordering)
+};
+
+// What to do when a pivot is tiny relative to its column.
+enum class PivotPolicy {
+  report,   // stop and report numerically_singular (PETSc: MAT_FACTOR_NUMERIC_ZEROPIVOT)
+  perturb,  // replace it by sign * perturbation * column max and refine in the solve
+};
+
+// GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
+struct KernelModeThresholds {
+  // Levels with at most this many columns run in stream mode (paper: 16).
+  int32_t stream_max_columns = 16;
+  // Warps the device can hold at once; Eq. 7 gives W = total_warps / level size.
+  // 132 SMs x 64 warps is an H100 SXM; the CUDA backend replaces it with its device's value.
+  int32_t total_warps = 132 * 64;
+  // Small-block mode uses W rounded down to a power of two in [min_warps, max_warps);
+  // W >= max_warps is large-block mode (32 warps per column, a warp per subcolumn).
+  int32_t min_warps = 2;
+  int32_t max_warps = 32;
+};
+
+struct Options {
+  Backend backend = Backend::automatic;
+  Ordering ordering = Ordering::amd;
+  // MC64 maximum product transversal (SuperLU dldperm job 5). Off: the diagonal is
+  // used as is and a structurally zero diagonal is an error.
+  bool matching = true;
+  // MC64's row/column scaling (only with matching).
+  bool scaling = true;
+  PivotPolicy pivot_policy = PivotPolicy::report;
+  // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
+  // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).
+  double pivot_threshold = 1e-13;
+  double zero_pivot = 0.0;
+  // perturb policy: a tiny pivot becomes sign(p) * perturbation * (max_i |F(i,j)|, or 1 for
+  // an all-zero column); the solve then refines (see refine_steps).
+  double perturbation = 1.4901161193847656e-08;  // sqrt(double epsilon)
+  // Iterative refinement steps in solve(): -1 = automatic (up to 3 when pivots were
+  // perturbed, none otherwise); 0 = never; k > 0 = up to k steps.
+  int32_t refine_steps = -1;
+  // Refinement stops once the componentwise backward error is below this.
+  double refine_tolerance = 1e-15;
+  KernelModeThresholds modes;
+  // Threads of the reference backend; 0 = OpenMP's default.
+  int32_t num_threads = 0;
+};
+
+std::string_view to_string(Backend b) noexcept;
+std::string_view to_string(Ordering o) noexcept;
+std::string_view to_string(PivotPolicy p) noexcept;
+std::optional<Backend> parse_backend(std::string_view s) noexcept;
+std::optional<Ordering> parse_ordering(std::string_view s) noexcept;
+std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept;
+
+}  // namespace gpuglu

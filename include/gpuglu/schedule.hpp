@@ -1,0 +1,95 @@
+#pragma once
+// The product of the analysis: everything computed once per sparsity pattern.
+// Backend-neutral and immutable after analyze(); the reference and the CUDA
+// backends execute the same Schedule.
+//
+// Notation. A is the input (n x n, CSR). The analysis forms
+//   C(k, l) = row_scale[row_perm[k]] * A(row_perm[k], col_perm[l]) * col_scale[col_perm[l]]
+// (row_perm = matching then ordering, col_perm = ordering; both "new -> old"), and
+// factors C = L U with static (diagonal) pivots. The factor F = (L - I) + U is
+// stored by columns (CSC) with sorted row indices: column j holds U(0:j, j) then
+// L(j+1:n, j) (unit diagonal of L implicit).
+#include <cstdint>
+#include <vector>
+
+#include "gpuglu/options.hpp"
+
+namespace gpuglu {
+
+enum class KernelMode : uint8_t { small_block = 0, large_block = 1, stream = 2 };
+const char* to_string(KernelMode m) noexcept;
+
+struct AnalysisTimes {
+  double matching_ms = 0;
+  double ordering_ms = 0;
+  double symbolic_ms = 0;
+  double levels_ms = 0;  // dependencies + levels + modes + update lists
+  double total_ms = 0;
+};
+
+struct Schedule {
+  int32_t n = 0;
+  int64_t input_nnz = 0;
+
+  // --- permutations and scaling ---
+  std::vector<int32_t> row_perm;      // new -> old row
+  std::vector<int32_t> col_perm;      // new -> old column
+  std::vector<int32_t> row_perm_inv;  // old -> new row
+  std::vector<int32_t> col_perm_inv;  // old -> new column
+  std::vector<double> row_scale;      // indexed by the OLD row; all 1 without scaling
+  std::vector<double> col_scale;      // indexed by the OLD column
+  bool matched = false;               // MC64 was applied
+  bool scaled = false;                // MC64 scaling was applied
+  Ordering ordering = Ordering::amd;  // the ordering that was used
+
+  // --- factor pattern F = (L - I) + U, CSC, sorted rows ---
+  std::vector<int64_t> f_colptr;  // n + 1
+  std::vector<int32_t> f_rowind;  // nnz(F)
+  std::vector<int64_t> f_diag;    // n: position of F(j, j) (always stored, maybe as explicit zero)
+  int64_t nnz_l = 0;              // strictly lower entries
+  int64_t nnz_u = 0;              // upper entries including the diagonal
+  int64_t nnz_factor() const { return nnz_l + nnz_u; }
+
+  // --- U by rows: the subcolumns of column j (GLU's "subcolumns") ---
+  // For row j: columns k > j with U(j, k) stored, ascending, and the position of (j, k) in F.
+  std::vector<int64_t> u_rowptr;  // n + 1
+  std::vector<int32_t> u_colind;
+  std::vector<int64_t> u_pos;
+
+  // --- L by rows (row k of L: columns i < k with L(k, i) stored), for look-left and solves ---
+  std::vector<int64_t> l_rowptr;  // n + 1
+  std::vector<int32_t> l_colind;
+  std::vector<int64_t> l_pos;
+
+  // --- input values -> factor storage (refactorization only scatters) ---
+  // Input entry p (in the CSR order of A) lands in F[value_map[p]] scaled by value_scale[p].
+  std::vector<int64_t> value_map;
+  std::vector<double> value_scale;
+
+  // --- dependencies and levels (GLU3.0 Algorithm 4) ---
+  int64_t num_dependencies = 0;       // edges found by the relaxed detection (with duplicates removed)
+  std::vector<int32_t> level_of;      // n: level of each column
+  std::vector<int64_t> level_ptr;     // num_levels + 1
+  std::vector<int32_t> level_cols;    // n: columns grouped by level, ascending within a level
+  std::vector<KernelMode> level_mode; // num_levels
+  std::vector<int32_t> level_warps;   // num_levels: warps per block (small/large block), 0 for stream
+  std::vector<int32_t> level_max_subcols; // num_levels: max |U(j, :)| over the level's columns
+
+  // --- atomic-free update lists, grouped by target column ---
+  // Level l updates the target columns target_col[level_target_ptr[l] .. level_target_ptr[l+1]).
+  // Target t receives, in ascending source order, the updates of the sources
+  // target_src[target_src_ptr[t] .. target_src_ptr[t+1]): each is the position in F of
+  // U(j, k) (k = target_col[t], j = f_rowind[pos] a column of level l).
+  std::vector<int64_t> level_target_ptr;
+  std::vector<int32_t> target_col;
+  std::vector<int64_t> target_src_ptr;
+  std::vector<int64_t> target_src;
+
+  AnalysisTimes times;
+  Options options;  // the options the schedule was built with
+
+  int32_t num_levels() const { return static_cast<int32_t>(level_mode.size()); }
+  int32_t levels_in_mode(KernelMode m) const;
+};
+
+}  // namespace gpuglu

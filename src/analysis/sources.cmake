@@ -1,0 +1,1 @@
+# Sources of src/analysis (owned by that stage).

@@ -1,0 +1,1 @@
+# Sources of src/api (owned by that stage).

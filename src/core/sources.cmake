@@ -1,0 +1,1 @@
+# Sources of src/core (owned by that stage).

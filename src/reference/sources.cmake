@@ -1,0 +1,1 @@
+# Sources of src/reference (owned by that stage).
