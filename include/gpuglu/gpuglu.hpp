@@ -9,3 +9,4 @@
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 #include "gpuglu/status.hpp"
+#include "gpuglu/device.hpp"

@@ -1,0 +1,27 @@
+#pragma once
+// Every CUDA call goes through GPUGLU_CUDA_CHECK: a failure becomes a gpuglu::Error
+// carrying the call, the CUDA error string and what was being done, so the PETSc
+// adapter can show it unchanged. Out-of-memory keeps its own status.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  const Status s = (err == cudaErrorMemoryAllocation) ? Status::out_of_memory
+                   : (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) ? Status::no_device
+                                                                                      : Status::device_error;
+  throw Error(s, std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
+                     ") at " + file + ":" + std::to_string(line));
+}
+
+}  // namespace gpuglu::cuda
+
+#define GPUGLU_CUDA_CHECK(call)                                                                 \
+  do {                                                                                          \
+    const cudaError_t gpuglu_err_ = (call);                                                     \
+    if (gpuglu_err_ != cudaSuccess) ::gpuglu::cuda::throw_cuda_error(gpuglu_err_, #call, __FILE__, __LINE__); \
+  } while (0)

@@ -1,0 +1,48 @@
+// Device discovery for the CUDA backend and for -ksp_view.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "gpuglu/device.hpp"
+
+namespace gpuglu {
+
+bool built_with_cuda() noexcept { return true; }
+
+DeviceInfo query_device(int32_t ordinal, int32_t local_rank) noexcept {
+  DeviceInfo info;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    // A machine without a GPU or driver lands here: not an error for the CPU backend.
+    info.reason = std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
+    cudaGetLastError();
+    return info;
+  }
+  info.device_count = count;
+  if (count == 0) {
+    info.reason = "no CUDA device";
+    return info;
+  }
+  const int dev = ordinal >= 0 ? ordinal : (local_rank >= 0 ? local_rank : 0) % count;
+  if (dev >= count) {
+    info.reason = "CUDA device " + std::to_string(dev) + " requested but only " + std::to_string(count) + " present";
+    return info;
+  }
+  cudaDeviceProp prop{};
+  err = cudaGetDeviceProperties(&prop, dev);
+  if (err != cudaSuccess) {
+    info.reason = std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(err);
+    return info;
+  }
+  info.usable = true;
+  info.ordinal = dev;
+  info.name = prop.name;
+  info.sm_count = prop.multiProcessorCount;
+  info.warps_per_sm = prop.maxThreadsPerMultiProcessor / prop.warpSize;
+  info.memory_bytes = static_cast<int64_t>(prop.totalGlobalMem);
+  info.compute_capability = prop.major * 10 + prop.minor;
+  return info;
+}
+
+}  // namespace gpuglu
