@@ -21,12 +21,6 @@ add_library(gpuglu_dep::metis UNKNOWN IMPORTED)
 set_target_properties(gpuglu_dep::metis PROPERTIES
   IMPORTED_LOCATION ${METIS_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${METIS_INCLUDE_DIR})
 
-find_path(SUPERLU_INCLUDE_DIR slu_ddefs.h PATH_SUFFIXES superlu REQUIRED)
-find_library(SUPERLU_LIBRARY superlu REQUIRED)
-add_library(gpuglu_dep::superlu UNKNOWN IMPORTED)
-set_target_properties(gpuglu_dep::superlu PROPERTIES
-  IMPORTED_LOCATION ${SUPERLU_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${SUPERLU_INCLUDE_DIR})
-
 set(GPUGLU_HAVE_PETSC OFF)
 pkg_check_modules(PETSC IMPORTED_TARGET petsc)
 if(PETSC_FOUND)

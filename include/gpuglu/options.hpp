@@ -46,8 +46,9 @@ struct KernelModeThresholds {
 struct Options {
   Backend backend = Backend::automatic;
   Ordering ordering = Ordering::amd;
-  // MC64 maximum product transversal (SuperLU dldperm job 5). Off: the diagonal is
-  // used as is and a structurally zero diagonal is an error.
+  // MC64-style maximum product transversal (src/analysis/max_product_matching). Off: the diagonal is
+  // used as is; a zero diagonal entry that fill does not cure is then reported as a
+  // zero pivot by the numeric factorization. Structural singularity is detected either way.
   bool matching = true;
   // MC64's row/column scaling (only with matching).
   bool scaling = true;

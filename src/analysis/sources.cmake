@@ -1,1 +1,13 @@
-# Sources of src/analysis (owned by that stage).
+# Sources of src/analysis: the CPU analysis, once per sparsity pattern.
+list(APPEND GPUGLU_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/input_pattern.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/max_product_matching.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/matching.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbolic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/factor_rows.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/value_map.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/levels.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/update_lists.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/analyze.cpp
+)

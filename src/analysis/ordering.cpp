@@ -1,0 +1,126 @@
+#include "analysis/ordering.hpp"
+
+#include <amd.h>
+#include <colamd.h>
+#include <metis.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::analysis {
+
+namespace {
+
+std::vector<int32_t> identity(int32_t n) {
+  std::vector<int32_t> q(static_cast<size_t>(n));
+  std::iota(q.begin(), q.end(), 0);
+  return q;
+}
+
+std::vector<int32_t> amd_ordering(const MatchedPattern& b) {
+  std::vector<int32_t> q(static_cast<size_t>(b.n));
+  double control[AMD_CONTROL], info[AMD_INFO];
+  amd_defaults(control);
+  const int status = amd_order(b.n, b.colptr.data(), b.rowind.data(), q.data(), control, info);
+  if (status == AMD_OUT_OF_MEMORY) throw Error(Status::out_of_memory, "AMD ran out of memory");
+  if (status < AMD_OK) throw Error(Status::invalid_input, "AMD rejected the matrix (status " + std::to_string(status) + ")");
+  return q;
+}
+
+std::vector<int32_t> colamd_ordering(const MatchedPattern& b) {
+  const int32_t n = b.n;
+  const int32_t nnz = b.colptr[n];
+  const size_t alen = colamd_recommended(nnz, n, n);
+  if (alen == 0) throw Error(Status::index_overflow, "COLAMD: the matrix is too large for its workspace");
+  std::vector<int32_t> work(alen);
+  std::copy(b.rowind.begin(), b.rowind.end(), work.begin());
+  std::vector<int32_t> p(b.colptr.begin(), b.colptr.end());  // becomes the column ordering
+  double knobs[COLAMD_KNOBS];
+  int stats[COLAMD_STATS];
+  colamd_set_defaults(knobs);
+  if (!colamd(n, n, static_cast<int>(alen), work.data(), p.data(), knobs, stats))
+    throw Error(Status::invalid_input, "COLAMD failed (status " + std::to_string(stats[COLAMD_STATUS]) + ")");
+  p.resize(static_cast<size_t>(n));
+  return p;
+}
+
+std::vector<int32_t> metis_ordering(const MatchedPattern& b) {
+  const int32_t n = b.n;
+  // METIS wants the graph of B + B^T without self loops, both directions stored.
+  std::vector<int64_t> deg(static_cast<size_t>(n) + 1, 0);
+  for (int32_t j = 0; j < n; ++j)
+    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p)
+      if (b.rowind[p] != j) ++deg[j], ++deg[b.rowind[p]];
+  std::vector<std::vector<idx_t>> adj(static_cast<size_t>(n));
+  for (int32_t j = 0; j < n; ++j) adj[j].reserve(static_cast<size_t>(deg[j]));
+  for (int32_t j = 0; j < n; ++j)
+    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
+      const int32_t i = b.rowind[p];
+      if (i != j) adj[j].push_back(i), adj[i].push_back(j);
+    }
+  std::vector<idx_t> xadj(static_cast<size_t>(n) + 1, 0), adjncy;
+  for (int32_t j = 0; j < n; ++j) {
+    std::sort(adj[j].begin(), adj[j].end());
+    adj[j].erase(std::unique(adj[j].begin(), adj[j].end()), adj[j].end());
+    xadj[j + 1] = xadj[j] + static_cast<idx_t>(adj[j].size());
+  }
+  if (xadj[n] == 0) return identity(n);  // diagonal: nothing to order, and METIS dislikes empty graphs
+  adjncy.reserve(static_cast<size_t>(xadj[n]));
+  for (auto& a : adj) adjncy.insert(adjncy.end(), a.begin(), a.end());
+  idx_t nv = n;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_NUMBERING] = 0;
+  std::vector<idx_t> perm(static_cast<size_t>(n)), iperm(static_cast<size_t>(n));
+  const int status = METIS_NodeND(&nv, xadj.data(), adjncy.data(), nullptr, options, perm.data(), iperm.data());
+  if (status == METIS_ERROR_MEMORY) throw Error(Status::out_of_memory, "METIS ran out of memory");
+  if (status != METIS_OK) throw Error(Status::invalid_input, "METIS_NodeND failed (status " + std::to_string(status) + ")");
+  return std::vector<int32_t>(perm.begin(), perm.end());  // METIS' perm is new -> old
+}
+
+void check_permutation(const int32_t* q, int32_t n) {
+  std::vector<char> seen(static_cast<size_t>(n), 0);
+  for (int32_t k = 0; k < n; ++k) {
+    if (q[k] < 0 || q[k] >= n || seen[q[k]])
+      throw Error(Status::invalid_input, "the given ordering is not a permutation of 0.." + std::to_string(n - 1) +
+                                             ": entry " + std::to_string(k) + " is " + std::to_string(q[k]));
+    seen[q[k]] = 1;
+  }
+}
+
+}  // namespace
+
+MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std::vector<int32_t>& row_of_col) {
+  std::vector<int32_t> new_row(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) new_row[row_of_col[k]] = k;
+  MatchedPattern b;
+  b.n = n;
+  b.colptr = a_cols.colptr;
+  b.rowind.resize(a_cols.rowind.size());
+  for (int32_t j = 0; j < n; ++j) {
+    for (int32_t p = a_cols.colptr[j]; p < a_cols.colptr[j + 1]; ++p) b.rowind[p] = new_row[a_cols.rowind[p]];
+    std::sort(b.rowind.begin() + a_cols.colptr[j], b.rowind.begin() + a_cols.colptr[j + 1]);
+  }
+  return b;
+}
+
+std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm) {
+  const int32_t n = b.n;
+  if (n == 0) return {};
+  switch (ordering) {
+    case Ordering::amd: return amd_ordering(b);
+    case Ordering::colamd: return colamd_ordering(b);
+    case Ordering::metis: return metis_ordering(b);
+    case Ordering::natural: return identity(n);
+    case Ordering::given:
+      if (!given_perm) throw Error(Status::invalid_input, "ordering 'given' needs a permutation, but none was passed");
+      check_permutation(given_perm, n);
+      return std::vector<int32_t>(given_perm, given_perm + n);
+  }
+  throw Error(Status::unsupported, "unknown ordering");
+}
+
+}  // namespace gpuglu::analysis

@@ -1,0 +1,27 @@
+#pragma once
+// Fill-reducing symmetric ordering of the matched matrix B (B(k, :) = A(row_of_col[k], :)).
+// Static pivots keep B's diagonal on the diagonal, so the ordering must be symmetric:
+// AMD and METIS order B + B^T, COLAMD orders B's columns and the result is applied
+// to rows and columns alike.
+#include <cstdint>
+#include <vector>
+
+#include "analysis/input_pattern.hpp"
+#include "gpuglu/options.hpp"
+
+namespace gpuglu::analysis {
+
+// The pattern of B in CSC (rows ascending per column).
+struct MatchedPattern {
+  int32_t n = 0;
+  std::vector<int32_t> colptr;
+  std::vector<int32_t> rowind;
+};
+
+MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std::vector<int32_t>& row_of_col);
+
+// Returns q (new -> old) of length n. given_perm is validated (Error(invalid_input)
+// when it is not a permutation of 0..n-1) and used with Ordering::given.
+std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm);
+
+}  // namespace gpuglu::analysis

@@ -1,0 +1,12 @@
+#pragma once
+// Where each of A's stored values lands in the factor storage, and by what it is
+// scaled: a refactorization is then one pass over A's values (reference/scatter).
+#include "analysis/input_pattern.hpp"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::analysis {
+
+// Fills value_map and value_scale. Needs the permutations, scales and f_* pattern.
+void build_value_map(Schedule& s, const InputPattern& a);
+
+}  // namespace gpuglu::analysis
