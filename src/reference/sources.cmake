@@ -1,1 +1,8 @@
 # Sources of src/reference (owned by that stage).
+list(APPEND GPUGLU_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/scatter.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/level_numeric.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/column_executor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/triangular_solve.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/refinement.cpp
+)

@@ -1,0 +1,39 @@
+#pragma once
+// The sparsity pattern SparseLU analyzed, kept for two jobs: the O(nnz) check that
+// factor(A) got the same pattern, and the residuals of iterative refinement (with
+// the values of the last factorization). One internal representation for both input
+// index types: 64-bit row pointers (nnz may exceed 2^31), 32-bit column indices (the
+// Schedule's n is 32-bit).
+#include <cstdint>
+#include <vector>
+
+#include "gpuglu/matrix.hpp"
+
+namespace gpuglu::detail {
+
+class AnalyzedPattern {
+ public:
+  template <class I>
+  void assign(const CsrView<I, double>& a);
+  // Throws Error(pattern_changed) naming the first row that differs.
+  template <class I>
+  void check_same(const CsrView<I, double>& a) const;
+
+  void clear();
+  int32_t n() const { return n_; }
+  int64_t nnz() const { return static_cast<int64_t>(colind_.size()); }
+  const int64_t* rowptr() const { return rowptr_.data(); }
+  const int32_t* colind() const { return colind_.data(); }
+
+ private:
+  int32_t n_ = 0;
+  std::vector<int64_t> rowptr_{0};
+  std::vector<int32_t> colind_;
+};
+
+extern template void AnalyzedPattern::assign(const CsrView<int32_t, double>&);
+extern template void AnalyzedPattern::assign(const CsrView<int64_t, double>&);
+extern template void AnalyzedPattern::check_same(const CsrView<int32_t, double>&) const;
+extern template void AnalyzedPattern::check_same(const CsrView<int64_t, double>&) const;
+
+}  // namespace gpuglu::detail

@@ -1,0 +1,29 @@
+#pragma once
+// GLU3.0 Algorithm 2 executed literally and serially: each column does its pivot and
+// scaling, then immediately updates all its subcolumns (Schedule::u_rowptr / u_colind /
+// u_pos). The columns come grouped in a caller-given order, so tests can run each
+// level's columns shuffled (a missed dependency then changes the factors) or one
+// column per group in natural order (plain sequential right-looking LU). The simplest
+// oracle for the level executor and for the GPU kernels.
+#include <cstdint>
+#include <vector>
+
+#include "gpuglu/schedule.hpp"
+#include "reference/numeric_types.hpp"
+
+namespace gpuglu::reference {
+
+// Group g is columns[group_ptr[g] .. group_ptr[g + 1]); every column of C must appear
+// exactly once. A pivot failure stops the run at the end of its group (as a level
+// would) and reports the smallest failing column of that group. Throws
+// Error(invalid_input) for a malformed order or a fill entry missing from the pattern.
+NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group_ptr,
+                            const std::vector<int32_t>& columns, double* f, const PivotRule& rule);
+
+// The schedule's own levels, columns ascending within each level.
+NumericStats factor_columns_by_level(const Schedule& s, double* f, const PivotRule& rule);
+
+// One column per group, 0..n-1: sequential right-looking LU, no levels involved.
+NumericStats factor_columns_sequential(const Schedule& s, double* f, const PivotRule& rule);
+
+}  // namespace gpuglu::reference

@@ -1,0 +1,44 @@
+#pragma once
+// Iterative refinement with the original A (its CSR pattern and the values of the last
+// factorization): r = b - op(A) x, solve op(A) d = r with the factor, x += d. Plain
+// double residuals: with static pivoting the factor is what is inexact (perturbed or
+// tiny pivots), not the residual, so a few steps recover a backward-stable solution.
+#include <cstdint>
+#include <vector>
+
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::reference {
+
+// A in CSR with 64-bit row pointers (any input index type fits it).
+struct CsrRef {
+  int32_t n = 0;
+  const int64_t* rowptr = nullptr;
+  const int32_t* colind = nullptr;
+  const double* values = nullptr;
+};
+
+// r = b - op(A) x (op = identity or transpose). Returns the componentwise
+// (Oettli-Prager) backward error max_i |r_i| / (|op(A)| |x| + |b|)_i, where 0/0 counts as 0
+// and r_i / 0 as infinity. denom: n entries of scratch.
+double residual_and_backward_error(const CsrRef& a, bool transpose, const double* b, const double* x, double* r,
+                                   double* denom);
+
+// Preallocated vectors of a refinement (n entries each), reused across solves.
+struct RefineWork {
+  std::vector<double> rhs, r, r_next, d, x_next, denom, solve;
+  void resize(int32_t n);
+};
+
+struct RefineOutcome {
+  int32_t steps = 0;             // corrections accepted
+  double backward_error = -1.0;  // of the returned x
+};
+
+// x holds the factor's solution of op(A) x = b and is improved in place. b must not
+// alias x. Stops when the backward error is <= tolerance, when a step fails to
+// decrease it (that step is discarded), or after max_steps steps.
+RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool transpose, const double* b, double* x,
+                     int32_t max_steps, double tolerance, RefineWork& w);
+
+}  // namespace gpuglu::reference

@@ -1,0 +1,19 @@
+#pragma once
+// Step 1 of every numeric factorization: the input values, permuted and scaled,
+// land in the factor storage (F = C on the pattern of L + U, zero on the fill).
+#include <cstdint>
+
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::reference {
+
+struct ScatterResult {
+  int64_t bad_entry = -1;  // first input entry (CSR order of A) that is NaN or Inf, -1 if none
+  double max_abs = 0.0;    // max |C(i, j)| over the scattered entries
+};
+
+// f: nnz(F) entries, overwritten. a_values: input_nnz entries in A's CSR order.
+// F[value_map[p]] += value_scale[p] * a_values[p], so duplicate entries are summed.
+ScatterResult scatter_values(const Schedule& s, const double* a_values, double* f);
+
+}  // namespace gpuglu::reference

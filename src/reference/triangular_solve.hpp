@@ -1,0 +1,22 @@
+#pragma once
+// Triangular solves on the CSC factor F = (L - I) + U of C, and the full solves with
+// A through the schedule's permutations and scalings (schedule.hpp notation):
+//   A x = b:    c[k] = rs[rp[k]] b[rp[k]];  L U z = c;      x[cp[l]] = cs[cp[l]] z[l]
+//   A^T x = b:  d[l] = cs[cp[l]] b[cp[l]];  U^T L^T w = d;  x[rp[k]] = rs[rp[k]] w[k]
+// (rp/cp = row_perm/col_perm, rs/cs = row_scale/col_scale; C = rs A cs permuted, so
+// C z = c reads A (cs z) = b row by row, and C^T w = d reads A^T (rs w) = b).
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::reference {
+
+// In place on x (n entries), F as produced by factor_levels.
+void lower_unit_solve(const Schedule& s, const double* f, double* x);            // L x = x, column oriented
+void upper_solve(const Schedule& s, const double* f, double* x);                 // U x = x, column oriented
+void upper_transpose_solve(const Schedule& s, const double* f, double* x);       // U^T x = x, dot products
+void lower_unit_transpose_solve(const Schedule& s, const double* f, double* x);  // L^T x = x, dot products
+
+// x = A^{-1} b and x = A^{-T} b. b and x may alias; work holds n entries.
+void solve_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
+void solve_transpose_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
+
+}  // namespace gpuglu::reference
