@@ -35,7 +35,7 @@ InputPattern check_input(const CsrView<I, double>& a, bool needs_values) {
   const int64_t nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
   if (nnz > int_max)
     throw Error(Status::index_overflow, "nnz(A) = " + std::to_string(nnz) +
-                                            " exceeds 2^31 - 1, the limit of the analysis (AMD, MC64 take int arrays)");
+                                            " exceeds 2^31 - 1, the limit of the analysis (AMD, COLAMD, METIS take int arrays)");
   if (needs_values && nnz > 0 && !a.values)
     throw Error(Status::invalid_input, "the matching (MC64) needs the matrix values, but none were given");
 

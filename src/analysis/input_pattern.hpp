@@ -1,7 +1,7 @@
 #pragma once
 // The analysis works on one internal copy of the input's pattern, whatever the
 // caller's index type: 32-bit row pointers and column indices. The SuiteSparse and
-// SuperLU routines the analysis calls take int arrays, so an input whose nnz does
+// METIS routines the analysis calls take int arrays, so an input whose nnz does
 // not fit in int is rejected up front (Status::index_overflow) instead of being
 // truncated somewhere inside them. The factor itself is indexed with 64 bits.
 #include <cstdint>

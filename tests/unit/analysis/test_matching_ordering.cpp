@@ -1,4 +1,4 @@
-// MC64 through dldperm: the matched, scaled matrix has a unit diagonal that dominates
+// The max-product matching (MC64 job 5): the matched, scaled matrix has a unit diagonal that dominates
 // every column and row (|c_ij| <= 1); orderings are permutations; PETSc's ordering is used as given.
 #include <gtest/gtest.h>
 
