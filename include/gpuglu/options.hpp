@@ -68,6 +68,10 @@ struct Options {
   KernelModeThresholds modes;
   // Threads of the reference backend; 0 = OpenMP's default.
   int32_t num_threads = 0;
+  // The CPU backend runs each level left-looking (every column gathers its updates:
+  // KLU's work, src/reference/level_gather.hpp). true: it runs the GPU's right-looking,
+  // target-grouped updates instead (src/reference/level_numeric.hpp), e.g. to check them.
+  bool cpu_right_looking = false;
 };
 
 std::string_view to_string(Backend b) noexcept;

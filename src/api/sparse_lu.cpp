@@ -9,6 +9,7 @@
 
 #include "api/analyzed_pattern.hpp"
 #include "gpuglu/analysis.hpp"
+#include "reference/level_gather.hpp"
 #include "reference/level_numeric.hpp"
 #include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
@@ -98,8 +99,10 @@ struct SparseLU::Impl {
       fstats.pivot_column = schedule.col_perm_inv[col];
       fstats.pivot_value = a_values[sc.bad_entry];
     } else {
-      const reference::NumericStats ns = reference::factor_levels(
-          schedule, f.data(), reference::PivotRule::from(options), options.num_threads);
+      const reference::PivotRule rule = reference::PivotRule::from(options);
+      const reference::NumericStats ns =
+          options.cpu_right_looking ? reference::factor_levels(schedule, f.data(), rule, options.num_threads)
+                                    : reference::factor_levels_gather(schedule, f.data(), rule, options.num_threads);
       fstats.status = ns.status;
       fstats.pivot_column = ns.pivot_column;
       fstats.pivot_column_original = ns.pivot_column >= 0 ? schedule.col_perm[ns.pivot_column] : -1;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "reference/column_kernels.hpp"
 
@@ -28,6 +29,65 @@ struct LevelRun {
   std::atomic<int32_t> failed_column;  // smallest failing column; n when none
   std::atomic<bool> missing_fill{false};
 };
+
+// Where each row of the current target column sits in F: filled once per (level,
+// target) for the rows below its first source, so every update of that target indexes
+// directly instead of walking the column once per source (which costs
+// O(sources x column length) on long columns). A stamp per row marks the entries of
+// the current target, so a stale position can never be used: a row of L(:, j) that the
+// target column lacks is reported as missing fill. One workspace per thread, kept
+// across factorizations: refactorization allocates nothing after the first.
+struct TargetMap {
+  std::vector<int64_t> where;
+  std::vector<int64_t> stamp;
+  int64_t tag = 0;
+
+  void reserve(int32_t n) {
+    if (static_cast<int32_t>(where.size()) < n) {
+      where.assign(static_cast<size_t>(n), 0);
+      stamp.assign(static_cast<size_t>(n), 0);
+      tag = 0;
+    }
+  }
+};
+
+TargetMap& thread_map(int32_t n) {
+  thread_local TargetMap map;
+  map.reserve(n);
+  return map;
+}
+
+// All updates of target column k by the sources src[begin .. end) (positions of U(j, k)
+// in column k, ascending): F(i, k) -= L(i, j) * U(j, k), sources in ascending order.
+bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
+                   const int64_t* src, int64_t begin, int64_t end, TargetMap& map) {
+  if (end - begin == 1) {  // one source: a single merge walk is as cheap as building the map
+    const int64_t pos = src[begin];
+    return update_subcolumn(colptr, rowind, diag, f, rowind[pos], k, pos);
+  }
+  const int64_t tag = ++map.tag;
+  int64_t* where = map.where.data();
+  int64_t* stamp = map.stamp.data();
+  for (int64_t q = src[begin] + 1; q < colptr[k + 1]; ++q) {
+    where[rowind[q]] = q;
+    stamp[rowind[q]] = tag;
+  }
+  bool ok = true;
+  for (int64_t e = begin; e < end; ++e) {
+    const int64_t pos = src[e];
+    const int32_t j = rowind[pos];
+    const double u = f[pos];
+    for (int64_t p = diag[j] + 1; p < colptr[j + 1]; ++p) {
+      const int32_t i = rowind[p];
+      if (stamp[i] != tag) {
+        ok = false;
+        continue;
+      }
+      f[where[i]] -= f[p] * u;
+    }
+  }
+  return ok;
+}
 
 void lower_to_min(std::atomic<int32_t>& target, int32_t value) {
   int32_t cur = target.load(std::memory_order_relaxed);
@@ -52,6 +112,7 @@ void run_levels(LevelRun& run, ThreadStats& local) {
   double* f = run.f;
   const PivotRule rule = run.rule;
   const int32_t levels = s.num_levels();
+  TargetMap& map = thread_map(s.n);
 
   for (int32_t l = 0; l < levels; ++l) {
 #pragma omp for schedule(static)
@@ -70,13 +131,8 @@ void run_levels(LevelRun& run, ThreadStats& local) {
     // Work per target varies by orders of magnitude (GLU3.0 Fig. 10): dynamic chunks.
 #pragma omp for schedule(dynamic, 8)
     for (int64_t t = target_ptr[l]; t < target_ptr[l + 1]; ++t) {
-      const int32_t k = target_col[t];
-      bool ok = true;
-      for (int64_t e = src_ptr[t]; e < src_ptr[t + 1]; ++e) {
-        const int64_t pos = src[e];
-        ok &= update_subcolumn(colptr, rowind, diag, f, rowind[pos], k, pos);
-      }
-      if (!ok) run.missing_fill.store(true, std::memory_order_relaxed);
+      if (!update_target(colptr, rowind, diag, f, target_col[t], src, src_ptr[t], src_ptr[t + 1], map))
+        run.missing_fill.store(true, std::memory_order_relaxed);
     }
   }
 }

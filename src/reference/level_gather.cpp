@@ -1,0 +1,149 @@
+#include "reference/level_gather.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <vector>
+
+#include "reference/column_kernels.hpp"
+
+namespace gpuglu::reference {
+
+namespace {
+
+// Dense work column of one thread. stamp[i] == tag marks the rows of the current
+// column, so an update that reaches a row outside its pattern is detected, not lost.
+struct WorkColumn {
+  std::vector<double> x;
+  std::vector<int64_t> stamp;
+  int64_t tag = 0;
+};
+
+WorkColumn& thread_work(int32_t n) {
+  thread_local WorkColumn w;
+  if (static_cast<int32_t>(w.x.size()) < n) {
+    w.x.assign(static_cast<size_t>(n), 0.0);
+    w.stamp.assign(static_cast<size_t>(n), 0);
+    w.tag = 0;
+  }
+  return w;
+}
+
+// Column k's sources j = U rows of column k, ascending: U(j, k) is final once every
+// smaller source has been applied (they are the only ones that can update it).
+bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
+                   WorkColumn& w) {
+  const int64_t begin = colptr[k], end = colptr[k + 1], d = diag[k];
+  const int64_t tag = ++w.tag;
+  double* x = w.x.data();
+  int64_t* stamp = w.stamp.data();
+  for (int64_t p = begin; p < end; ++p) {
+    x[rowind[p]] = f[p];
+    stamp[rowind[p]] = tag;
+  }
+  bool ok = true;
+  for (int64_t p = begin; p < d; ++p) {
+    const int32_t j = rowind[p];
+    const double u = x[j];
+    f[p] = u;
+    if (u == 0.0) continue;  // exact: subtracting 0 * L changes nothing (not even -0 here, x - 0 == x)
+    for (int64_t q = diag[j] + 1; q < colptr[j + 1]; ++q) {
+      const int32_t i = rowind[q];
+      if (stamp[i] != tag) {
+        ok = false;
+        continue;
+      }
+      x[i] -= f[q] * u;
+    }
+  }
+  for (int64_t p = d; p < end; ++p) f[p] = x[rowind[p]];
+  return ok;
+}
+
+struct ThreadStats {
+  double min_ratio = std::numeric_limits<double>::infinity();
+  double max_active = 0.0;
+  int64_t perturbed = 0;
+};
+
+void lower_to_min(std::atomic<int32_t>& target, int32_t value) {
+  int32_t cur = target.load(std::memory_order_relaxed);
+  while (value < cur && !target.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
+  }
+}
+
+struct GatherRun {
+  const Schedule& s;
+  double* f;
+  const PivotRule& rule;
+  std::atomic<int32_t> failed_column;
+  std::atomic<bool> missing_fill{false};
+};
+
+void run_levels(GatherRun& run, ThreadStats& local) {
+  const Schedule& s = run.s;
+  const int64_t* colptr = s.f_colptr.data();
+  const int32_t* rowind = s.f_rowind.data();
+  const int64_t* diag = s.f_diag.data();
+  const int64_t* level_ptr = s.level_ptr.data();
+  const int32_t* level_cols = s.level_cols.data();
+  double* f = run.f;
+  const PivotRule rule = run.rule;
+  WorkColumn& w = thread_work(s.n);
+  for (int32_t l = 0; l < s.num_levels(); ++l) {
+    // Column costs vary by orders of magnitude within a level: dynamic chunks.
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t c = level_ptr[l]; c < level_ptr[l + 1]; ++c) {
+      const int32_t k = level_cols[c];
+      if (!gather_column(colptr, rowind, diag, f, k, w)) run.missing_fill.store(true, std::memory_order_relaxed);
+      const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
+      local.min_ratio = std::min(local.min_ratio, o.ratio);
+      local.max_active = std::max(local.max_active, o.colmax);
+      local.perturbed += o.perturbed;
+      if (o.failed) lower_to_min(run.failed_column, k);
+    }
+    // The loop's implicit barrier orders all writes of failed_column before this read.
+    if (run.failed_column.load(std::memory_order_relaxed) < s.n) break;
+  }
+}
+
+}  // namespace
+
+NumericStats factor_levels_gather(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
+  GatherRun run{s, f, rule, {s.n}};
+  ThreadStats total;
+  const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
+  if (threads == 1) {
+    run_levels(run, total);
+  } else {
+#pragma omp parallel num_threads(threads)
+    {
+      ThreadStats local;
+      run_levels(run, local);
+#pragma omp critical(gpuglu_gather_stats)
+      {
+        total.min_ratio = std::min(total.min_ratio, local.min_ratio);
+        total.max_active = std::max(total.max_active, local.max_active);
+        total.perturbed += local.perturbed;
+      }
+    }
+  }
+  if (run.missing_fill.load())
+    throw Error(Status::invalid_input,
+                "factor_levels_gather: the schedule's factor pattern lacks a fill entry an update needs");
+  NumericStats out;
+  out.min_pivot_ratio = s.n > 0 ? total.min_ratio : 1.0;
+  out.max_active = total.max_active;
+  out.perturbed_pivots = total.perturbed;
+  const int32_t failed = run.failed_column.load();
+  if (failed < s.n) {
+    out.status = Status::numerically_singular;
+    out.pivot_column = failed;
+    out.pivot_value = f[s.f_diag[failed]];
+  }
+  return out;
+}
+
+}  // namespace gpuglu::reference
