@@ -79,6 +79,10 @@ struct GatherRun {
   double* f;
   const PivotRule& rule;
   std::atomic<int32_t> failed_column;
+  // The level of the first failure. Threads leave the loop by comparing it with their own
+  // level: a fast thread may already fail in level l+1 while a slow one still decides
+  // about level l, and a test on failed_column alone would then split the team (deadlock).
+  std::atomic<int32_t> failed_level;
   std::atomic<bool> missing_fill{false};
 };
 
@@ -102,17 +106,20 @@ void run_levels(GatherRun& run, ThreadStats& local) {
       local.min_ratio = std::min(local.min_ratio, o.ratio);
       local.max_active = std::max(local.max_active, o.colmax);
       local.perturbed += o.perturbed;
-      if (o.failed) lower_to_min(run.failed_column, k);
+      if (o.failed) {
+        lower_to_min(run.failed_column, k);
+        lower_to_min(run.failed_level, l);
+      }
     }
-    // The loop's implicit barrier orders all writes of failed_column before this read.
-    if (run.failed_column.load(std::memory_order_relaxed) < s.n) break;
+    // The loop's implicit barrier orders all writes of level l before this read.
+    if (run.failed_level.load(std::memory_order_relaxed) <= l) break;
   }
 }
 
 }  // namespace
 
 NumericStats factor_levels_gather(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
-  GatherRun run{s, f, rule, {s.n}};
+  GatherRun run{s, f, rule, {s.n}, {s.num_levels()}};
   ThreadStats total;
   const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
   if (threads == 1) {

@@ -104,7 +104,12 @@ TEST(LevelGather, missing_fill_entry_is_an_error) {
   const auto last = s.f_rowind.begin() + s.f_colptr[k + 1];
   const auto it = std::lower_bound(first, last, r);
   ASSERT_TRUE(it != last && *it == r);
-  *it = -1;  // the row no longer belongs to column k: stamps cannot match it
+  // Erase the entry from column k (r lies below k's diagonal, so diag[k] stays): the
+  // gather reads only f_colptr, f_rowind and f_diag, which stay consistent.
+  const int64_t pos = it - s.f_rowind.begin();
+  s.f_rowind.erase(s.f_rowind.begin() + pos);
+  for (int32_t c = k + 1; c <= s.n; ++c) --s.f_colptr[c];
+  for (int32_t c = k + 1; c < s.n; ++c) --s.f_diag[c];
   std::vector<double> f(s.f_rowind.size(), 1.0);
   for (int32_t j = 0; j < s.n; ++j) f[s.f_diag[j]] = 4.0;
   EXPECT_THROW(reference::factor_levels_gather(s, f.data(), PivotRule(), 1), Error);
