@@ -30,6 +30,11 @@ struct FactorStats {
 struct SolveStats {
   int32_t refine_steps = 0;      // refinement steps taken by the last solve
   double backward_error = -1.0;  // componentwise backward error after refinement (-1: not computed)
+  // Refinement left the backward error above kAcceptableBackwardError: the factor is too far
+  // from A (typically perturbed zero pivots) for this to be a solution; use it only as a
+  // preconditioner. Never set when the backward error was not measured (refine_steps 0).
+  bool inaccurate = false;
+  static constexpr double kAcceptableBackwardError = 1.4901161193847656e-08;  // sqrt(eps)
   double solve_ms = 0.0;
 };
 

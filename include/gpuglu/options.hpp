@@ -60,8 +60,9 @@ struct Options {
   // perturb policy: a tiny pivot becomes sign(p) * perturbation * (max_i |F(i,j)|, or 1 for
   // an all-zero column); the solve then refines (see refine_steps).
   double perturbation = 1.4901161193847656e-08;  // sqrt(double epsilon)
-  // Iterative refinement steps in solve(): -1 = automatic (up to 3 when pivots were
-  // perturbed, none otherwise); 0 = never; k > 0 = up to k steps.
+  // Iterative refinement steps in solve(): -1 = automatic (the backward error is measured
+  // after every solve and up to 3 steps refine while it exceeds refine_tolerance: static
+  // pivots need it on badly scaled matrices); 0 = never; k > 0 = up to k steps.
   int32_t refine_steps = -1;
   // Refinement stops once the componentwise backward error is below this.
   double refine_tolerance = 1e-15;

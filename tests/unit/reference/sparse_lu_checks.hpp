@@ -59,10 +59,12 @@ inline void expect_matches_klu(const CsrMatrix<int32_t, double>& a, const Option
     const CsrMatrix<int32_t, double>& op = transposed ? at : a;
     const std::vector<double> b = rhs_for_known_solution(op, 5);
     std::vector<double> x(b.size());
-    if (transposed)
-      lu.solve_transpose(b.data(), x.data());
-    else
-      lu.solve(b.data(), x.data());
+    const SolveStats& ss = transposed ? lu.solve_transpose(b.data(), x.data()) : lu.solve(b.data(), x.data());
+    if (st.perturbed_pivots > 0 && ss.inaccurate) {
+      // Perturbed zero pivots: refinement may not converge, but then the solve must say so.
+      EXPECT_GT(backward_error(op.view(), x.data(), b.data()), SolveStats::kAcceptableBackwardError);
+      continue;
+    }
     EXPECT_LE(backward_error(op.view(), x.data(), b.data()), 1e-13);
     if (cond <= kWellConditioned) EXPECT_LE(relative_residual(op.view(), x.data(), b.data()), 1e-12);
     EXPECT_LE(rel_diff_inf(x, klu.solve(b, transposed)), solution_tolerance(cond));

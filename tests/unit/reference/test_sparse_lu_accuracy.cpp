@@ -136,8 +136,11 @@ TEST(SparseLUAccuracy, statistics_describe_the_factorization) {
     const std::vector<double> b = rhs_for_known_solution(m.a, 1);
     std::vector<double> x(b.size());
     const SolveStats& ss = lu.solve(b.data(), x.data());
-    EXPECT_EQ(ss.refine_steps, 0);      // automatic: no refinement without perturbed pivots
-    EXPECT_EQ(ss.backward_error, -1.0);  // and no backward error computed
+    // Automatic refinement: the backward error is always measured, and these well-scaled
+    // matrices need at most one step to bring it below the tolerance.
+    EXPECT_LE(ss.refine_steps, 1);
+    EXPECT_GE(ss.backward_error, 0.0);
+    EXPECT_LE(ss.backward_error, 1e-15);
   }
 }
 
