@@ -1,0 +1,103 @@
+#pragma once
+// Private state of a gpuglu factor Mat (F->data) and the functions the adapter's
+// files share. The adapter translates, delegates and reports (DESIGN.md, "PETSc
+// adapter"); the numerics live in gpuglu::SparseLU.
+#include <petsc/private/matimpl.h>
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "gpuglu/lu.hpp"
+#include "gpuglu/options.hpp"
+#include "gpuglu/status.hpp"
+#include "petscgpuglu.h"
+
+#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
+#error "gpuglu supports PETSc builds with real double precision scalars"
+#endif
+static_assert(std::is_same_v<PetscScalar, double>, "gpuglu factors real double matrices");
+static_assert(sizeof(PetscInt) == 4 || sizeof(PetscInt) == 8, "PetscInt is 32 or 64 bits");
+
+namespace gpuglu::petsc {
+
+// CSR index type matching PetscInt, so the Mat's arrays are viewed without a copy.
+using Index = std::conditional_t<sizeof(PetscInt) == 4, int32_t, int64_t>;
+
+struct LogEvents {
+  PetscLogEvent analysis = 0;
+  PetscLogEvent numeric = 0;
+  PetscLogEvent solve = 0;
+};
+extern LogEvents log_events;  // registered once by PetscGPUGLURegister()
+
+struct Factor {
+  // Options of the next analysis: defaults <- MatFactorInfo <- -mat_gpuglu_* (options.cpp).
+  Options options;
+  bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
+  std::vector<int32_t> given_perm;  // PETSc's column ordering (new -> old) for Ordering::given
+  std::unique_ptr<SparseLU> lu;
+
+  // The Mat the analysis saw: refactorization is valid while its nonzero state holds.
+  PetscObjectId matrix_id = 0;
+  PetscObjectState nonzerostate = -1;
+  PetscInt nnz_a = 0;
+  bool analysis_ok = false;  // false after a structurally singular matrix (MatFactorError set)
+
+  int64_t analyses = 0;  // analyses run on this factor Mat (shown by MatView)
+  int64_t inaccurate_solves = 0;  // solves whose refinement stayed above the acceptable backward error
+};
+
+inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
+
+// A's CSR arrays, borrowed from the SeqAIJ storage (no copy); restore() gives them back.
+struct BorrowedCsr {
+  Mat mat = nullptr;
+  PetscInt nrows = 0;
+  PetscInt ncols = 0;
+  const PetscInt* rowptr = nullptr;
+  const PetscInt* colind = nullptr;
+  const PetscScalar* values = nullptr;
+
+  PetscErrorCode borrow(Mat a);
+  PetscErrorCode restore();
+  CsrView<Index, double> view() const {
+    return {static_cast<Index>(nrows), static_cast<Index>(ncols), reinterpret_cast<const Index*>(rowptr),
+            reinterpret_cast<const Index*>(colind), values};
+  }
+};
+
+// factor_lu.cpp
+PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F);
+// options.cpp: fills factor->options (and the ordering source) for the next analysis.
+PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor);
+// solve.cpp
+PetscErrorCode MatSolve_GPUGLU(Mat F, Vec b, Vec x);
+PetscErrorCode MatSolveTranspose_GPUGLU(Mat F, Vec b, Vec x);
+PetscErrorCode MatMatSolve_GPUGLU(Mat F, Mat B, Mat X);
+PetscErrorCode MatMatSolveTranspose_GPUGLU(Mat F, Mat B, Mat X);
+// view.cpp
+PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer);
+PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType flag, MatInfo* info);
+
+// errors.cpp
+// The PETSc error class of a gpuglu status.
+PetscErrorCode petsc_error_code(Status status) noexcept;
+// Call only inside a catch handler: raises the PETSc error (message "gpuglu: <what()>")
+// that the exception in flight stands for, attributed to `operation`.
+PetscErrorCode raise_current_exception(MPI_Comm comm, const char* operation) noexcept;
+
+// Runs fn (core calls only, no PETSc calls) and turns any exception into a PETSc error:
+// exceptions never cross into PETSc's C frames.
+template <class Fn>
+PetscErrorCode guarded(MPI_Comm comm, const char* operation, Fn&& fn) noexcept {
+  try {
+    fn();
+    return 0;
+  } catch (...) {
+    return raise_current_exception(comm, operation);
+  }
+}
+
+}  // namespace gpuglu::petsc

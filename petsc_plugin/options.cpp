@@ -1,0 +1,165 @@
+// MatFactorInfo and the -mat_gpuglu_* options -> gpuglu::Options (one to one; the
+// defaults and meanings are those of include/gpuglu/options.hpp and docs/user_guide.md).
+// Read at every MatLUFactorSymbolic(), when the factor already carries its prefix
+// (MatGetFactor() sets it only after the factor is created).
+#include <array>
+#include <limits>
+
+#include "impl.hpp"
+
+namespace gpuglu::petsc {
+
+namespace {
+
+constexpr std::array<const char*, 3> backend_names = {"auto", "cpu", "cuda"};
+constexpr std::array<Backend, 3> backend_values = {Backend::automatic, Backend::cpu, Backend::cuda};
+// "petsc" is Ordering::given: the column ordering PETSc passes to MatLUFactorSymbolic().
+constexpr std::array<const char*, 5> ordering_names = {"amd", "colamd", "metis", "natural", "petsc"};
+constexpr std::array<Ordering, 5> ordering_values = {Ordering::amd, Ordering::colamd, Ordering::metis,
+                                                     Ordering::natural, Ordering::given};
+constexpr std::array<const char*, 2> pivot_names = {"report", "perturb"};
+constexpr std::array<PivotPolicy, 2> pivot_values = {PivotPolicy::report, PivotPolicy::perturb};
+
+template <class T, size_t N>
+PetscInt index_of(const std::array<T, N>& values, T v) {
+  for (size_t i = 0; i < N; ++i)
+    if (values[i] == v) return static_cast<PetscInt>(i);
+  return 0;
+}
+
+// MatFactorInfo first, so that explicit -mat_gpuglu_* options override it.
+PetscErrorCode apply_factor_info(Mat F, const MatFactorInfo* info, Options* o) {
+  PetscFunctionBegin;
+  if (!info) PetscFunctionReturn(0);
+  o->zero_pivot = static_cast<double>(info->zeropivot);
+  const auto shift = static_cast<MatFactorShiftType>(static_cast<int>(info->shifttype));
+  switch (shift) {
+    case MAT_SHIFT_NONE: break;
+    case MAT_SHIFT_NONZERO:
+      // PETSc's shift amount is used as gpuglu's perturbation, which is RELATIVE to the
+      // column's largest entry (gpuglu pivots statically, so an absolute shift would not
+      // scale with the matched and scaled matrix).
+      o->pivot_policy = PivotPolicy::perturb;
+      if (info->shiftamount > 0) o->perturbation = static_cast<double>(info->shiftamount);
+      PetscCall(PetscInfo(F, "gpuglu: MAT_SHIFT_NONZERO -> pivot policy perturb, relative perturbation %g\n",
+                          o->perturbation));
+      break;
+    case MAT_SHIFT_POSITIVE_DEFINITE:
+    case MAT_SHIFT_INBLOCKS:
+      o->pivot_policy = PivotPolicy::perturb;
+      PetscCall(PetscInfo(F,
+                          "gpuglu: shift type %s has no gpuglu counterpart; tiny pivots are perturbed by the "
+                          "default relative amount %g instead\n",
+                          MatFactorShiftTypes[shift], o->perturbation));
+      break;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode to_int32(PetscInt v, const char* name, int32_t* out) {
+  PetscFunctionBegin;
+  PetscCheck(v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(), PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE, "gpuglu: %s = %" PetscInt_FMT " does not fit a 32-bit integer", name, v);
+  *out = static_cast<int32_t>(v);
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor) {
+  Options o;
+  const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
+  PetscInt backend = 0, ordering = 0, pivot = 0;
+  PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads;
+  PetscBool matching, scaling, right_looking;
+  PetscReal threshold, perturbation, refine_tol;
+
+  PetscFunctionBegin;
+  PetscCall(apply_factor_info(F, info, &o));
+  backend = index_of(backend_values, o.backend);
+  ordering = index_of(ordering_values, o.ordering);
+  pivot = index_of(pivot_values, o.pivot_policy);
+  matching = o.matching ? PETSC_TRUE : PETSC_FALSE;
+  scaling = o.scaling ? PETSC_TRUE : PETSC_FALSE;
+  threshold = o.pivot_threshold;
+  perturbation = o.perturbation;
+  refine_tol = o.refine_tolerance;
+  refine_steps = o.refine_steps;
+  stream_columns = o.modes.stream_max_columns;
+  total_warps = o.modes.total_warps;
+  min_warps = o.modes.min_warps;
+  max_warps = o.modes.max_warps;
+  threads = o.num_threads;
+  right_looking = o.cpu_right_looking ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
+  PetscCall(PetscOptionsEList("-mat_gpuglu_backend", "Numeric backend (cuda needs a CUDA build and a GPU)", "None",
+                              backend_names.data(), (PetscInt)backend_names.size(), backend_names[backend], &backend,
+                              nullptr));
+  PetscCall(PetscOptionsEList(
+      "-mat_gpuglu_ordering", "Fill-reducing ordering; petsc = the one of -pc_factor_mat_ordering_type", "None",
+      ordering_names.data(), (PetscInt)ordering_names.size(), ordering_names[ordering], &ordering, nullptr));
+  PetscCall(PetscOptionsBool("-mat_gpuglu_matching", "MC64-style maximum-product matching and scaling", "None",
+                             matching, &matching, nullptr));
+  PetscCall(PetscOptionsBool("-mat_gpuglu_scaling", "MC64 row/column scaling (with matching)", "None", scaling,
+                             &scaling, nullptr));
+  PetscCall(PetscOptionsEList("-mat_gpuglu_pivot_policy",
+                              "Tiny pivot: report it (DIVERGED_PC_FAILED) or perturb it and refine", "None",
+                              pivot_names.data(), (PetscInt)pivot_names.size(), pivot_names[pivot], &pivot, nullptr));
+  PetscCall(PetscOptionsReal("-mat_gpuglu_pivot_threshold", "A pivot is tiny when |p| <= threshold * max|column|",
+                             "None", threshold, &threshold, nullptr));
+  PetscCall(PetscOptionsReal("-mat_gpuglu_perturbation",
+                             "perturb: tiny pivot -> sign(p) * perturbation * max|column| (relative)", "None",
+                             perturbation, &perturbation, nullptr));
+  PetscCall(PetscOptionsRangeInt("-mat_gpuglu_refine_steps",
+                                 "Iterative refinement steps (-1: check the backward error, up to 3 steps)", "None",
+                                 refine_steps, &refine_steps, nullptr, -1, 1000));
+  PetscCall(PetscOptionsReal("-mat_gpuglu_refine_tol", "Refinement stops below this componentwise backward error",
+                             "None", refine_tol, &refine_tol, nullptr));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_stream_columns",
+                                   "Levels with at most this many columns run in stream mode", "None", stream_columns,
+                                   &stream_columns, nullptr, 0));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_total_warps", "Resident warps for GLU3.0 Eq. 7", "None", total_warps,
+                                   &total_warps, nullptr, 1));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_min_warps", "Fewest warps per column in small-block mode", "None",
+                                   min_warps, &min_warps, nullptr, 1));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_max_warps", "Warps per column from which large-block mode is used",
+                                   "None", max_warps, &max_warps, nullptr, 1));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
+                                   &threads, nullptr, 0));
+  PetscCall(PetscOptionsBool("-mat_gpuglu_cpu_right_looking",
+                             "CPU backend runs the GPU's right-looking level updates instead of the left-looking gather",
+                             "None", right_looking, &right_looking, nullptr));
+  PetscOptionsEnd();
+
+  PetscCheck(threshold >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_pivot_threshold %g must be >= 0", (double)threshold);
+  PetscCheck(perturbation > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_perturbation %g must be > 0", (double)perturbation);
+  PetscCheck(refine_tol >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_refine_tol %g must be >= 0", (double)refine_tol);
+  PetscCheck(min_warps <= max_warps, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_min_warps %" PetscInt_FMT " exceeds -mat_gpuglu_max_warps %" PetscInt_FMT, min_warps,
+             max_warps);
+
+  o.backend = backend_values[backend];
+  o.ordering = ordering_values[ordering];
+  o.matching = matching;
+  o.scaling = scaling;
+  o.pivot_policy = pivot_values[pivot];
+  o.pivot_threshold = threshold;
+  o.perturbation = perturbation;
+  o.refine_tolerance = refine_tol;
+  PetscCall(to_int32(refine_steps, "-mat_gpuglu_refine_steps", &o.refine_steps));
+  PetscCall(to_int32(stream_columns, "-mat_gpuglu_stream_columns", &o.modes.stream_max_columns));
+  PetscCall(to_int32(total_warps, "-mat_gpuglu_total_warps", &o.modes.total_warps));
+  PetscCall(to_int32(min_warps, "-mat_gpuglu_min_warps", &o.modes.min_warps));
+  PetscCall(to_int32(max_warps, "-mat_gpuglu_max_warps", &o.modes.max_warps));
+  PetscCall(to_int32(threads, "-mat_gpuglu_threads", &o.num_threads));
+  o.cpu_right_looking = right_looking == PETSC_TRUE;
+  factor->options = o;
+  factor->use_petsc_ordering = o.ordering == Ordering::given;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gpuglu::petsc

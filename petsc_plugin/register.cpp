@@ -1,0 +1,46 @@
+// Registration of MATSOLVERGPUGLU with PETSc: from a linked program (PetscGPUGLURegister)
+// or from -dll_append (PETSc calls PetscDLLibraryRegister_petscgpuglu on loading the library).
+#include "impl.hpp"
+
+namespace gpuglu::petsc {
+
+LogEvents log_events;
+
+namespace {
+
+bool registered = false;
+
+// PetscFinalize() empties PETSc's solver-type table and event log: a later PetscInitialize()
+// in the same process must register again.
+PetscErrorCode forget_registration(void) {
+  PetscFunctionBegin;
+  registered = false;
+  log_events = LogEvents();
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+}  // namespace gpuglu::petsc
+
+PetscErrorCode PetscGPUGLURegister(void) {
+  using namespace gpuglu::petsc;
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(0);
+  // PETSc 3.18 fills its own solver-type table on MatInitializePackage(); registering before
+  // it would leave PETSc's solvers (petsc, superlu, mumps, ...) unfindable.
+  PetscCall(MatInitializePackage());
+  PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, MAT_FACTOR_LU, MatGetFactor_SeqAIJ_GPUGLU));
+  PetscCall(PetscLogEventRegister("GPUGLUAnalysis", MAT_CLASSID, &log_events.analysis));
+  PetscCall(PetscLogEventRegister("GPUGLUNumeric", MAT_CLASSID, &log_events.numeric));
+  PetscCall(PetscLogEventRegister("GPUGLUSolve", MAT_CLASSID, &log_events.solve));
+  PetscCall(PetscRegisterFinalize(forget_registration));
+  registered = true;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PetscDLLibraryRegister_petscgpuglu(void) {
+  PetscFunctionBegin;
+  PetscCall(PetscGPUGLURegister());
+  PetscFunctionReturn(0);
+}

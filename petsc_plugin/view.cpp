@@ -1,0 +1,144 @@
+// What -ksp_view / -mat_factor_view show of a gpuglu factor (ASCII info format), and
+// MatGetInfo (nonzeros of L+U, the fill ratio PETSc reports and reuses).
+#include <omp.h>
+
+#include "gpuglu/device.hpp"
+#include "impl.hpp"
+
+namespace gpuglu::petsc {
+
+namespace {
+
+const char* on_off(bool b) { return b ? "on" : "off"; }
+
+const char* ordering_name(Ordering o) {
+  return o == Ordering::given ? "petsc (PETSc's column ordering)" : to_string(o).data();
+}
+
+PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) {
+  PetscFunctionBegin;
+  if (active == Backend::cuda) {
+    DeviceInfo d;
+    PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::query_device", [&] { d = query_device(); }));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device: GPU %d: %s (%d SMs, %.1f GiB)\n", d.ordinal, d.name.c_str(),
+                                     d.sm_count, static_cast<double>(d.memory_bytes) / (1 << 30)));
+  } else {
+    const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
+  }
+  PetscFunctionReturn(0);
+}
+
+// What the analysis did where there is one (the matching may be skipped, e.g. for n = 0),
+// else what the options ask for.
+PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
+  const Options& o = f->options;
+  const Schedule* s = f->lu->analyzed() ? &f->lu->schedule() : nullptr;
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s\n", ordering_name(s ? s->ordering : o.ordering)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s\n", on_off(s ? s->matched : o.matching),
+                                   on_off(s ? s->scaled : o.matching && o.scaling)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pivot policy: %s, threshold %g (relative), zero pivot %g (absolute)\n",
+                                   to_string(o.pivot_policy).data(), o.pivot_threshold, o.zero_pivot));
+  if (o.pivot_policy == PivotPolicy::perturb)
+    PetscCall(
+        PetscViewerASCIIPrintf(viewer, "perturbation: %g (relative to the column's largest entry)\n", o.perturbation));
+  if (o.refine_steps < 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps), tolerance %g\n",
+                                     o.refine_tolerance));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: up to %d steps, tolerance %g\n", o.refine_steps,
+                                     o.refine_tolerance));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
+  const Schedule& s = f->lu->schedule();
+  const AnalysisTimes& t = s.times;
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", nnz(L+U): %" PetscInt64_FMT "\n", s.n,
+                                   (PetscInt64)s.input_nnz, (PetscInt64)s.nnz_factor()));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
+                                   s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
+                                   s.levels_in_mode(KernelMode::stream)));
+  PetscCall(
+      PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "\n", (PetscInt64)s.num_dependencies));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "analysis time (ms): matching %.3f, ordering %.3f, symbolic %.3f, levels %.3f, "
+                                   "total %.3f\n",
+                                   t.matching_ms, t.ordering_ms, t.symbolic_ms, t.levels_ms, t.total_ms));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
+  const FactorStats& fs = f->lu->factor_stats();
+  const SolveStats& ss = f->lu->solve_stats();
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "analyses run: %" PetscInt64_FMT
+                                   ", numeric factorizations since the last analysis: %" PetscInt64_FMT "\n",
+                                   (PetscInt64)f->analyses, (PetscInt64)fs.factorizations));
+  if (!f->lu->factored()) {
+    PetscCall(
+        PetscViewerASCIIPrintf(viewer, "no usable numeric factorization (last status: %s)\n", to_string(fs.status)));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
+                                   (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f\n", fs.factor_ms));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d\n", ss.solve_ms,
+                                   ss.refine_steps));
+  if (f->inaccurate_solves > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "solves left above backward error %g after refinement: %" PetscInt64_FMT
+                                     " (perturbed pivots: use a Krylov method)\n",
+                                     SolveStats::kAcceptableBackwardError, (PetscInt64)f->inaccurate_solves));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
+  const Factor* f = factor_of(F);
+  PetscBool iascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
+
+  const Backend active = f->lu->analyzed() ? f->lu->active_backend() : f->options.backend;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (requested %s)\n", to_string(active).data(),
+                                   to_string(f->options.backend).data()));
+  PetscCall(view_device(f, active, viewer));
+  PetscCall(view_settings(f, viewer));
+  if (f->lu->analyzed()) {
+    PetscCall(view_analysis(f, viewer));
+    PetscCall(view_factor(f, viewer));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not analyzed%s\n",
+                                     f->analyses > 0 || F->factorerrortype ? " (the last analysis failed)" : ""));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType, MatInfo* info) {
+  const Factor* f = factor_of(F);
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->block_size = 1.0;
+  if (f->lu->analyzed()) {
+    const double nnz_f = static_cast<double>(f->lu->schedule().nnz_factor());
+    info->nz_used = nnz_f;
+    info->nz_allocated = nnz_f;
+    info->fill_ratio_needed = f->nnz_a > 0 ? nnz_f / static_cast<double>(f->nnz_a) : 0.0;
+  }
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gpuglu::petsc

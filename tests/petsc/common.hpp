@@ -1,0 +1,130 @@
+#pragma once
+// Shared helpers of the PETSc-harness tests: build a PETSc matrix from a gpuglu
+// generator, and print residuals in the tolerance-aware way PETSc's tests do (the
+// expected output holds "< tol", so a wrong answer changes the text, not just a number
+// that petscdiff would ignore).
+#include <petscgpuglu.h>
+#include <petscksp.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gpuglu/generators.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu_test {
+
+using Csr = gpuglu::CsrMatrix<int32_t, double>;
+
+inline PetscErrorCode generate(const char* spec, Csr* a) {
+  PetscFunctionBeginUser;
+  try {
+    *a = gpuglu::gen::from_spec(spec);
+  } catch (const gpuglu::Error& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "cannot generate '%s': %s", spec, e.what());
+  }
+  PetscFunctionReturn(0);
+}
+
+// An AIJ matrix on comm holding a (every rank passes the same a and keeps its own rows).
+inline PetscErrorCode create_aij(MPI_Comm comm, const Csr& a, Mat* A) {
+  PetscInt rstart, rend;
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, a.nrows, a.ncols));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetUp(*A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  std::vector<PetscInt> rowptr(rend - rstart + 1, 0), colind;
+  std::vector<PetscScalar> values;
+  for (PetscInt i = rstart; i < rend; ++i) {
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+      colind.push_back(a.colind[p]);
+      values.push_back(a.values[p]);
+    }
+    rowptr[i - rstart + 1] = static_cast<PetscInt>(colind.size());
+  }
+  PetscCall(MatSeqAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
+  PetscCall(MatMPIAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
+  PetscFunctionReturn(0);
+}
+
+// x_i = 1 + (i mod 7) / 10: not a constant, so permutation mistakes show.
+inline PetscErrorCode set_exact_solution(Vec x) {
+  PetscInt rstart, rend;
+  PetscScalar* xv;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(x, &rstart, &rend));
+  PetscCall(VecGetArray(x, &xv));
+  for (PetscInt i = rstart; i < rend; ++i) xv[i - rstart] = 1.0 + static_cast<double>(i % 7) / 10.0;
+  PetscCall(VecRestoreArray(x, &xv));
+  PetscFunctionReturn(0);
+}
+
+// Prints "<what>: relative residual < tol" when ||b - op(A) x|| / ||b|| < tol.
+inline PetscErrorCode check_residual(const char* what, Mat A, Vec x, Vec b, PetscReal tol, bool transpose = false) {
+  Vec r;
+  PetscReal rnorm, bnorm;
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &r));
+  if (transpose)
+    PetscCall(MatMultTranspose(A, x, r));
+  else
+    PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(VecDestroy(&r));
+  const PetscReal rel = bnorm > 0 ? rnorm / bnorm : rnorm;
+  if (rel < tol)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: relative residual < %g\n", what, (double)tol));
+  else
+    PetscCall(
+        PetscPrintf(PETSC_COMM_WORLD, "%s: relative residual %g is NOT below %g\n", what, (double)rel, (double)tol));
+  PetscFunctionReturn(0);
+}
+
+inline PetscErrorCode check_error(const char* what, Vec x, Vec xexact, PetscReal tol) {
+  Vec e;
+  PetscReal enorm, xnorm;
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(x, &e));
+  PetscCall(VecWAXPY(e, -1.0, xexact, x));
+  PetscCall(VecNorm(e, NORM_INFINITY, &enorm));
+  PetscCall(VecNorm(xexact, NORM_INFINITY, &xnorm));
+  PetscCall(VecDestroy(&e));
+  const PetscReal rel = xnorm > 0 ? enorm / xnorm : enorm;
+  if (rel < tol)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: relative error < %g\n", what, (double)tol));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: relative error %g is NOT below %g\n", what, (double)rel, (double)tol));
+  PetscFunctionReturn(0);
+}
+
+// "KSP: CONVERGED_ITS", or the divergence with the PC's failure ("PC failed: FACTOR_NUMERIC_ZEROPIVOT").
+inline PetscErrorCode print_reason(KSP ksp, KSPConvergedReason* reason) {
+  PC pc;
+  PCFailedReason pcreason;
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP: %s\n", KSPConvergedReasons[*reason]));
+  if (*reason == KSP_DIVERGED_PC_FAILED) {
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCGetFailedReasonRank(pc, &pcreason));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed: %s\n", PCFailedReasons[pcreason]));
+  }
+  PetscFunctionReturn(0);
+}
+
+// The factor's -ksp_view section, on its own (MatView of the factor in ASCII info format).
+inline PetscErrorCode view_factor(Mat F) {
+  PetscViewer viewer = PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)F));
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(F, viewer));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gpuglu_test

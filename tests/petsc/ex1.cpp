@@ -1,0 +1,112 @@
+static const char help[] =
+    "Solves A x = b with KSP for a generated matrix, rows distributed over the ranks; the LU is gpuglu's.\n"
+    "  -matrix <spec>          gpuglu generator spec: lap2d5:NXxNY, convdiff3d:NXxNYxNZ, circuit:NODES, ...\n"
+    "  -no_register            do not call PetscGPUGLURegister() (load the plugin with -dll_append)\n"
+    "  -residual_tol <tol>     the relative residual must be below this (default 1e-10)\n"
+    "  -error_tol <tol>        the relative error must be below this (default 1e-6)\n";
+
+#include "common.hpp"
+
+int main(int argc, char** argv) {
+  char spec[256] = "lap2d5:20x20";
+  PetscBool no_register = PETSC_FALSE;
+  PetscReal residual_tol = 1e-10, error_tol = 1e-6;
+  gpuglu_test::Csr a;
+  Mat A;
+  Vec x, b, xexact;
+  KSP ksp;
+  KSPConvergedReason reason;
+
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "ex1 options", nullptr);
+  PetscCall(PetscOptionsString("-matrix", "generator spec", nullptr, spec, spec, sizeof(spec), nullptr));
+  PetscCall(
+      PetscOptionsBool("-no_register", "skip PetscGPUGLURegister()", nullptr, no_register, &no_register, nullptr));
+  PetscCall(PetscOptionsReal("-residual_tol", "residual tolerance", nullptr, residual_tol, &residual_tol, nullptr));
+  PetscCall(PetscOptionsReal("-error_tol", "error tolerance", nullptr, error_tol, &error_tol, nullptr));
+  PetscOptionsEnd();
+  if (!no_register) PetscCall(PetscGPUGLURegister());
+
+  PetscCall(gpuglu_test::generate(spec, &a));
+  PetscCall(gpuglu_test::create_aij(PETSC_COMM_WORLD, a, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(x, &xexact));
+  PetscCall(gpuglu_test::set_exact_solution(xexact));
+  PetscCall(MatMult(A, xexact, b));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(gpuglu_test::print_reason(ksp, &reason));
+  if (reason > 0) {
+    PetscCall(gpuglu_test::check_residual("solve", A, x, b, residual_tol));
+    PetscCall(gpuglu_test::check_error("solve", x, xexact, error_tol));
+  }
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&xexact));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   testset:
+      args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      filter: grep -v -E "time .ms.|device: CPU" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
+      test:
+         suffix: circuit
+         args: -matrix circuit:2000 -ksp_view
+      test:
+         suffix: laplacian
+         args: -matrix lap2d5:30x30 -ksp_view
+
+   testset:
+      args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      test:
+         suffix: orderings
+         args: -matrix {{lap2d5:20x20 convdiff3d:6x6x6}} -mat_gpuglu_ordering {{amd colamd metis natural}} -mat_gpuglu_matching {{0 1}}
+      test:
+         suffix: orderings_circuit
+         args: -matrix circuit:1500 -mat_gpuglu_ordering {{amd colamd metis natural}}
+      test:
+         suffix: petsc_ordering
+         args: -matrix convdiff3d:6x6x6 -mat_gpuglu_ordering petsc -pc_factor_mat_ordering_type {{rcm nd natural}} -ksp_view
+         filter: grep -E "KSP:|residual|error|^ *ordering:"
+      test:
+         suffix: petsc_ordering_missing
+         args: -matrix lap2d5:5x5 -mat_gpuglu_ordering petsc
+         filter: Error: grep -E "PETSC ERROR: (gpuglu|Invalid argument)"
+
+   test:
+      suffix: bjacobi
+      nsize: 2
+      args: -matrix convdiff3d:8x8x8 -ksp_type gmres -ksp_rtol 1e-12 -pc_type bjacobi -sub_pc_type lu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1 -residual_tol 1e-9 -ksp_view
+      filter: grep -v -E "time .ms." | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
+
+   testset:
+      args: -no_register -dll_append ${GPUGLU_PLUGIN} -ksp_view
+      filter: grep -E "KSP:|residual|error|type: gpuglu|package used|gpuglu sparse LU"
+      test:
+         suffix: dll_append
+         args: -matrix circuit:1000 -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      test:
+         suffix: dll_append_bjacobi
+         nsize: 2
+         args: -matrix lap2d5:24x24 -ksp_type gmres -ksp_rtol 1e-12 -pc_type bjacobi -sub_pc_type lu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1 -residual_tol 1e-9
+
+   test:
+      suffix: help
+      args: -help -matrix lap2d5:5x5 -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      filter: grep -o -E "[-]mat_gpuglu_[a-z_]+" | sort -u
+
+   test:
+      suffix: log_view
+      args: -log_view -matrix lap2d5:10x10 -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      filter: grep -o -E "GPUGLU[A-Za-z]+" | sort -u
+
+TEST*/

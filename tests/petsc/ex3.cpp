@@ -1,0 +1,147 @@
+static const char help[] =
+    "MatSolveTranspose, MatMatSolve and MatMatSolveTranspose of a gpuglu factor against MatSolve /\n"
+    "MatSolveTranspose column by column, with leading dimensions larger than n.\n"
+    "  -matrix <spec>   gpuglu generator spec (default convdiff3d:7x6x5, unsymmetric)\n"
+    "  -nrhs <k>        right-hand sides (default 5)\n"
+    "  -error_tol <tol>  the relative error of the vector solves must be below this (default 1e-8)\n";
+
+#include <cmath>
+
+#include "common.hpp"
+
+namespace {
+
+constexpr PetscReal residual_tol = 1e-10;
+constexpr PetscReal match_tol = 1e-12;
+constexpr PetscScalar padding = 7.0;  // rows n..lda-1 of X must keep it
+
+// Dense n x nrhs matrix with leading dimension lda, its padding rows set to `padding`.
+PetscErrorCode create_dense(PetscInt n, PetscInt nrhs, PetscInt lda, Mat* M) {
+  PetscScalar* v;
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_SELF, M));
+  PetscCall(MatSetSizes(*M, n, nrhs, n, nrhs));
+  PetscCall(MatSetType(*M, MATSEQDENSE));
+  PetscCall(MatDenseSetLDA(*M, lda));
+  PetscCall(MatSeqDenseSetPreallocation(*M, nullptr));
+  PetscCall(MatDenseGetArray(*M, &v));
+  for (PetscInt c = 0; c < nrhs; ++c)
+    for (PetscInt i = 0; i < lda; ++i) v[c * lda + i] = i < n ? std::cos(0.37 * i + 1.3 * c) : padding;
+  PetscCall(MatDenseRestoreArray(*M, &v));
+  PetscFunctionReturn(0);
+}
+
+// max_ij |X(i,j) - x_j(i)| / max_ij |x_j(i)| where x_j comes from one vector solve per column,
+// and whether X's padding rows were left alone.
+PetscErrorCode compare_with_columns(Mat F, Mat B, Mat X, bool transpose, const char* what) {
+  PetscInt n, nrhs, lda;
+  Vec b, x;
+  PetscReal maxdiff = 0, maxval = 0;
+  bool padding_kept = true;
+  const PetscScalar* xv;
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(B, &n, &nrhs));
+  PetscCall(MatDenseGetLDA(X, &lda));
+  PetscCall(MatCreateVecs(F, &x, nullptr));
+  for (PetscInt c = 0; c < nrhs; ++c) {
+    const PetscScalar* col;
+    PetscCall(MatDenseGetColumnVecRead(B, c, &b));
+    if (transpose)
+      PetscCall(MatSolveTranspose(F, b, x));
+    else
+      PetscCall(MatSolve(F, b, x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+    PetscCall(VecGetArrayRead(x, &col));
+    PetscCall(MatDenseGetArrayRead(X, &xv));
+    for (PetscInt i = 0; i < n; ++i) {
+      maxdiff = PetscMax(maxdiff, PetscAbsScalar(xv[c * lda + i] - col[i]));
+      maxval = PetscMax(maxval, PetscAbsScalar(col[i]));
+    }
+    for (PetscInt i = n; i < lda; ++i) padding_kept = padding_kept && xv[c * lda + i] == padding;
+    PetscCall(MatDenseRestoreArrayRead(X, &xv));
+    PetscCall(VecRestoreArrayRead(x, &col));
+  }
+  PetscCall(VecDestroy(&x));
+  const PetscReal rel = maxval > 0 ? maxdiff / maxval : maxdiff;
+  if (rel < match_tol)
+    PetscCall(
+        PetscPrintf(PETSC_COMM_WORLD, "%s vs one solve per column: max difference < %g\n", what, (double)match_tol));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s vs one solve per column: max difference %g is NOT below %g\n", what,
+                          (double)rel, (double)match_tol));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD, "%s: padding rows of X %s\n", what, padding_kept ? "untouched" : "OVERWRITTEN"));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  char spec[256] = "convdiff3d:7x6x5";
+  PetscInt nrhs = 5, n;
+  PetscReal error_tol = 1e-8;
+  gpuglu_test::Csr a;
+  Mat A, F, B, X;
+  Vec x, b, xexact;
+  MatFactorInfo info;
+
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "ex3 options", nullptr);
+  PetscCall(PetscOptionsString("-matrix", "generator spec", nullptr, spec, spec, sizeof(spec), nullptr));
+  PetscCall(PetscOptionsInt("-nrhs", "right-hand sides", nullptr, nrhs, &nrhs, nullptr));
+  PetscCall(PetscOptionsReal("-error_tol", "error tolerance", nullptr, error_tol, &error_tol, nullptr));
+  PetscOptionsEnd();
+  PetscCall(PetscGPUGLURegister());
+
+  PetscCall(gpuglu_test::generate(spec, &a));
+  PetscCall(gpuglu_test::create_aij(PETSC_COMM_WORLD, a, &A));
+  PetscCall(MatGetSize(A, &n, nullptr));
+  PetscCall(MatGetFactor(A, MATSOLVERGPUGLU, MAT_FACTOR_LU, &F));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatLUFactorSymbolic(F, A, nullptr, nullptr, &info));
+  PetscCall(MatLUFactorNumeric(F, A, &info));
+
+  // A x = b and A^T x = b against the exact solution.
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(x, &xexact));
+  PetscCall(gpuglu_test::set_exact_solution(xexact));
+  PetscCall(MatMult(A, xexact, b));
+  PetscCall(MatSolve(F, b, x));
+  PetscCall(gpuglu_test::check_residual("MatSolve", A, x, b, residual_tol));
+  PetscCall(gpuglu_test::check_error("MatSolve", x, xexact, error_tol));
+  PetscCall(MatMultTranspose(A, xexact, b));
+  PetscCall(MatSolveTranspose(F, b, x));
+  PetscCall(gpuglu_test::check_residual("MatSolveTranspose", A, x, b, residual_tol, true));
+  PetscCall(gpuglu_test::check_error("MatSolveTranspose", x, xexact, error_tol));
+
+  // Many right-hand sides, B and X with different leading dimensions.
+  PetscCall(create_dense(n, nrhs, n + 3, &B));
+  PetscCall(create_dense(n, nrhs, n + 5, &X));
+  PetscCall(MatMatSolve(F, B, X));
+  PetscCall(compare_with_columns(F, B, X, false, "MatMatSolve"));
+  PetscCall(MatDestroy(&X));
+  PetscCall(create_dense(n, nrhs, n + 2, &X));
+  PetscCall(MatMatSolveTranspose(F, B, X));
+  PetscCall(compare_with_columns(F, B, X, true, "MatMatSolveTranspose"));
+
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&xexact));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+      suffix: solves
+
+   test:
+      suffix: solves_circuit
+      args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6
+
+TEST*/
