@@ -41,6 +41,9 @@ def main():
     ap.add_argument("--nsize", type=int, default=1)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--tol", type=float, default=1e-8, help="absolute bound for both norms")
+    ap.add_argument("--peer-solver", default="petsc",
+                    help="solver type of the reference run: PETSc's own LU, or klu where PETSc's LU cannot "
+                         "factor the matrix (it stops on the missing diagonal entries of MNA matrices)")
     ap.add_argument("prog", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     prog = [x for x in a.prog if x != "--"]
@@ -48,7 +51,7 @@ def main():
     solver = "-sub_pc_factor_mat_solver_type" if "-sub_pc_type" in prog else "-pc_factor_mat_solver_type"
 
     ours = run(mpiexec + prog + ["-dll_append", a.plugin, solver, "gpuglu", "-ksp_view"])
-    theirs = run(mpiexec + prog + [solver, "petsc"])
+    theirs = run(mpiexec + prog + [solver, a.peer_solver])
     if not re.search(r"solver type: gpuglu|package used to perform factorization: gpuglu", ours):
         sys.exit("gpuglu was not used (no 'gpuglu' solver package in -ksp_view):\n" + ours)
     o, t = parse(ours), parse(theirs)
