@@ -1,0 +1,222 @@
+// gpuglu_lu_bench: per matrix, gpuglu's analysis (split by stage), numeric
+// refactorization and solve, and in the same run KLU, UMFPACK and PETSc's own LU on the
+// same matrix. Medians of repeated runs after warm-ups; results as JSON lines.
+//
+//   gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--repeat N] [--warmup N]
+//                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
+//                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_matrices.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/lu.hpp"
+#include "gpuglu/matrix_ops.hpp"
+#include "peers.hpp"
+#include "results_jsonl.hpp"
+#include "timing.hpp"
+#ifdef GPUGLU_BENCH_HAVE_PETSC
+#include <petscsys.h>
+#endif
+
+namespace gb = gpuglu::bench;
+
+namespace {
+
+struct Args {
+  std::vector<std::string> matrices;
+  int repeat = 5, warmup = 1, analysis_repeat = 3, threads = 1;
+  gpuglu::Backend backend = gpuglu::Backend::cpu;
+  std::string out = "docs/performance/results.jsonl";
+  std::string device;
+  bool petsc = true, umfpack = true;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr,
+               "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
+               "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
+               "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage("missing value after " + k);
+      return argv[++i];
+    };
+    auto positive = [&](int min) {
+      const std::string v = value();
+      char* end = nullptr;
+      const long x = std::strtol(v.c_str(), &end, 10);
+      if (*end || x < min || x > 1000000) usage("bad value '" + v + "' for " + k);
+      return static_cast<int>(x);
+    };
+    if (k == "--matrix") a.matrices.push_back(value());
+    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(value())) a.matrices.push_back(f);
+    else if (k == "--repeat") a.repeat = positive(1);
+    else if (k == "--warmup") a.warmup = positive(0);
+    else if (k == "--analysis-repeat") a.analysis_repeat = positive(1);
+    else if (k == "--threads") a.threads = positive(1);
+    else if (k == "--out") a.out = value();
+    else if (k == "--device") a.device = value();
+    else if (k == "--no-petsc") a.petsc = false;
+    else if (k == "--no-umfpack") a.umfpack = false;
+    else if (k == "--backend") {
+      const auto b = gpuglu::parse_backend(value());
+      if (!b) usage("unknown backend");
+      a.backend = *b;
+    } else usage("unknown argument " + k);
+  }
+  if (a.matrices.empty()) usage("no matrix given");
+  return a;
+}
+
+struct Ours {
+  double analysis_ms = 0, first_factor_ms = 0, refactor_ms = 0, solve_ms = 0, residual = -1;
+  gpuglu::Schedule schedule;
+  std::string variant;
+};
+
+Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args& args) {
+  gpuglu::Options o;
+  o.backend = args.backend;
+  o.num_threads = args.threads;
+  Ours r;
+  gpuglu::SparseLU lu(o);
+  std::vector<double> analysis;
+  for (int i = 0; i < args.warmup + args.analysis_repeat; ++i) {
+    const double t0 = gb::now_ms();
+    lu.analyze(m.a.view());
+    if (i >= args.warmup) analysis.push_back(gb::now_ms() - t0);
+  }
+  r.analysis_ms = gb::median(analysis);
+  r.schedule = lu.schedule();
+  double t0 = gb::now_ms();
+  const gpuglu::FactorStats& st = lu.factor(m.a.view());
+  r.first_factor_ms = gb::now_ms() - t0;
+  if (st.status != gpuglu::Status::ok)
+    throw gpuglu::Error(st.status, std::string("factorization failed: ") + gpuglu::to_string(st.status));
+  r.refactor_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.refactor(m.a.values.data()); });
+  std::vector<double> x(b.size());
+  r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
+  r.residual = gpuglu::relative_residual(m.a.view(), x.data(), b.data());
+  r.variant = std::string("gpuglu-") + std::string(gpuglu::to_string(lu.active_backend())) + "-" +
+              std::to_string(args.threads) + "t";
+  return r;
+}
+
+struct PeerResult {
+  std::string name;
+  gb::PeerTimes t;
+  std::string failure;
+};
+
+PeerResult run_peer(const std::string& name, const std::function<gb::PeerTimes()>& f) {
+  PeerResult p{name, {}, {}};
+  try {
+    p.t = f();
+  } catch (const std::exception& e) {
+    p.failure = e.what();
+  }
+  return p;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+#ifdef GPUGLU_BENCH_HAVE_PETSC
+  if (args.petsc && PetscInitializeNoArguments()) return 1;
+#endif
+  std::string device = args.device;
+  if (device.empty()) {
+    const gpuglu::DeviceInfo d = gpuglu::query_device();
+    device = args.backend != gpuglu::Backend::cpu && d.usable ? d.name : gb::cpu_model();
+  }
+  const std::string date = gb::today_utc();
+  int failures = 0;
+  std::printf("%-28s %9s %10s %11s | %9s %9s %9s | %9s %9s %9s | %8s %8s\n", "matrix", "n", "nnz", "nnz(L+U)",
+              "analyze", "klu_a+f", "ratio", "refactor", "klu_ref", "ratio", "solve", "klu_sol");
+  for (const std::string& spec : args.matrices) {
+    gb::BenchMatrix m;
+    try {
+      m = gb::load_bench_matrix(spec);
+      std::vector<double> xtrue(static_cast<size_t>(m.a.nrows));
+      for (size_t i = 0; i < xtrue.size(); ++i) xtrue[i] = 1.0 + static_cast<double>(i % 7) / 7.0;
+      std::vector<double> b(xtrue.size());
+      gpuglu::spmv(m.a.view(), xtrue.data(), b.data());
+      const Ours ours = run_ours(m, b, args);
+      const gb::PeerRun pr{args.warmup, args.repeat};
+      std::vector<PeerResult> peers;
+      peers.push_back(run_peer("klu", [&] { return gb::run_klu(m.a, b, pr); }));
+      if (args.umfpack) peers.push_back(run_peer("umfpack", [&] { return gb::run_umfpack(m.a, b, pr); }));
+#ifdef GPUGLU_BENCH_HAVE_PETSC
+      if (args.petsc) peers.push_back(run_peer("petsc", [&] { return gb::run_petsc_lu(m.a, b, pr); }));
+#endif
+      const gpuglu::Schedule& s = ours.schedule;
+      gb::Record base;
+      base.matrix = m.name;
+      base.kind = m.kind;
+      base.n = m.a.nrows;
+      base.nnz = m.a.nnz();
+      base.nnz_factor = s.nnz_factor();
+      base.ours = ours.variant;
+      base.extra["levels"] = static_cast<double>(s.num_levels());
+      base.extra["levels_small_block"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::small_block));
+      base.extra["levels_large_block"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::large_block));
+      base.extra["levels_stream"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::stream));
+      base.extra["residual"] = ours.residual;
+      base.extra["repeat"] = static_cast<double>(args.repeat);
+      for (const PeerResult& p : peers) {
+        const bool ok = p.failure.empty();
+        auto emit = [&](const char* bench, double ours_ms, const std::string& peer, double peer_ms) {
+          gb::Record r = base;
+          r.benchmark = bench;
+          r.ours_ms = ours_ms;
+          r.peer = peer;
+          r.peer_ms = ok ? peer_ms : -1;
+          r.peer_note = p.failure;
+          if (ok) r.extra["peer_nnz_factor"] = static_cast<double>(p.t.nnz_factor);
+          if (ok) r.extra["peer_residual"] = p.t.residual;
+          if (std::string(bench) == "lu_analysis") {
+            r.extra["matching_ms"] = s.times.matching_ms;
+            r.extra["ordering_ms"] = s.times.ordering_ms;
+            r.extra["symbolic_ms"] = s.times.symbolic_ms;
+            r.extra["levels_ms"] = s.times.levels_ms;
+            r.extra["first_factor_ms"] = ours.first_factor_ms;
+          }
+          if (args.out != "-") gb::append_record(args.out, r, date, device);
+        };
+        const std::string analysis_peer = p.name == "klu" ? "klu_analyze+factor" : p.name + "_symbolic+numeric";
+        emit("lu_analysis", ours.analysis_ms, analysis_peer, p.t.analyze_ms + p.t.factor_ms);
+        emit("lu_refactor", ours.refactor_ms, p.name == "klu" ? "klu_refactor" : p.name + "_numeric",
+             p.t.refactor_ms);
+        emit("lu_solve", ours.solve_ms, p.name + "_solve", p.t.solve_ms);
+        if (!ok) std::printf("  (%s failed on %s: %s)\n", p.name.c_str(), m.name.c_str(), p.failure.c_str());
+      }
+      const gb::PeerTimes& k = peers[0].t;
+      const double kaf = k.analyze_ms + k.factor_ms;
+      std::printf("%-28s %9lld %10lld %11lld | %9.3f %9.3f %9.2f | %9.3f %9.3f %9.2f | %8.3f %8.3f\n",
+                  m.name.c_str(), static_cast<long long>(base.n), static_cast<long long>(base.nnz),
+                  static_cast<long long>(base.nnz_factor), ours.analysis_ms, kaf, ours.analysis_ms / kaf,
+                  ours.refactor_ms, k.refactor_ms, ours.refactor_ms / k.refactor_ms, ours.solve_ms, k.solve_ms);
+      std::fflush(stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpuglu_lu_bench: %s: %s\n", spec.c_str(), e.what());
+      ++failures;
+    }
+  }
+#ifdef GPUGLU_BENCH_HAVE_PETSC
+  if (args.petsc) PetscFinalize();
+#endif
+  return failures ? 1 : 0;
+}
