@@ -88,6 +88,13 @@ PetscErrorCode analyze(Mat F, Mat A) {
   } else {
     ++f->analyses;
     F->factorerrortype = MAT_FACTOR_NOERROR;
+    const Backend active = f->lu->active_backend();
+    if (active == Backend::cuda)
+      PetscCall(PetscInfo(F, "gpuglu: CUDA backend on device %d (%s), nnz(L+U) %" PetscInt64_FMT "\n",
+                          f->lu->device_info().ordinal, f->lu->device_info().name.c_str(),
+                          (PetscInt64)f->lu->schedule().nnz_factor()));
+    else if (!f->lu->backend_note().empty())
+      PetscCall(PetscInfo(F, "gpuglu: backend auto falls back to the CPU: %s\n", f->lu->backend_note().c_str()));
   }
   PetscFunctionReturn(0);
 }

@@ -2,6 +2,7 @@
 // defaults and meanings are those of include/gpuglu/options.hpp and docs/user_guide.md).
 // Read at every MatLUFactorSymbolic(), when the factor already carries its prefix
 // (MatGetFactor() sets it only after the factor is created).
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -71,6 +72,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
   PetscInt backend = 0, ordering = 0, pivot = 0;
   PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads;
+  PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
+  PetscInt device = o.device;
   PetscBool matching, scaling, right_looking;
   PetscReal threshold, perturbation, refine_tol;
 
@@ -127,6 +130,11 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
                                    "None", max_warps, &max_warps, nullptr, 1));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
                                    &threads, nullptr, 0));
+  PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
+                            "backend auto: the GPU factors from this nnz(L+U) on (-1: never)", "None", auto_gpu_nnz,
+                            &auto_gpu_nnz, nullptr));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_device", "CUDA device (-1: node-local MPI rank mod device count)",
+                                   "None", device, &device, nullptr, -1));
   PetscCall(PetscOptionsBool("-mat_gpuglu_cpu_right_looking",
                              "CPU backend runs the GPU's right-looking level updates instead of the left-looking gather",
                              "None", right_looking, &right_looking, nullptr));
@@ -157,6 +165,10 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(to_int32(max_warps, "-mat_gpuglu_max_warps", &o.modes.max_warps));
   PetscCall(to_int32(threads, "-mat_gpuglu_threads", &o.num_threads));
   o.cpu_right_looking = right_looking == PETSC_TRUE;
+  PetscCheck(auto_gpu_nnz >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_auto_gpu_nnz %" PetscInt_FMT " must be >= -1", auto_gpu_nnz);
+  o.auto_gpu_min_factor_nnz = auto_gpu_nnz;
+  PetscCall(to_int32(device, "-mat_gpuglu_device", &o.device));
   factor->options = o;
   factor->use_petsc_ordering = o.ordering == Ordering::given;
   PetscFunctionReturn(0);

@@ -18,11 +18,14 @@ const char* ordering_name(Ordering o) {
 PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) {
   PetscFunctionBegin;
   if (active == Backend::cuda) {
-    DeviceInfo d;
-    PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::query_device", [&] { d = query_device(); }));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "device: GPU %d: %s (%d SMs, %.1f GiB)\n", d.ordinal, d.name.c_str(),
-                                     d.sm_count, static_cast<double>(d.memory_bytes) / (1 << 30)));
+    const DeviceInfo& d = f->lu->device_info();
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device: GPU %d: %s (%d SMs, %.1f GiB), factor memory %.1f MiB\n",
+                                     d.ordinal, d.name.c_str(), d.sm_count,
+                                     static_cast<double>(d.memory_bytes) / (1 << 30),
+                                     static_cast<double>(f->lu->device_bytes()) / (1 << 20)));
   } else {
+    if (!f->lu->backend_note().empty())
+      PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->lu->backend_note().c_str()));
     const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
   }
@@ -85,7 +88,11 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f\n", fs.factor_ms));
+  if (f->lu->active_backend() == Backend::cuda)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f (GPU scatter + level loop %.3f)\n",
+                                     fs.factor_ms, fs.device_ms));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f\n", fs.factor_ms));
   PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d\n", ss.solve_ms,
                                    ss.refine_steps));
   if (f->inaccurate_solves > 0)

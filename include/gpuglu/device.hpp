@@ -29,4 +29,8 @@ bool built_with_cuda() noexcept;
 // reported in DeviceInfo::reason.
 DeviceInfo query_device(int32_t ordinal = -1, int32_t local_rank = 0) noexcept;
 
+// The node-local MPI rank from the launcher's environment (Open MPI, MPICH, Slurm, PMIx);
+// 0 outside MPI.
+int32_t local_rank_from_environment() noexcept;
+
 }  // namespace gpuglu

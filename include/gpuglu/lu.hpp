@@ -6,8 +6,10 @@
 // The object owns its schedule, factor values and backend buffers (RAII).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "gpuglu/device.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
@@ -24,6 +26,7 @@ struct FactorStats {
   double min_pivot_ratio = 0.0;  // min_j |U(j,j)| / max_i |F(i,j)|
   double growth = 0.0;           // max |F| / max |C| (pivot growth estimate)
   double factor_ms = 0.0;        // last numeric factorization (scatter + factor)
+  double device_ms = 0.0;        // of which on the GPU: scatter + level loop (CUDA events; 0 on the CPU)
   int64_t factorizations = 0;    // numeric factorizations since the last analysis
 };
 
@@ -67,6 +70,10 @@ class SparseLU {
   // Column-major B (n x nrhs, leading dimension ldb) -> X (ldx); may alias when ldb == ldx.
   const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx);
 
+  // Refinement is a property of the solve, not of the factors: change it between solves
+  // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
+  void set_refinement(int32_t steps, double tolerance);
+
   bool analyzed() const noexcept;
   bool factored() const noexcept;
   const Schedule& schedule() const;  // throws not_analyzed
@@ -76,7 +83,14 @@ class SparseLU {
   Backend active_backend() const noexcept;  // the backend that runs factor()/solve()
   int64_t analysis_count() const noexcept;  // analyses run by this object (reuse is observable)
   // The factor values F (CSC, schedule().f_colptr layout), for tests and the GPU-vs-reference checks.
+  // (With the CUDA backend: downloaded from the device on first use after a factorization.)
   const std::vector<double>& factor_values() const;
+  // The device the CUDA backend runs on (usable == false when the CPU backend runs).
+  const DeviceInfo& device_info() const noexcept;
+  // Why backend automatic stayed on the CPU although a GPU was chosen (e.g. the factor
+  // did not fit in device memory); empty otherwise.
+  const std::string& backend_note() const noexcept;
+  int64_t device_bytes() const noexcept;  // device memory held by the CUDA backend (0 on the CPU)
 
  private:
   struct Impl;

@@ -45,6 +45,12 @@ struct KernelModeThresholds {
 
 struct Options {
   Backend backend = Backend::automatic;
+  // backend automatic: the GPU factors only where nnz(L+U) reaches this (below it one CPU
+  // core refactors faster than a GPU's level loop can launch; docs/performance.md has the
+  // measured crossover). -1: never the GPU.
+  int64_t auto_gpu_min_factor_nnz = 100000;
+  // CUDA device ordinal; -1: the process's local MPI rank (or 0) modulo the device count.
+  int32_t device = -1;
   Ordering ordering = Ordering::amd;
   // MC64-style maximum product transversal (src/analysis/max_product_matching). Off: the diagonal is
   // used as is; a zero diagonal entry that fill does not cure is then reported as a

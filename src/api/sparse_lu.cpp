@@ -1,5 +1,5 @@
 // SparseLU (include/gpuglu/lu.hpp): analyze once per pattern, factor / refactor with
-// new values, solve many times. This issue ships the CPU (reference) backend only.
+// new values, solve many times, on the CPU (reference) backend or the CUDA backend.
 #include "gpuglu/lu.hpp"
 
 #include <algorithm>
@@ -9,11 +9,15 @@
 
 #include "api/analyzed_pattern.hpp"
 #include "gpuglu/analysis.hpp"
+#include "gpuglu/device.hpp"
 #include "reference/level_gather.hpp"
 #include "reference/level_numeric.hpp"
 #include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
 #include "reference/triangular_solve.hpp"
+#ifdef GPUGLU_HAVE_CUDA
+#include "cuda/cuda_lu.hpp"
+#endif
 
 namespace gpuglu {
 
@@ -23,13 +27,21 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Backend select_backend(const Options& o) {
-  switch (o.backend) {
-    case Backend::automatic:
-    case Backend::cpu: return Backend::cpu;
-    case Backend::cuda:
-      throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
-  }
+// Before the analysis: a request that cannot be met fails at once.
+void check_backend_request(const Options& o) {
+  if (o.backend == Backend::cuda && !built_with_cuda())
+    throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
+}
+
+// After the analysis: cuda needs a usable device; automatic takes the GPU only where the
+// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz).
+Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
+  if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
+  const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
+  if (o.backend == Backend::automatic && !large) return Backend::cpu;
+  device = query_device(o.device, local_rank_from_environment());
+  if (device.usable) return Backend::cuda;
+  if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
   return Backend::cpu;
 }
 
@@ -49,10 +61,21 @@ struct SparseLU::Impl {
   SolveStats sstats;
   std::vector<double> solve_work;
   reference::RefineWork refine_work;
+  DeviceInfo device;
+  std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
+#ifdef GPUGLU_HAVE_CUDA
+  std::unique_ptr<cuda::CudaLU> gpu;
+  bool host_factor_current = false;  // f mirrors the device's factor
+#endif
 
   explicit Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {}
 
   void discard() {
+#ifdef GPUGLU_HAVE_CUDA
+    gpu.reset();
+    host_factor_current = false;
+#endif
+    fallback_reason.clear();
     analyzed = false;
     factored = false;
     schedule = Schedule();
@@ -64,8 +87,21 @@ struct SparseLU::Impl {
   template <class I>
   void analyze(const CsrView<I, double>& a, const int32_t* given_perm) {
     discard();
-    backend = select_backend(options);
+    check_backend_request(options);
     schedule = gpuglu::analyze(a, options, given_perm);
+    backend = choose_backend(options, schedule, device);
+#ifdef GPUGLU_HAVE_CUDA
+    if (backend == Backend::cuda) {
+      try {
+        gpu = std::make_unique<cuda::CudaLU>(schedule, device.ordinal);
+      } catch (const Error& e) {
+        // automatic: a GPU that cannot hold the factor leaves the work to the CPU.
+        if (options.backend != Backend::automatic || e.status() != Status::out_of_memory) throw;
+        fallback_reason = e.what();
+        backend = Backend::cpu;
+      }
+    }
+#endif
     pattern.assign(a);
     // Everything factor() and solve() touch is sized here: refactorization allocates nothing.
     const size_t n = static_cast<size_t>(schedule.n);
@@ -90,6 +126,9 @@ struct SparseLU::Impl {
     fstats = FactorStats();
     fstats.factorizations = count;
     std::copy(values, values + schedule.input_nnz, a_values.begin());
+#ifdef GPUGLU_HAVE_CUDA
+    if (gpu) return refactor_on_device(t0);
+#endif
     const reference::ScatterResult sc = reference::scatter_values(schedule, a_values.data(), f.data());
     if (sc.bad_entry >= 0) {
       // No pivot is involved: the columns name where the bad input value sits.
@@ -114,6 +153,62 @@ struct SparseLU::Impl {
     factored = fstats.status == Status::ok;
     fstats.factor_ms = ms_since(t0);
     return fstats;
+  }
+
+  void set_failure_column(int32_t column) {
+    fstats.pivot_column = column;
+    fstats.pivot_column_original = column >= 0 ? schedule.col_perm[column] : -1;
+  }
+
+#ifdef GPUGLU_HAVE_CUDA
+  const FactorStats& refactor_on_device(std::chrono::steady_clock::time_point t0) {
+    host_factor_current = false;
+    const cuda::DeviceFactorResult r = gpu->factor(a_values.data(), reference::PivotRule::from(options));
+    if (r.bad_entry >= 0) {
+      const int32_t col = pattern.colind()[r.bad_entry];
+      fstats.status = Status::nan_or_inf;
+      fstats.pivot_column_original = col;
+      fstats.pivot_column = schedule.col_perm_inv[col];
+      fstats.pivot_value = a_values[r.bad_entry];
+    } else {
+      const reference::NumericStats& ns = r.stats;
+      fstats.status = ns.status;
+      set_failure_column(ns.pivot_column);
+      fstats.pivot_value = ns.pivot_value;
+      fstats.perturbed_pivots = ns.perturbed_pivots;
+      fstats.min_pivot_ratio = ns.min_pivot_ratio;
+      fstats.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
+    }
+    factored = fstats.status == Status::ok;
+    fstats.device_ms = r.device_ms;
+    fstats.factor_ms = ms_since(t0);
+    return fstats;
+  }
+#endif
+
+  const std::vector<double>& factor_values() {
+#ifdef GPUGLU_HAVE_CUDA
+    if (gpu && !host_factor_current) {
+      gpu->download_factor(f.data());
+      host_factor_current = true;
+    }
+#endif
+    return f;
+  }
+
+  // One right-hand side with the active backend's factor (b and x may alias on the CPU;
+  // the CUDA backend copies b to the device before writing x).
+  void backend_solve(const double* b, double* x, bool transpose) {
+#ifdef GPUGLU_HAVE_CUDA
+    if (gpu) {
+      gpu->solve(b, x, transpose);
+      return;
+    }
+#endif
+    if (transpose)
+      reference::solve_transpose_with_factor(schedule, f.data(), b, x, solve_work.data());
+    else
+      reference::solve_with_factor(schedule, f.data(), b, x, solve_work.data());
   }
 
   int32_t max_refine_steps() const {
@@ -154,13 +249,11 @@ struct SparseLU::Impl {
         std::copy(bc, bc + n, refine_work.rhs.begin());
         rhs = refine_work.rhs.data();
       }
-      if (transpose)
-        reference::solve_transpose_with_factor(schedule, f.data(), rhs, xc, solve_work.data());
-      else
-        reference::solve_with_factor(schedule, f.data(), rhs, xc, solve_work.data());
+      backend_solve(rhs, xc, transpose);
       if (steps > 0) {
-        const reference::RefineOutcome r = reference::refine(schedule, f.data(), a, transpose, rhs, xc, steps,
-                                                             options.refine_tolerance, refine_work);
+        const reference::RefineOutcome r = reference::refine_with(
+            [&](const double* r, double* d) { backend_solve(r, d, transpose); }, a, transpose, rhs, xc, steps,
+            options.refine_tolerance, refine_work);
         sstats.refine_steps = std::max(sstats.refine_steps, r.steps);
         sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
         sstats.inaccurate = sstats.inaccurate || !(r.backward_error <= SolveStats::kAcceptableBackwardError);
@@ -213,11 +306,27 @@ const Schedule& SparseLU::schedule() const {
   return impl_->schedule;
 }
 
+void SparseLU::set_refinement(int32_t steps, double tolerance) {
+  if (steps < -1 || !(tolerance >= 0.0))
+    throw Error(Status::invalid_input, "set_refinement(): steps = " + std::to_string(steps) +
+                                           " (>= -1), tolerance = " + std::to_string(tolerance) + " (>= 0)");
+  impl_->options.refine_steps = steps;
+  impl_->options.refine_tolerance = tolerance;
+}
+
 const Options& SparseLU::options() const noexcept { return impl_->options; }
 const FactorStats& SparseLU::factor_stats() const noexcept { return impl_->fstats; }
 const SolveStats& SparseLU::solve_stats() const noexcept { return impl_->sstats; }
 Backend SparseLU::active_backend() const noexcept { return impl_->backend; }
 int64_t SparseLU::analysis_count() const noexcept { return impl_->analysis_count; }
-const std::vector<double>& SparseLU::factor_values() const { return impl_->f; }
+const std::vector<double>& SparseLU::factor_values() const { return impl_->factor_values(); }
+const DeviceInfo& SparseLU::device_info() const noexcept { return impl_->device; }
+const std::string& SparseLU::backend_note() const noexcept { return impl_->fallback_reason; }
+int64_t SparseLU::device_bytes() const noexcept {
+#ifdef GPUGLU_HAVE_CUDA
+  if (impl_->gpu) return impl_->gpu->device_bytes();
+#endif
+  return 0;
+}
 
 }  // namespace gpuglu

@@ -25,3 +25,24 @@ namespace gpuglu::cuda {
     const cudaError_t gpuglu_err_ = (call);                                                     \
     if (gpuglu_err_ != cudaSuccess) ::gpuglu::cuda::throw_cuda_error(gpuglu_err_, #call, __FILE__, __LINE__); \
   } while (0)
+
+// cuSPARSE calls go through GPUGLU_CUSPARSE_CHECK the same way: the call, the library's
+// error string and where; an allocation failure inside cuSPARSE keeps out_of_memory.
+#include <cusparse.h>
+
+namespace gpuglu::cuda {
+
+[[noreturn]] inline void throw_cusparse_error(cusparseStatus_t err, const char* call, const char* file, int line) {
+  const Status s = (err == CUSPARSE_STATUS_ALLOC_FAILED) ? Status::out_of_memory : Status::device_error;
+  throw Error(s, std::string(call) + " failed: " + cusparseGetErrorString(err) + " (cusparseStatus_t " +
+                     std::to_string(static_cast<int>(err)) + ") at " + file + ":" + std::to_string(line));
+}
+
+}  // namespace gpuglu::cuda
+
+#define GPUGLU_CUSPARSE_CHECK(call)                                                                 \
+  do {                                                                                              \
+    const cusparseStatus_t gpuglu_sp_err_ = (call);                                                 \
+    if (gpuglu_sp_err_ != CUSPARSE_STATUS_SUCCESS)                                                  \
+      ::gpuglu::cuda::throw_cusparse_error(gpuglu_sp_err_, #call, __FILE__, __LINE__);              \
+  } while (0)

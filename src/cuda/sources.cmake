@@ -1,4 +1,7 @@
 # Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA).
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/device.cu
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_lu.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/solve_kernels.cu
 )

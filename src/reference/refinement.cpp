@@ -64,14 +64,23 @@ double residual_and_backward_error(const CsrRef& a, bool transpose, const double
 
 RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool transpose, const double* b, double* x,
                      int32_t max_steps, double tolerance, RefineWork& w) {
+  return refine_with(
+      [&](const double* r, double* d) {
+        if (transpose)
+          solve_transpose_with_factor(s, f, r, d, w.solve.data());
+        else
+          solve_with_factor(s, f, r, d, w.solve.data());
+      },
+      a, transpose, b, x, max_steps, tolerance, w);
+}
+
+RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool transpose, const double* b, double* x,
+                          int32_t max_steps, double tolerance, RefineWork& w) {
   const int32_t n = a.n;
   RefineOutcome out;
   double berr = residual_and_backward_error(a, transpose, b, x, w.r.data(), w.denom.data());
   for (int32_t step = 0; step < max_steps && berr > tolerance; ++step) {
-    if (transpose)
-      solve_transpose_with_factor(s, f, w.r.data(), w.d.data(), w.solve.data());
-    else
-      solve_with_factor(s, f, w.r.data(), w.d.data(), w.solve.data());
+    correct(w.r.data(), w.d.data());
     for (int32_t i = 0; i < n; ++i) w.x_next[i] = x[i] + w.d[i];
     const double next = residual_and_backward_error(a, transpose, b, w.x_next.data(), w.r_next.data(), w.denom.data());
     if (!(next < berr)) break;

@@ -4,6 +4,7 @@
 // double residuals: with static pivoting the factor is what is inexact (perturbed or
 // tiny pivots), not the residual, so a few steps recover a backward-stable solution.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gpuglu/schedule.hpp"
@@ -40,5 +41,11 @@ struct RefineOutcome {
 // decrease it (that step is discarded), or after max_steps steps.
 RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool transpose, const double* b, double* x,
                      int32_t max_steps, double tolerance, RefineWork& w);
+
+// The same loop with any factor: correct(r, d) solves op(A) d = r (the CUDA backend's
+// solve; r and d are host vectors of n that do not alias).
+using CorrectionSolve = std::function<void(const double* r, double* d)>;
+RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool transpose, const double* b, double* x,
+                          int32_t max_steps, double tolerance, RefineWork& w);
 
 }  // namespace gpuglu::reference

@@ -217,5 +217,10 @@ int main(int argc, char** argv) {
          requires: !cuda
          args: -case laplacian -mat_gpuglu_backend cuda
          filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
+      test:
+         suffix: cuda_backend_no_device
+         requires: cuda
+         args: -case laplacian -mat_gpuglu_backend cuda
+         filter: Error: grep -o -E "gpuglu: backend cuda: no CUDA device"
 
 TEST*/

@@ -164,3 +164,28 @@ TEST(SparseLUAccuracy, explicit_refinement_reports_backward_error) {
 
 }  // namespace
 }  // namespace gpuglu::test
+
+namespace gpuglu::test {
+namespace {
+
+TEST(SparseLUAccuracy, refinement_can_change_between_solves) {
+  const NamedMatrix& m = accuracy_matrices().front();
+  SparseLU lu;
+  lu.analyze(m.a.view());
+  ASSERT_EQ(lu.factor(m.a.view()).status, Status::ok);
+  const std::vector<double> b = rhs_for_known_solution(m.a, 3);
+  std::vector<double> x(b.size());
+  EXPECT_GE(lu.solve(b.data(), x.data()).backward_error, 0.0);  // automatic: measured
+  lu.set_refinement(0, 1e-15);
+  const SolveStats& ss = lu.solve(b.data(), x.data());
+  EXPECT_EQ(ss.refine_steps, 0);
+  EXPECT_EQ(ss.backward_error, -1.0);  // not measured without refinement
+  EXPECT_FALSE(ss.inaccurate);
+  EXPECT_LE(relative_residual(m.a.view(), x.data(), b.data()), 1e-12);
+  EXPECT_EQ(lu.analysis_count(), 1);
+  EXPECT_THROW(lu.set_refinement(-2, 1e-15), Error);
+  EXPECT_THROW(lu.set_refinement(1, -1.0), Error);
+}
+
+}  // namespace
+}  // namespace gpuglu::test

@@ -1,0 +1,625 @@
+// CudaLU: device buffers, the level loop (captured once as a CUDA graph), and the
+// cuSPARSE triangular solves. The kernels are in lu_kernels.cu / solve_kernels.cu.
+//
+// Kernel modes per level (GLU3.0 Sec. III-B2, s.level_mode / s.level_warps). Every level
+// is two launches: the pivot kernel (a warp per column for short columns, a block per
+// column for long ones) and the update kernel over the level's target columns:
+//   small_block  one WARP per target, s.level_warps[l] warps (targets) per block: many
+//                short targets in flight at once.
+//   large_block  one BLOCK per target, its warps splitting the rows of each source's L
+//                column; up to s.level_warps[l] (= 32) warps, trimmed to the longest L
+//                column of the level so that short columns do not hold idle warps.
+//   stream       one block (128 to 1024 threads, by the longest L column) per target, the
+//                rows split across the block. GLU3.0 launched a kernel per column and
+//                spread those launches over 16 CUDA streams; with the target-grouped
+//                update lists a single launch per level already covers all of the level's
+//                targets concurrently, so no streams are needed.
+// A target applies its sources one after the other (the group synchronizes in between):
+// no atomics, deterministic, and the same rounding as reference::factor_levels.
+#include "cuda/cuda_lu.hpp"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/lu_kernels.cuh"
+
+namespace gpuglu::cuda {
+
+namespace {
+
+// Owns device allocations and counts their bytes; cudaMalloc failures name the request.
+class DeviceMemory {
+ public:
+  DeviceMemory() = default;
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  ~DeviceMemory() { release(); }
+
+  void* allocate_bytes(size_t bytes, const char* what) {
+    if (bytes == 0) bytes = 16;  // never a null pointer, even for an empty array
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, bytes);
+    if (err != cudaSuccess) {
+      (void)cudaGetLastError();  // clear a non-sticky error
+      const Status st = err == cudaErrorMemoryAllocation                              ? Status::out_of_memory
+                        : (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) ? Status::no_device
+                                                                                         : Status::device_error;
+      throw Error(st, "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what + " failed: " +
+                          cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + "); " +
+                          std::to_string(bytes_) + " bytes already held by this factorization");
+    }
+    blocks_.push_back(p);
+    bytes_ += static_cast<int64_t>(bytes);
+    return p;
+  }
+  template <class T>
+  T* allocate(size_t count, const char* what) {
+    return static_cast<T*>(allocate_bytes(count * sizeof(T), what));
+  }
+  template <class T>
+  T* upload(const std::vector<T>& v, const char* what) {
+    T* p = allocate<T>(v.size(), what);
+    if (!v.empty()) GPUGLU_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return p;
+  }
+  void release() noexcept {
+    for (void* p : blocks_) cudaFree(p);
+    blocks_.clear();
+    bytes_ = 0;
+  }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  std::vector<void*> blocks_;
+  int64_t bytes_ = 0;
+};
+
+template <class T>
+T* pinned_alloc(size_t count, const char* what) {
+  const size_t bytes = std::max<size_t>(count * sizeof(T), 16);
+  void* p = nullptr;
+  const cudaError_t err = cudaMallocHost(&p, bytes);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw Error(Status::out_of_memory, "cudaMallocHost of " + std::to_string(bytes) + " bytes for " + what +
+                                           " failed: " + cudaGetErrorString(err));
+  }
+  return static_cast<T*>(p);
+}
+
+// Makes `device` current for a scope and restores the caller's device afterwards.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) : device_(device) {
+    GPUGLU_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != device_) GPUGLU_CUDA_CHECK(cudaSetDevice(device_));
+  }
+  ~DeviceScope() {
+    if (previous_ != device_) cudaSetDevice(previous_);
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int device_;
+  int previous_ = -1;
+};
+
+int pow2_clamped(int64_t x, int lo, int hi) {
+  int p = lo;
+  while (p < hi && p < x) p *= 2;
+  return std::min(p, hi);
+}
+
+double from_bits(unsigned long long b) {
+  double d;
+  std::memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+bool graph_disabled_by_env() {
+  const char* e = std::getenv("GPUGLU_NO_GRAPH");
+  return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
+}
+
+// One level of the loop: launch shapes fixed at construction.
+struct LevelLaunch {
+  int32_t level;
+  int64_t col_begin;
+  int32_t ncols;
+  int pivot_threads;  // 32: a warp per column
+  int64_t t_begin;
+  int64_t ntargets;
+  bool update_by_warps;
+  int update_width;  // warps per block (by warps) or threads per block (by blocks)
+};
+
+std::vector<LevelLaunch> plan_levels(const Schedule& s) {
+  std::vector<LevelLaunch> plan;
+  plan.reserve(static_cast<size_t>(s.num_levels()));
+  for (int32_t l = 0; l < s.num_levels(); ++l) {
+    LevelLaunch ll{};
+    ll.level = l;
+    ll.col_begin = s.level_ptr[l];
+    ll.ncols = static_cast<int32_t>(s.level_ptr[l + 1] - s.level_ptr[l]);
+    int64_t max_col = 0, max_l = 0;
+    for (int64_t c = s.level_ptr[l]; c < s.level_ptr[l + 1]; ++c) {
+      const int32_t j = s.level_cols[c];
+      max_col = std::max(max_col, s.f_colptr[j + 1] - s.f_colptr[j]);
+      max_l = std::max(max_l, s.f_colptr[j + 1] - s.f_diag[j] - 1);
+    }
+    ll.pivot_threads = max_col <= 256 ? 32 : (max_col <= 4096 ? 256 : 512);
+    ll.t_begin = s.level_target_ptr[l];
+    ll.ntargets = s.level_target_ptr[l + 1] - s.level_target_ptr[l];
+    switch (s.level_mode[l]) {
+      case KernelMode::small_block:
+        ll.update_by_warps = true;
+        ll.update_width = std::clamp(s.level_warps[l], 1, 32);
+        break;
+      case KernelMode::large_block:
+        ll.update_by_warps = false;
+        ll.update_width = pow2_clamped(max_l, 64, 32 * std::clamp(s.level_warps[l], 2, 32));
+        break;
+      case KernelMode::stream:
+      default:
+        ll.update_by_warps = false;
+        ll.update_width = pow2_clamped(max_l, 128, 1024);
+        break;
+    }
+    plan.push_back(ll);
+  }
+  return plan;
+}
+
+// CSR copies of L (strictly lower, unit diagonal implied) and U (diagonal first, so
+// every row's columns ascend) with each entry's position in F.
+template <class I>
+struct Triangles {
+  std::vector<I> l_rowptr, l_colind, u_rowptr, u_colind;
+  std::vector<int64_t> pos;  // L entries, then U entries
+};
+
+template <class I>
+Triangles<I> build_triangles(const Schedule& s) {
+  Triangles<I> t;
+  const int32_t n = s.n;
+  t.l_rowptr.assign(s.l_rowptr.begin(), s.l_rowptr.end());
+  t.l_colind.assign(s.l_colind.begin(), s.l_colind.end());
+  t.pos.reserve(static_cast<size_t>(s.nnz_l + s.nnz_u));
+  t.pos.insert(t.pos.end(), s.l_pos.begin(), s.l_pos.end());
+  t.u_rowptr.resize(static_cast<size_t>(n) + 1);
+  t.u_colind.reserve(static_cast<size_t>(s.nnz_u));
+  for (int32_t j = 0; j < n; ++j) {
+    t.u_rowptr[j] = static_cast<I>(s.u_rowptr[j] + j);
+    t.u_colind.push_back(static_cast<I>(j));
+    t.pos.push_back(s.f_diag[j]);
+    for (int64_t e = s.u_rowptr[j]; e < s.u_rowptr[j + 1]; ++e) {
+      t.u_colind.push_back(static_cast<I>(s.u_colind[e]));
+      t.pos.push_back(s.u_pos[e]);
+    }
+  }
+  t.u_rowptr[n] = static_cast<I>(s.u_rowptr[n] + n);
+  return t;
+}
+
+}  // namespace
+
+struct CudaLU::Impl {
+  // --- sizes ---
+  int device = 0;
+  int32_t n = 0;
+  int64_t nnz_f = 0;
+  int64_t input_nnz = 0;
+  int64_t nnz_l = 0;
+  int64_t nnz_u = 0;
+  int32_t levels = 0;
+  std::vector<int64_t> f_diag;  // host copy: the failing pivot's position
+
+  // --- device memory ---
+  DeviceMemory mem;
+  kernels::LevelArgs args{};
+  double* f = nullptr;
+  double* a_dev = nullptr;
+  int64_t* value_map = nullptr;
+  double* value_scale = nullptr;
+  int32_t* row_perm = nullptr;
+  int32_t* col_perm = nullptr;
+  double* row_scale = nullptr;
+  double* col_scale = nullptr;
+  int64_t* tri_pos = nullptr;
+  double* tri_values = nullptr;  // L values then U values
+  double* x_dev = nullptr;
+  double* w1 = nullptr;
+  double* w2 = nullptr;
+  kernels::FactorState* state = nullptr;
+
+  // --- pinned host staging ---
+  double* a_pinned = nullptr;
+  double* v_pinned = nullptr;
+  kernels::FactorState* state_pinned = nullptr;
+
+  // --- execution ---
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev_start = nullptr, ev_loop = nullptr, ev_end = nullptr;
+  std::vector<LevelLaunch> plan;
+  bool use_graph = true;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t graph_exec = nullptr;
+  LevelTiming timing{0, 0.0, 0.0};
+  bool factored = false;
+
+  // --- cuSPARSE ---
+  cusparseHandle_t sp = nullptr;
+  cusparseSpMatDescr_t mat_l = nullptr, mat_u = nullptr;
+  cusparseDnVecDescr_t vec1 = nullptr, vec2 = nullptr;
+  cusparseSpSVDescr_t sv_l = nullptr, sv_u = nullptr, sv_lt = nullptr, sv_ut = nullptr;
+  void* buf_l = nullptr;
+  void* buf_u = nullptr;
+  void* buf_lt = nullptr;
+  void* buf_ut = nullptr;
+  bool transposed_ready = false;     // the transposed descriptors hold the current values
+  bool forward_analyzed = false;     // cusparseSpSV_analysis ran for L and U
+  bool transposed_analyzed = false;  // ... and for U^T and L^T
+  void update_solve_values();
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  void init(const Schedule& s, int device_ordinal);
+  void init_solves(const Schedule& s);
+  template <class I>
+  void upload_triangles(const Schedule& s, cusparseIndexType_t index_type);
+  void capture_graph();
+  void enqueue_levels(cudaStream_t st) const;
+  void spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
+                   cusparseDnVecDescr_t x, cusparseDnVecDescr_t y, void** buffer, const char* what);
+  void analyze_forward();
+  void analyze_transposed();
+  void spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
+                  cusparseDnVecDescr_t x, cusparseDnVecDescr_t y);
+};
+
+CudaLU::Impl::~Impl() {
+  // Best effort: nothing here may throw. The device is made current for the frees.
+  int previous = -1;
+  const bool switched = cudaGetDevice(&previous) == cudaSuccess && previous != device &&
+                        cudaSetDevice(device) == cudaSuccess;
+  if (stream) cudaStreamSynchronize(stream);
+  if (graph_exec) cudaGraphExecDestroy(graph_exec);
+  if (graph) cudaGraphDestroy(graph);
+  for (cusparseSpSVDescr_t d : {sv_l, sv_u, sv_lt, sv_ut})
+    if (d) cusparseSpSV_destroyDescr(d);
+  if (mat_l) cusparseDestroySpMat(mat_l);
+  if (mat_u) cusparseDestroySpMat(mat_u);
+  if (vec1) cusparseDestroyDnVec(vec1);
+  if (vec2) cusparseDestroyDnVec(vec2);
+  if (sp) cusparseDestroy(sp);
+  for (cudaEvent_t e : {ev_start, ev_loop, ev_end})
+    if (e) cudaEventDestroy(e);
+  if (stream) cudaStreamDestroy(stream);
+  for (void* p : {static_cast<void*>(a_pinned), static_cast<void*>(v_pinned), static_cast<void*>(state_pinned)})
+    if (p) cudaFreeHost(p);
+  mem.release();
+  if (switched) cudaSetDevice(previous);
+}
+
+void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
+  if (device_ordinal < 0) {
+    GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
+  } else {
+    device = device_ordinal;
+  }
+  DeviceScope scope(device);
+  n = s.n;
+  nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  input_nnz = s.input_nnz;
+  nnz_l = s.nnz_l;
+  nnz_u = s.nnz_u;
+  levels = s.num_levels();
+  f_diag = s.f_diag;
+  if (static_cast<int64_t>(s.value_map.size()) != input_nnz || static_cast<int64_t>(s.f_colptr.size()) != n + 1 ||
+      static_cast<int64_t>(s.f_diag.size()) != n || nnz_l + nnz_u != nnz_f ||
+      (levels > 0 && static_cast<int64_t>(s.level_target_ptr.size()) != levels + 1))
+    throw Error(Status::invalid_input, "CudaLU: the schedule's arrays are inconsistent (not from analyze()?)");
+
+  GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_start));
+  GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_loop));
+  GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_end));
+
+  // Factor pattern and schedule, uploaded once.
+  args.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
+  args.rowind = mem.upload(s.f_rowind, "the factor's row indices");
+  args.diag = mem.upload(s.f_diag, "the factor's diagonal positions");
+  f = mem.allocate<double>(static_cast<size_t>(nnz_f), "the factor's values");
+  args.f = f;
+  args.level_cols = mem.upload(s.level_cols, "the level columns");
+  args.target_col = mem.upload(s.target_col, "the update targets");
+  args.src_ptr = mem.upload(s.target_src_ptr, "the update source pointers");
+  args.src = mem.upload(s.target_src, "the update sources");
+  state = mem.allocate<kernels::FactorState>(1, "the factorization state");
+  args.state = state;
+  value_map = mem.upload(s.value_map, "the value map");
+  value_scale = mem.upload(s.value_scale, "the value scaling");
+  a_dev = mem.allocate<double>(static_cast<size_t>(input_nnz), "the input values");
+  row_perm = mem.upload(s.row_perm, "the row permutation");
+  col_perm = mem.upload(s.col_perm, "the column permutation");
+  row_scale = mem.upload(s.row_scale, "the row scaling");
+  col_scale = mem.upload(s.col_scale, "the column scaling");
+
+  a_pinned = pinned_alloc<double>(static_cast<size_t>(input_nnz), "the input values' staging buffer");
+  v_pinned = pinned_alloc<double>(static_cast<size_t>(n), "the solve's staging buffer");
+  state_pinned = pinned_alloc<kernels::FactorState>(1, "the factorization state's staging buffer");
+
+  init_solves(s);
+
+  plan = plan_levels(s);
+  use_graph = !graph_disabled_by_env();
+  if (use_graph && !plan.empty()) capture_graph();
+}
+
+template <class I>
+void CudaLU::Impl::upload_triangles(const Schedule& s, cusparseIndexType_t index_type) {
+  const Triangles<I> t = build_triangles<I>(s);
+  tri_pos = mem.upload(t.pos, "the triangular factors' positions in F");
+  tri_values = mem.allocate<double>(static_cast<size_t>(nnz_l + nnz_u), "the triangular factors' values");
+  if (nnz_l > 0) {
+    I* rp = mem.upload(t.l_rowptr, "L's row pointers");
+    I* ci = mem.upload(t.l_colind, "L's column indices");
+    GPUGLU_CUSPARSE_CHECK(cusparseCreateCsr(&mat_l, n, n, nnz_l, rp, ci, tri_values, index_type, index_type,
+                                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
+    cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_UNIT;
+    GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+    GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
+  }
+  I* rp = mem.upload(t.u_rowptr, "U's row pointers");
+  I* ci = mem.upload(t.u_colind, "U's column indices");
+  GPUGLU_CUSPARSE_CHECK(cusparseCreateCsr(&mat_u, n, n, nnz_u, rp, ci, tri_values + nnz_l, index_type, index_type,
+                                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  cusparseFillMode_t fill = CUSPARSE_FILL_MODE_UPPER;
+  cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
+  GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_u, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+  GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_u, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
+}
+
+void CudaLU::Impl::init_solves(const Schedule& s) {
+  x_dev = mem.allocate<double>(static_cast<size_t>(n), "the solve's right-hand side");
+  w1 = mem.allocate<double>(static_cast<size_t>(n), "the solve's work vector");
+  w2 = mem.allocate<double>(static_cast<size_t>(n), "the solve's second work vector");
+  if (n == 0) return;
+  GPUGLU_CUSPARSE_CHECK(cusparseCreate(&sp));
+  GPUGLU_CUSPARSE_CHECK(cusparseSetStream(sp, stream));
+  // cuSPARSE wants one index type for row offsets and column indices: 32 bits while they fit.
+  constexpr int64_t int32_max = std::numeric_limits<int32_t>::max();
+  if (nnz_l + nnz_u + n < int32_max)
+    upload_triangles<int32_t>(s, CUSPARSE_INDEX_32I);
+  else
+    upload_triangles<int64_t>(s, CUSPARSE_INDEX_64I);
+  GPUGLU_CUSPARSE_CHECK(cusparseCreateDnVec(&vec1, n, w1, CUDA_R_64F));
+  GPUGLU_CUSPARSE_CHECK(cusparseCreateDnVec(&vec2, n, w2, CUDA_R_64F));
+  // A x = b: L (w1 -> w2), U (w2 -> w1). A^T x = b: U^T (w1 -> w2), L^T (w2 -> w1).
+  if (mat_l) spsv_buffer(&sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_l, vec1, vec2, &buf_l, "the L solve's buffer");
+  spsv_buffer(&sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_u, vec2, vec1, &buf_u, "the U solve's buffer");
+  spsv_buffer(&sv_ut, CUSPARSE_OPERATION_TRANSPOSE, mat_u, vec1, vec2, &buf_ut, "the U^T solve's buffer");
+  if (mat_l) spsv_buffer(&sv_lt, CUSPARSE_OPERATION_TRANSPOSE, mat_l, vec2, vec1, &buf_lt, "the L^T solve's buffer");
+}
+
+void CudaLU::Impl::spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
+                               cusparseDnVecDescr_t x, cusparseDnVecDescr_t y, void** buffer, const char* what) {
+  const double one = 1.0;
+  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_createDescr(descr));
+  size_t bytes = 0;
+  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_bufferSize(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT,
+                                                *descr, &bytes));
+  *buffer = mem.allocate_bytes(bytes, what);
+}
+
+// cuSPARSE's analysis depends on the pattern only, but keeps its own copy of the values:
+// it runs once (the U^T / L^T one lazily, on the first transposed solve), and later
+// factorizations hand over the new values with cusparseSpSV_updateMatrix, which costs a
+// copy instead of a level analysis (measured: the analysis was most of a refactorization).
+void CudaLU::Impl::update_solve_values() {
+  if (!forward_analyzed) {
+    analyze_forward();
+    forward_analyzed = true;
+    return;
+  }
+  if (mat_l) GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_l, tri_values, CUSPARSE_SPSV_UPDATE_GENERAL));
+  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_u, tri_values + nnz_l, CUSPARSE_SPSV_UPDATE_GENERAL));
+  if (transposed_analyzed) {
+    GPUGLU_CUSPARSE_CHECK(
+        cusparseSpSV_updateMatrix(sp, sv_ut, tri_values + nnz_l, CUSPARSE_SPSV_UPDATE_GENERAL));
+    if (mat_l) GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_lt, tri_values, CUSPARSE_SPSV_UPDATE_GENERAL));
+  }
+}
+
+void CudaLU::Impl::analyze_forward() {
+  const double one = 1.0;
+  if (mat_l)
+    GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_l, vec1, vec2,
+                                                CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_l, buf_l));
+  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_u, vec2, vec1,
+                                              CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_u, buf_u));
+}
+
+void CudaLU::Impl::analyze_transposed() {
+  const double one = 1.0;
+  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_TRANSPOSE, &one, mat_u, vec1, vec2, CUDA_R_64F,
+                                              CUSPARSE_SPSV_ALG_DEFAULT, sv_ut, buf_ut));
+  if (mat_l)
+    GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_TRANSPOSE, &one, mat_l, vec2, vec1,
+                                                CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_lt, buf_lt));
+  transposed_ready = true;
+  transposed_analyzed = true;
+}
+
+void CudaLU::Impl::spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
+                              cusparseDnVecDescr_t x, cusparseDnVecDescr_t y) {
+  const double one = 1.0;
+  GPUGLU_CUSPARSE_CHECK(
+      cusparseSpSV_solve(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, descr));
+}
+
+void CudaLU::Impl::enqueue_levels(cudaStream_t st) const {
+  for (const LevelLaunch& ll : plan) {
+    kernels::launch_pivot(args, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, st);
+    if (ll.ntargets == 0) continue;
+    if (ll.update_by_warps)
+      kernels::launch_update_warps(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, st);
+    else
+      kernels::launch_update_blocks(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, st);
+  }
+}
+
+// Thousands of levels, two launches each: captured once, replayed per factorization.
+// The graph keeps only fixed pointers; the pivot rule lives in the device state.
+void CudaLU::Impl::capture_graph() {
+  GPUGLU_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  try {
+    enqueue_levels(stream);
+  } catch (...) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(stream, &broken);
+    if (broken) cudaGraphDestroy(broken);
+    (void)cudaGetLastError();
+    throw;
+  }
+  GPUGLU_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  GPUGLU_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+  GPUGLU_CUDA_CHECK(cudaGraphUpload(graph_exec, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+CudaLU::CudaLU(const Schedule& s, int device_ordinal) : impl_(std::make_unique<Impl>()) {
+  impl_->init(s, device_ordinal);  // on a throw, ~Impl releases what init acquired
+}
+
+CudaLU::~CudaLU() = default;
+
+DeviceFactorResult CudaLU::factor(const double* a_values, const reference::PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factored = false;
+  m.transposed_ready = false;
+  const size_t in_bytes = static_cast<size_t>(m.input_nnz) * sizeof(double);
+  if (in_bytes > 0) {
+    std::memcpy(m.a_pinned, a_values, in_bytes);
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.a_dev, m.a_pinned, in_bytes, cudaMemcpyHostToDevice, m.stream));
+  }
+  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
+  kernels::launch_reset(m.state, rule, m.stream);
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(m.f, 0, static_cast<size_t>(m.nnz_f) * sizeof(double), m.stream));
+  kernels::launch_scatter(m.input_nnz, m.a_dev, m.value_map, m.value_scale, m.f, m.state, m.stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_loop, m.stream));
+  const bool graphed = m.graph_exec != nullptr;
+  if (graphed)
+    GPUGLU_CUDA_CHECK(cudaGraphLaunch(m.graph_exec, m.stream));
+  else
+    m.enqueue_levels(m.stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_end, m.stream));
+  kernels::launch_gather(m.nnz_l + m.nnz_u, m.tri_pos, m.f, m.tri_values, m.stream);
+  GPUGLU_CUDA_CHECK(
+      cudaMemcpyAsync(m.state_pinned, m.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, m.stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+
+  const kernels::FactorState st = *m.state_pinned;
+  if (st.missing_fill)
+    throw Error(Status::invalid_input,
+                "CudaLU::factor: the schedule's factor pattern lacks a fill entry an update needs");
+
+  DeviceFactorResult out;
+  float total_ms = 0.0f, loop_ms = 0.0f;
+  GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&total_ms, m.ev_start, m.ev_end));
+  GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&loop_ms, m.ev_loop, m.ev_end));
+  out.device_ms = total_ms;
+  m.timing = {m.levels, graphed ? static_cast<double>(loop_ms) : 0.0, graphed ? 0.0 : static_cast<double>(loop_ms)};
+  out.max_abs_input = from_bits(st.max_input_bits);
+  out.stats.max_active = from_bits(st.max_active_bits);
+  out.stats.min_pivot_ratio = m.n > 0 ? from_bits(st.min_ratio_bits) : 1.0;
+  out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
+  if (st.bad_entry != kernels::kNoEntry) {
+    out.bad_entry = static_cast<int32_t>(st.bad_entry);
+    out.stats.status = Status::nan_or_inf;
+    return out;
+  }
+  if (st.failed_column != kernels::kNoLevel) {
+    out.stats.status = Status::numerically_singular;
+    out.stats.pivot_column = st.failed_column;
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, m.f + m.f_diag[st.failed_column], sizeof(double),
+                                 cudaMemcpyDeviceToHost));
+    return out;
+  }
+  if (m.n > 0) {
+    m.update_solve_values();
+    m.transposed_ready = m.transposed_analyzed;
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  }
+  m.factored = true;
+  return out;
+}
+
+void CudaLU::download_factor(double* f_host) const {
+  const Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  if (m.nnz_f == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, m.f, static_cast<size_t>(m.nnz_f) * sizeof(double),
+                                    cudaMemcpyDeviceToHost, m.stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+}
+
+void CudaLU::solve(const double* b, double* x, bool transpose) {
+  Impl& m = *impl_;
+  if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve: no successful factorization to solve with");
+  if (m.n == 0) return;
+  DeviceScope scope(m.device);
+  const size_t bytes = static_cast<size_t>(m.n) * sizeof(double);
+  std::memcpy(m.v_pinned, b, bytes);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.x_dev, m.v_pinned, bytes, cudaMemcpyHostToDevice, m.stream));
+  if (!transpose) {
+    kernels::launch_gather_scaled(m.n, m.row_perm, m.row_scale, m.x_dev, m.w1, m.stream);
+    if (m.mat_l)
+      m.spsv_solve(m.sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, m.mat_l, m.vec1, m.vec2);
+    else
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.w2, m.w1, bytes, cudaMemcpyDeviceToDevice, m.stream));
+    m.spsv_solve(m.sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, m.mat_u, m.vec2, m.vec1);
+    kernels::launch_scatter_scaled(m.n, m.col_perm, m.col_scale, m.w1, m.x_dev, m.stream);
+  } else {
+    if (!m.transposed_ready) m.analyze_transposed();
+    kernels::launch_gather_scaled(m.n, m.col_perm, m.col_scale, m.x_dev, m.w1, m.stream);
+    m.spsv_solve(m.sv_ut, CUSPARSE_OPERATION_TRANSPOSE, m.mat_u, m.vec1, m.vec2);
+    if (m.mat_l)
+      m.spsv_solve(m.sv_lt, CUSPARSE_OPERATION_TRANSPOSE, m.mat_l, m.vec2, m.vec1);
+    else
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.w1, m.w2, bytes, cudaMemcpyDeviceToDevice, m.stream));
+    kernels::launch_scatter_scaled(m.n, m.row_perm, m.row_scale, m.w1, m.x_dev, m.stream);
+  }
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.v_pinned, m.x_dev, bytes, cudaMemcpyDeviceToHost, m.stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  std::memcpy(x, m.v_pinned, bytes);
+}
+
+int64_t CudaLU::device_bytes() const { return impl_->mem.bytes(); }
+
+int64_t CudaLU::factor_bytes() const {
+  const Impl& m = *impl_;
+  return m.nnz_f * static_cast<int64_t>(sizeof(double) + sizeof(int32_t)) +
+         (static_cast<int64_t>(m.n) + 1) * static_cast<int64_t>(sizeof(int64_t)) +
+         static_cast<int64_t>(m.n) * static_cast<int64_t>(sizeof(int64_t));
+}
+
+CudaLU::LevelTiming CudaLU::level_timing() const { return impl_->timing; }
+
+bool CudaLU::uses_graph() const { return impl_->graph_exec != nullptr; }
+
+}  // namespace gpuglu::cuda

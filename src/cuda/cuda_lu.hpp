@@ -1,0 +1,68 @@
+#pragma once
+// The CUDA numeric engine: executes a Schedule on one GPU. Plain C++ (no CUDA types),
+// so the API layer and the tests include it without nvcc.
+//
+// factor() reproduces reference::factor_levels (the CPU right-looking level executor)
+// entry for entry: the same scatter, the same pivot test (reference::pivot_and_scale),
+// and every F(i, k) receives its updates F(i, k) -= L(i, j) * U(j, k) in ascending source
+// order, rounded as the CPU rounds them (no fused multiply-add). solve() runs the
+// triangular solves through cuSPARSE SpSV with the schedule's permutations and scalings
+// applied on the device, as reference::solve_with_factor / solve_transpose_with_factor do.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpuglu/schedule.hpp"
+#include "reference/numeric_types.hpp"
+
+namespace gpuglu::cuda {
+
+struct DeviceFactorResult {       // mirrors reference::NumericStats
+  reference::NumericStats stats;  // ok / numerically_singular (or nan_or_inf, see bad_entry) and the pivot statistics
+  int32_t bad_entry = -1;         // first input entry (CSR position) that is NaN/Inf, -1 if none (then stats.status = nan_or_inf)
+  double max_abs_input = 0.0;     // max |scaled input value| (for the growth estimate)
+  double device_ms = 0.0;         // scatter + level loop, measured with cudaEvents
+};
+
+class CudaLU {
+ public:
+  // Uploads the schedule's pattern arrays once, allocates every device buffer, builds the
+  // CSR copies of L (unit, strictly lower) and U (with diagonal) for the solves, and
+  // captures the level loop in a CUDA graph (GPUGLU_NO_GRAPH=1 in the environment: plain
+  // launches instead). device_ordinal < 0: the calling thread's current device.
+  // Throws gpuglu::Error (out_of_memory naming the bytes asked, device_error, no_device).
+  CudaLU(const Schedule& s, int device_ordinal);
+  ~CudaLU();
+  CudaLU(const CudaLU&) = delete;
+  CudaLU& operator=(const CudaLU&) = delete;
+
+  // a_values: input A's values in its CSR order (s.input_nnz of them). Pinned staging copy,
+  // one H2D copy, scatter kernel, then the level loop. Synchronous. A failure (tiny pivot
+  // under report, Inf/NaN during the elimination, NaN/Inf input) is a status in the result;
+  // a schedule whose fill pattern lacks an entry an update needs throws Error(invalid_input).
+  DeviceFactorResult factor(const double* a_values, const reference::PivotRule& rule);
+  void download_factor(double* f_host) const;  // F values (s.f_rowind.size() of them) to the host
+
+  // x = A^{-1} b or A^{-T} b for the ORIGINAL A. b and x are host arrays of n (they may alias).
+  // Throws Error(not_factored) unless the last factor() succeeded.
+  void solve(const double* b, double* x, bool transpose);
+
+  int64_t device_bytes() const;  // bytes of device memory this object holds (cuSPARSE buffers included)
+  int64_t factor_bytes() const;  // bytes of F values + F pattern (colptr, rowind, diag)
+
+  // Diagnostics of the last factor(): levels, and the level loop's time (graph_ms when it
+  // was replayed as a graph, loop_ms when it was launched kernel by kernel; the other is 0).
+  struct LevelTiming {
+    int32_t levels;
+    double graph_ms;
+    double loop_ms;
+  };
+  LevelTiming level_timing() const;
+  bool uses_graph() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,323 @@
+// The numeric kernels of CudaLU: scatter, pivot and the atomic-free target updates
+// (GLU3.0 Sec. III-B with the schedule's target-grouped update lists).
+//
+// Arithmetic matches reference::pivot_and_scale / factor_levels operation for operation:
+// explicit __dmul_rn / __dsub_rn / __ddiv_rn keep nvcc from contracting a * b - c into a
+// fused multiply-add, so F comes out as the CPU right-looking executor computes it.
+//
+// Locating F(i, k): the rows of column k below U(j, k) (positions pos + 1 .. colptr[k + 1])
+// are sorted, so each thread binary-searches its row there; rows of one thread increase,
+// so the next search starts after the last hit. No n-sized dense scratch per column in
+// flight (GLU3.0 Eq. 8 limits parallel columns by exactly that scratch).
+#include <cfloat>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/lu_kernels.cuh"
+
+namespace gpuglu::cuda::kernels {
+
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ __forceinline__ unsigned long long bits_of(double x) {
+  return static_cast<unsigned long long>(__double_as_longlong(x));
+}
+
+// v >= 0 or NaN. NaN is skipped, as std::max / std::min with the running value first skip it.
+__device__ __forceinline__ void atomic_max_nonneg(unsigned long long* addr, double v) {
+  if (v > 0.0) atomicMax(addr, bits_of(v));
+}
+__device__ __forceinline__ void atomic_min_nonneg(unsigned long long* addr, double v) {
+  if (v == v) atomicMin(addr, bits_of(v));
+}
+
+__device__ __forceinline__ double warp_max(double v) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const double w = __shfl_xor_sync(kFullMask, v, offset);
+    v = w > v ? w : v;
+  }
+  return v;
+}
+
+// Max over the block, returned to every thread. Values are >= 0 and never NaN.
+__device__ double block_max(double v) {
+  __shared__ double partial[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  v = warp_max(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    const int nwarps = (blockDim.x + 31) >> 5;
+    double w = lane < nwarps ? partial[lane] : 0.0;
+    w = warp_max(w);
+    if (lane == 0) partial[0] = w;
+  }
+  __syncthreads();
+  const double out = partial[0];
+  __syncthreads();  // partial may be reused by the caller's next reduction
+  return out;
+}
+
+__device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
+  atomicMin(&st->failed_column, j);
+  atomicMin(&st->failed_level, level);
+}
+
+// Early exits, read once at kernel entry. Both conditions are uniform over a block:
+// bad_entry is written only by the scatter and missing_fill only by update kernels
+// (earlier launches); failed_level changes during a pivot kernel only to its own level,
+// which "< level" does not see, and never during an update kernel.
+__device__ __forceinline__ bool pivot_skipped(const FactorState* st, int32_t level) {
+  const volatile FactorState* v = st;
+  return v->bad_entry != kNoEntry || v->missing_fill != 0 || v->failed_level < level;
+}
+__device__ __forceinline__ bool update_skipped(const FactorState* st, int32_t level) {
+  const volatile FactorState* v = st;
+  return v->bad_entry != kNoEntry || v->failed_level <= level;
+}
+
+// reference::pivot_and_scale for column j by a group of nthreads (a warp, or the block).
+template <bool Block>
+__device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int tid, int nthreads) {
+  double* f = a.f;
+  FactorState* st = a.state;
+  const int64_t begin = a.colptr[j];
+  const int64_t end = a.colptr[j + 1];
+  const int64_t d = a.diag[j];
+  const double pivot0 = f[d];  // read by every thread before thread 0 may overwrite it
+  double colmax = 0.0;
+  bool finite = true;
+  for (int64_t p = begin + tid; p < end; p += nthreads) {
+    const double v = fabs(f[p]);
+    colmax = v > colmax ? v : colmax;
+    finite &= v <= DBL_MAX;  // false for NaN and Inf
+  }
+  if (Block) {
+    colmax = block_max(colmax);
+    finite = __syncthreads_and(finite) != 0;
+  } else {
+    colmax = warp_max(colmax);
+    finite = __all_sync(kFullMask, finite) != 0;
+  }
+  const double apiv = fabs(pivot0);
+  const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+  if (tid == 0) {
+    atomic_min_nonneg(&st->min_ratio_bits, ratio);
+    atomic_max_nonneg(&st->max_active_bits, colmax);
+  }
+  if (!finite) {
+    if (tid == 0) record_failure(st, level, j);
+    return;
+  }
+  const double threshold = st->threshold;
+  const double zero_pivot = st->zero_pivot;
+  const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
+  double pivot = pivot0;
+  if (tiny) {
+    if (st->policy == static_cast<int32_t>(PivotPolicy::report)) {
+      if (tid == 0) record_failure(st, level, j);
+      return;
+    }
+    const double pert = st->perturbation;
+    pivot = __dmul_rn(pivot0 < 0.0 ? -pert : pert, colmax > 0.0 ? colmax : 1.0);
+    if (tid == 0) {
+      f[d] = pivot;
+      atomicAdd(&st->perturbed, 1ull);
+    }
+  }
+  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(f[p], pivot);
+}
+
+__device__ __forceinline__ int64_t lower_bound_rows(const int32_t* __restrict__ rowind, int64_t lo, int64_t hi,
+                                                    int32_t key) {
+  while (lo < hi) {
+    const int64_t mid = lo + ((hi - lo) >> 1);
+    if (rowind[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// All updates of target t: for its sources in ascending order, F(i, k) -= L(i, j) * U(j, k)
+// with the rows of L(:, j) split over the group. The group synchronizes between sources,
+// so two sources touching the same (i, k) apply in the CPU's order: no atomics, and the
+// result is the same for every launch shape.
+template <bool Block>
+__device__ void update_target(const LevelArgs& a, int64_t t, int tid, int nthreads) {
+  const int32_t* __restrict__ rowind = a.rowind;
+  double* f = a.f;
+  const int32_t k = a.target_col[t];
+  const int64_t qend = a.colptr[k + 1];
+  const int64_t e_end = a.src_ptr[t + 1];
+  bool missing = false;
+  for (int64_t e = a.src_ptr[t]; e < e_end; ++e) {
+    const int64_t pos = a.src[e];
+    const int32_t j = rowind[pos];
+    const double u = f[pos];
+    const int64_t lend = a.colptr[j + 1];
+    const int64_t lbegin = a.diag[j] + 1;
+    // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
+    // Where it holds exactly those rows, as in the dense trailing blocks that dominate
+    // late levels, F(i, k) sits at the same offset as L(i, j): no search at all. The row
+    // indices are still compared (one coalesced load), so a broken pattern is reported.
+    if (qend - (pos + 1) == lend - lbegin) {
+      const int64_t shift = (pos + 1) - lbegin;
+      for (int64_t p = lbegin + tid; p < lend; p += nthreads) {
+        if (rowind[p + shift] != rowind[p]) {
+          missing = true;
+          break;
+        }
+        f[p + shift] = __dsub_rn(f[p + shift], __dmul_rn(f[p], u));
+      }
+    } else {
+      int64_t lo = pos + 1;
+      for (int64_t p = lbegin + tid; p < lend; p += nthreads) {
+        const int32_t i = rowind[p];
+        const int64_t q = lower_bound_rows(rowind, lo, qend, i);
+        if (q == qend || rowind[q] != i) {
+          missing = true;
+          break;
+        }
+        f[q] = __dsub_rn(f[q], __dmul_rn(f[p], u));
+        lo = q + 1;
+      }
+    }
+    if (Block)
+      __syncthreads();
+    else
+      __syncwarp();
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+__global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, double zero_pivot,
+                             double perturbation) {
+  st->failed_level = kNoLevel;
+  st->failed_column = kNoLevel;
+  st->missing_fill = 0;
+  st->policy = policy;
+  st->bad_entry = kNoEntry;
+  st->perturbed = 0;
+  st->min_ratio_bits = kPlusInfBits;
+  st->max_active_bits = 0;
+  st->max_input_bits = 0;
+  st->threshold = threshold;
+  st->zero_pivot = zero_pivot;
+  st->perturbation = perturbation;
+}
+
+__global__ void __launch_bounds__(256) scatter_kernel(int64_t nnz, const double* __restrict__ a,
+                                                      const int64_t* __restrict__ map,
+                                                      const double* __restrict__ scale, double* f, FactorState* st) {
+  double m = 0.0;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
+    const double v = a[p];
+    const double c = __dmul_rn(scale[p], v);
+    f[map[p]] = c;
+    const double ac = fabs(c);
+    m = ac > m ? ac : m;
+    if (!isfinite(v)) atomicMin(&st->bad_entry, static_cast<unsigned long long>(p));
+  }
+  m = block_max(m);
+  if (threadIdx.x == 0) atomic_max_nonneg(&st->max_input_bits, m);
+}
+
+__global__ void __launch_bounds__(256) pivot_warp_kernel(LevelArgs a, int32_t level, int64_t col_begin,
+                                                         int32_t ncols) {
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (w >= ncols) return;  // whole warps leave together
+  if (pivot_skipped(a.state, level)) return;
+  pivot_column<false>(a, level, a.level_cols[col_begin + w], static_cast<int>(threadIdx.x & 31), 32);
+}
+
+__global__ void __launch_bounds__(1024) pivot_block_kernel(LevelArgs a, int32_t level, int64_t col_begin) {
+  if (pivot_skipped(a.state, level)) return;
+  pivot_column<true>(a, level, a.level_cols[col_begin + blockIdx.x], static_cast<int>(threadIdx.x),
+                     static_cast<int>(blockDim.x));
+}
+
+__global__ void __launch_bounds__(1024) update_warp_kernel(LevelArgs a, int32_t level, int64_t t_begin,
+                                                           int64_t ntargets) {
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (w >= ntargets) return;
+  if (update_skipped(a.state, level)) return;
+  update_target<false>(a, t_begin + w, static_cast<int>(threadIdx.x & 31), 32);
+}
+
+__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
+  if (update_skipped(a.state, level)) return;
+  update_target<true>(a, t_begin + blockIdx.x, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+}
+
+__global__ void __launch_bounds__(256) gather_kernel(int64_t count, const int64_t* __restrict__ pos,
+                                                     const double* __restrict__ f, double* __restrict__ out) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count; e += stride)
+    out[e] = f[pos[e]];
+}
+
+unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
+  int64_t blocks = (items + per_block - 1) / per_block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > max_blocks) blocks = max_blocks;
+  return static_cast<unsigned>(blocks);
+}
+
+constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
+constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
+
+}  // namespace
+
+void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStream_t stream) {
+  reset_kernel<<<1, 1, 0, stream>>>(state, static_cast<int32_t>(rule.policy), rule.threshold, rule.zero_pivot,
+                                    rule.perturbation);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
+                    FactorState* state, cudaStream_t stream) {
+  if (nnz <= 0) return;
+  scatter_kernel<<<grid_for(nnz, 256, kStreamingGrid), 256, 0, stream>>>(nnz, a, map, scale, f, state);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
+                  cudaStream_t stream) {
+  if (ncols <= 0) return;
+  if (threads_per_column == 32) {
+    constexpr int kWarpsPerBlock = 8;
+    pivot_warp_kernel<<<grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32, 0, stream>>>(
+        a, level, col_begin, ncols);
+  } else {
+    pivot_block_kernel<<<static_cast<unsigned>(ncols), threads_per_column, 0, stream>>>(a, level, col_begin);
+  }
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
+                         cudaStream_t stream) {
+  if (ntargets <= 0) return;
+  update_warp_kernel<<<grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32, 0, stream>>>(
+      a, level, t_begin, ntargets);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
+                          cudaStream_t stream) {
+  if (ntargets <= 0) return;
+  update_block_kernel<<<grid_for(ntargets, 1, kMaxGrid), threads, 0, stream>>>(a, level, t_begin);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_gather(int64_t count, const int64_t* pos, const double* f, double* out, cudaStream_t stream) {
+  if (count <= 0) return;
+  gather_kernel<<<grid_for(count, 256, kStreamingGrid), 256, 0, stream>>>(count, pos, f, out);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace gpuglu::cuda::kernels

@@ -1,0 +1,75 @@
+#pragma once
+// Interface of the CUDA kernels of CudaLU: the device-side state of one factorization
+// and host launchers (kernels live in lu_kernels.cu and solve_kernels.cu; every launcher
+// checks the launch through GPUGLU_CUDA_CHECK and may be called during stream capture).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "reference/numeric_types.hpp"
+
+namespace gpuglu::cuda::kernels {
+
+constexpr int32_t kNoLevel = INT32_MAX;                    // failed_level / failed_column: none
+constexpr unsigned long long kNoEntry = ~0ull;             // bad_entry: none
+constexpr unsigned long long kPlusInfBits = 0x7ff0000000000000ull;  // bits of +Inf
+
+// One per CudaLU, in device memory; reset before every factorization (launch_reset).
+// The statistics are non-negative doubles kept as their bit patterns, which order like
+// the values, so atomicMin/atomicMax on the bits combine them without locks.
+struct FactorState {
+  int32_t failed_level;   // smallest level with a failed pivot; later levels do nothing
+  int32_t failed_column;  // smallest failing column
+  int32_t missing_fill;   // an update found no (i, k) in the target column: schedule bug
+  int32_t policy;         // PivotPolicy as int
+  unsigned long long bad_entry;  // smallest input position holding NaN/Inf
+  unsigned long long perturbed;
+  unsigned long long min_ratio_bits;
+  unsigned long long max_active_bits;
+  unsigned long long max_input_bits;
+  double threshold;
+  double zero_pivot;
+  double perturbation;
+};
+
+// Device pointers of the factor pattern and the level schedule (fixed for the object's
+// life, so a captured graph can keep them).
+struct LevelArgs {
+  const int64_t* colptr;
+  const int32_t* rowind;
+  const int64_t* diag;
+  double* f;
+  const int32_t* level_cols;
+  const int32_t* target_col;
+  const int64_t* src_ptr;
+  const int64_t* src;
+  FactorState* state;
+};
+
+// --- factorization (lu_kernels.cu) ---
+void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStream_t stream);
+// f[map[p]] = scale[p] * a[p] (f zeroed before), NaN/Inf detection and max |scaled value|.
+void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
+                    FactorState* state, cudaStream_t stream);
+// Pivot test and L scaling of the level's columns level_cols[col_begin .. col_begin + ncols).
+// threads_per_column == 32: a warp per column; otherwise a block of that many threads per column.
+void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
+                  cudaStream_t stream);
+// Targets t_begin .. t_begin + ntargets of a level: one warp per target, warps_per_block per block.
+void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
+                         cudaStream_t stream);
+// Targets t_begin .. t_begin + ntargets of a level: one block of `threads` per target.
+void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
+                          cudaStream_t stream);
+// out[e] = f[pos[e]]: the values of the CSR copies of L and U used by the solves.
+void launch_gather(int64_t count, const int64_t* pos, const double* f, double* out, cudaStream_t stream);
+
+// --- solves (solve_kernels.cu) ---
+// out[k] = scale[perm[k]] * in[perm[k]]
+void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+                          cudaStream_t stream);
+// out[perm[k]] = scale[perm[k]] * in[k]
+void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+                           cudaStream_t stream);
+
+}  // namespace gpuglu::cuda::kernels
