@@ -17,6 +17,10 @@
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "peers.hpp"
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+#include "gpu_floors.hpp"
+#include "peer_cusolverrf.hpp"
+#endif
 #include "results_jsonl.hpp"
 #include "timing.hpp"
 #ifdef GPUGLU_BENCH_HAVE_PETSC
@@ -81,8 +85,12 @@ Args parse(int argc, char** argv) {
 }
 
 struct Ours {
-  double analysis_ms = 0, first_factor_ms = 0, refactor_ms = 0, solve_ms = 0, residual = -1;
+  double analysis_ms = 0, first_factor_ms = 0, refactor_ms = 0, solve_ms = 0, solve_refined_ms = 0, residual = -1;
+  int refine_steps = 0;
+  int64_t device_bytes = 0;
+  double device_ms = 0;  // GPU time of the last refactorization (scatter + level loop)
   gpuglu::Schedule schedule;
+  std::vector<double> factor;  // F of the first factorization (cusolverRf starts from it)
   std::string variant;
 };
 
@@ -105,10 +113,18 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   r.first_factor_ms = gb::now_ms() - t0;
   if (st.status != gpuglu::Status::ok)
     throw gpuglu::Error(st.status, std::string("factorization failed: ") + gpuglu::to_string(st.status));
+  r.factor = lu.factor_values();
   r.refactor_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.refactor(m.a.values.data()); });
+  r.device_bytes = lu.device_bytes();
+  r.device_ms = lu.factor_stats().device_ms;
   std::vector<double> x(b.size());
-  r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
+  // Default solve: automatic refinement (at least one residual for the backward error).
+  r.solve_refined_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
+  r.refine_steps = lu.solve_stats().refine_steps;
   r.residual = gpuglu::relative_residual(m.a.view(), x.data(), b.data());
+  // The bare triangular solves, the work klu_solve does.
+  lu.set_refinement(0, o.refine_tolerance);
+  r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
   r.variant = std::string("gpuglu-") + std::string(gpuglu::to_string(lu.active_backend())) + "-" +
               std::to_string(args.threads) + "t";
   return r;
@@ -143,6 +159,14 @@ int main(int argc, char** argv) {
     device = args.backend != gpuglu::Backend::cpu && d.usable ? d.name : gb::cpu_model();
   }
   const std::string date = gb::today_utc();
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+  gb::GpuFloors floors;
+  if (args.backend == gpuglu::Backend::cuda) {
+    floors = gb::measure_gpu_floors();
+    std::printf("GPU floors: empty launch %.2f us, graph node %.2f us, copy %.0f GB/s (read + write)\n",
+                floors.launch_us, floors.graph_node_us, floors.copy_gb_per_s);
+  }
+#endif
   int failures = 0;
   std::printf("%-28s %9s %10s %11s | %9s %9s %9s | %9s %9s %9s | %8s %8s\n", "matrix", "n", "nnz", "nnz(L+U)",
               "analyze", "klu_a+f", "ratio", "refactor", "klu_ref", "ratio", "solve", "klu_sol");
@@ -162,6 +186,11 @@ int main(int argc, char** argv) {
 #ifdef GPUGLU_BENCH_HAVE_PETSC
       if (args.petsc) peers.push_back(run_peer("petsc", [&] { return gb::run_petsc_lu(m.a, b, pr); }));
 #endif
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+      if (args.backend == gpuglu::Backend::cuda)
+        peers.push_back(
+            run_peer("cusolverrf", [&] { return gb::run_cusolverrf(m.a, b, pr, ours.schedule, ours.factor); }));
+#endif
       const gpuglu::Schedule& s = ours.schedule;
       gb::Record base;
       base.matrix = m.name;
@@ -175,6 +204,21 @@ int main(int argc, char** argv) {
       base.extra["levels_large_block"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::large_block));
       base.extra["levels_stream"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::stream));
       base.extra["residual"] = ours.residual;
+      base.extra["solve_refined_ms"] = ours.solve_refined_ms;
+      if (ours.device_bytes > 0) {
+        base.extra["device_ms"] = ours.device_ms;
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+        // Two launches (pivot, update) per level; F's values read and written and its row
+        // indices read once at least.
+        base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
+        base.extra["bandwidth_floor_ms"] =
+            20.0 * static_cast<double>(s.nnz_factor()) / (floors.copy_gb_per_s * 1e6);
+#endif
+        base.extra["device_bytes"] = static_cast<double>(ours.device_bytes);
+        base.extra["device_bytes_per_factor_byte"] =
+            static_cast<double>(ours.device_bytes) / (12.0 * static_cast<double>(s.nnz_factor()) + 16.0 * s.n);
+      }
+      base.extra["refine_steps"] = static_cast<double>(ours.refine_steps);
       base.extra["repeat"] = static_cast<double>(args.repeat);
       for (const PeerResult& p : peers) {
         const bool ok = p.failure.empty();
@@ -198,7 +242,9 @@ int main(int argc, char** argv) {
         };
         const std::string analysis_peer = p.name == "klu" ? "klu_analyze+factor" : p.name + "_symbolic+numeric";
         emit("lu_analysis", ours.analysis_ms, analysis_peer, p.t.analyze_ms + p.t.factor_ms);
-        emit("lu_refactor", ours.refactor_ms, p.name == "klu" ? "klu_refactor" : p.name + "_numeric",
+        const std::string refactor_peer =
+            p.name == "klu" ? "klu_refactor" : p.name == "cusolverrf" ? "cusolverrf" : p.name + "_numeric";
+        emit("lu_refactor", ours.refactor_ms, refactor_peer,
              p.t.refactor_ms);
         emit("lu_solve", ours.solve_ms, p.name + "_solve", p.t.solve_ms);
         if (!ok) std::printf("  (%s failed on %s: %s)\n", p.name.c_str(), m.name.c_str(), p.failure.c_str());

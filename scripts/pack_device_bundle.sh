@@ -1,45 +1,59 @@
 #!/usr/bin/env bash
-# Packs what the GPU machine lacks (it has CUDA, g++, CMake, OpenMPI and python, but no
-# PETSc, SuiteSparse, METIS or SuperLU) into .device-bundle/ (git-ignored, carried by
-# the device tool): the shared libraries gpuglu's binaries need from this machine
-# (xz-compressed, below 64 MiB), plus PETSc's headers/pkg-config/harness so the tree
-# can be built there. scripts/device_run.sh unpacks it on the GPU machine.
+# Packs a CUDA build made on this machine for the GPU machine, which has CUDA 13, g++,
+# CMake, OpenMPI and python but no PETSc, SuiteSparse or METIS: the build tree (binaries,
+# CTest files, harness scripts; no object files) and every shared library its binaries
+# need that the GPU machine lacks, xz-compressed into .device-bundle/bundle.tar.xz
+# (git-ignored, carried by the device tool, below 64 MiB). Binaries built here run there
+# (glibc 2.36 here, 2.39 there). scripts/device_run.sh unpacks and runs it.
+#
+# Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:?usage: pack_device_bundle.sh BUILD_DIR}" && pwd)
+[[ $build == "$root"/* ]] || { echo "pack_device_bundle.sh: $build is not inside $root" >&2; exit 1; }
+grep -q 'GPUGLU_HAVE_CUDA:INTERNAL=ON\|GPUGLU_HAVE_CUDA:BOOL=ON\|GPUGLU_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" ||
+  echo "pack_device_bundle.sh: warning: $build does not look like a CUDA build" >&2
 out=$root/.device-bundle
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-petsc=$(pkg-config --variable=prefix petsc)
-mkdir -p "$stage/lib" "$stage/include" "$stage/petsc"
+mkdir -p "$stage/lib"
 
-# Shared libraries: everything PETSc, SuiteSparse, METIS, SuperLU and MPI pull in,
-# except the C runtime the GPU machine's newer glibc/libstdc++ already provides.
-seeds=("$(readlink -f "$petsc/lib/libpetsc_real.so")")
-for l in amd colamd btf klu umfpack cholmod suitesparseconfig metis superlu gtest gtest_main; do
-  seeds+=("$(readlink -f /usr/lib/x86_64-linux-gnu/lib$l.so)")
-done
-skip='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libresolv|libutil)\.so'
-for lib in $(for s in "${seeds[@]}"; do echo "$s"; ldd "$s" | awk '/=> \//{print $3}'; done | sort -u); do
+# The ELF files of the build tree, and PETSc's tutorial binaries built there.
+mapfile -t elves < <(find "$build" -type f \( -perm -u+x -o -name '*.so*' \) ! -path '*/CMakeFiles/*' \
+  -exec sh -c 'head -c4 "$1" | grep -q ELF && echo "$1"' _ {} \;)
+# Everything they load, except the C/C++ runtime (newer there) and CUDA's own libraries
+# (the GPU machine's toolkit provides them, matching its driver).
+skip='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libresolv|libutil|libcuda|libcudart|libcusparse|libcusolver|libcublas|libcublasLt|libnvJitLink|libnvrtc|libgpuglu|libpetscgpuglu)(\.|-)'
+for lib in $(for e in "${elves[@]}"; do ldd "$e" 2>/dev/null | awk '/=> \//{print $3}'; done | sort -u); do
   base=$(basename "$lib")
   [[ $base =~ $skip ]] && continue
   cp -L "$lib" "$stage/lib/$base"
-  # keep the SONAME link names the binaries ask for
-  soname=$(objdump -p "$lib" 2>/dev/null | awk '/SONAME/{print $2}')
-  [ -n "$soname" ] && [ "$soname" != "$base" ] && ln -sf "$base" "$stage/lib/$soname"
 done
-# OpenMPI's run-time plugins of the same build as the packed libmpi.
+# PETSc opens these by name at run time (not through ldd); OpenMPI its plugins.
 cp -a /usr/lib/x86_64-linux-gnu/openmpi "$stage/openmpi"
 rm -rf "$stage/openmpi/include"
+petsc=$(pkg-config --variable=prefix petsc 2>/dev/null || true)
+if [[ -n $petsc ]]; then
+  mkdir -p "$stage/petsc-bin"
+  cp -a "$petsc/lib/petsc/bin/petscdiff" "$stage/petsc-bin/" 2>/dev/null || true
+fi
 
-# Headers and configuration to build against them there.
-cp -a "$petsc/include" "$stage/petsc/include"
-mkdir -p "$stage/petsc/lib/pkgconfig" "$stage/petsc/lib/petsc"
-cp -a "$petsc/lib/petsc/bin" "$petsc/lib/petsc/conf" "$stage/petsc/lib/petsc/"
-for h in suitesparse superlu metis.h gtest; do cp -aL /usr/include/$h "$stage/include/" ; done
-cp -aL /usr/include/x86_64-linux-gnu/openmpi "$stage/include/openmpi" 2>/dev/null || cp -aL /usr/lib/x86_64-linux-gnu/openmpi/include "$stage/include/openmpi"
-cp -a /usr/lib/x86_64-linux-gnu/cmake/GTest "$stage/gtest-cmake"
-cp -a /usr/share/petsc/3.18/share/petsc/examples "$stage/petsc-examples"
+# The SuiteSparse test matrices (../shared/matrices), which do not travel with the tree.
+matrix_dir=$(grep -oP '(?<=GPUGLU_MATRIX_DIR:PATH=).*' "$build/CMakeCache.txt" || true)
+[[ -z $matrix_dir ]] && matrix_dir=$root/../shared/matrices
+if [[ -d $matrix_dir ]]; then
+  cp -a "$matrix_dir" "$stage/matrices"
+  readlink -f "$matrix_dir" > "$stage/matrix_dir"
+fi
+
+# The build tree without objects, as a path relative to the repository root.
+rel=${build#"$root"/}
+tar -C "$root" --exclude='*.o' --exclude='*/CMakeFiles/*.dir' --exclude='*.a' -cf "$stage/build.tar" "$rel"
+echo "$rel" > "$stage/build_dir"
+echo "$root" > "$stage/source_root"
 
 mkdir -p "$out"
 tar -C "$stage" -cf - . | xz -T0 -6 > "$out/bundle.tar.xz"
-du -h "$out/bundle.tar.xz"
+size=$(stat -c %s "$out/bundle.tar.xz")
+echo "pack_device_bundle.sh: $out/bundle.tar.xz $((size / 1048576)) MiB (${#elves[@]} binaries, $(ls "$stage/lib" | wc -l) libraries)"
+(( size < 60 * 1048576 )) || { echo "pack_device_bundle.sh: bundle over 60 MiB: the device tool carries 64 MiB" >&2; exit 1; }

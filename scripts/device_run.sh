@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, in the repository root, with .device-bundle carried
+# (scripts/pack_device_bundle.sh made it here): unpacks the CUDA build and the libraries
+# it needs, runs the GPU tests (label gpu), compute-sanitizer on them, PETSc examples with
+# the CUDA backend, and the GPU benchmark; results go to $OUT (results.jsonl, logs).
+#
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench]...   (default: all)
+set -uo pipefail
+root=$(pwd)
+deps=/tmp/gpuglu-deps
+out=${OUT:-$root/device-out}
+mkdir -p "$deps" "$out"
+steps=("$@")
+[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize petsc bench)
+want() { local s; for s in "${steps[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
+
+xz -dc .device-bundle/bundle.tar.xz | tar -C "$deps" -xf - || { echo "device_run.sh: no bundle" >&2; exit 1; }
+build_rel=$(cat "$deps/build_dir")
+source_root=$(cat "$deps/source_root")
+tar -C "$root" -xf "$deps/build.tar"
+# The build tree holds absolute paths of this machine's checkout: make them resolve here.
+if [[ $source_root != "$root" && ! -e $source_root ]]; then
+  mkdir -p "$(dirname "$source_root")"
+  ln -s "$root" "$source_root"
+fi
+build=$source_root/$build_rel
+# GPUGLU_MATRIX_DIR is <checkout>/../shared/matrices, which resolves (physically, through
+# the link above) to the parent of this tree here.
+shared=$(cd "$root/.." && pwd -P)/shared
+if [[ -d $deps/matrices && ! -e $shared/matrices ]]; then
+  mkdir -p "$shared"
+  ln -s "$deps/matrices" "$shared/matrices"
+fi
+export LD_LIBRARY_PATH=$deps/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export OMPI_MCA_mca_base_component_path=$deps/openmpi/lib/openmpi3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+status=0
+
+if want tests; then
+  (cd "$build" && ctest -L gpu --output-on-failure --timeout 600) 2>&1 | tee "$out/gpu_tests.log"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+if want sanitize; then
+  gpu_test=$build/tests/gpu/gpuglu_cuda_tests
+  if [[ -x $gpu_test ]]; then
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*' \
+        > "$out/sanitize_$tool.log" 2>&1
+      rc=$?
+      echo "compute-sanitizer $tool: exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_$tool.log") clean summaries)"
+      tail -3 "$out/sanitize_$tool.log"
+      [[ $rc -eq 0 ]] || status=1
+    done
+  fi
+fi
+
+if want petsc; then
+  plugin=$build/petsc_plugin/libpetscgpuglu.so
+  tut=$build/tests/tutorials
+  if [[ -f $plugin && -x $tut/petsc_tutorial_ex2 ]]; then
+    bash "$source_root/tests/tutorials/make_data.sh" "$build/examples/gpuglu_mmgen" "$build/examples/gpuglu_mm_to_petsc" \
+      "$tut/data" > /dev/null 2>&1 || true
+    for args in "$tut/petsc_tutorial_ex2 -m 200 -n 200" \
+                "$tut/petsc_tutorial_ex10 -f0 $tut/data/circuit.petsc -f1 $tut/data/circuit.petsc"; do
+      echo "== $args (gpuglu, CUDA backend)"
+      $args -ksp_type preonly -pc_type lu -dll_append "$plugin" -pc_factor_mat_solver_type gpuglu \
+        -mat_gpuglu_backend cuda -ksp_view 2>&1 | grep -E "backend|device|Norm|Residual|iterations|ERROR" | head -12
+    done 2>&1 | tee "$out/petsc_examples.log"
+  else
+    echo "device_run.sh: no PETSc plugin in $build_rel (configured without PETSc?)"
+  fi
+fi
+
+if want bench; then
+  bench=$build/bench/gpuglu_lu_bench
+  if [[ -x $bench ]]; then
+    # GPU refactorization against KLU (one core) and cusolverRf, same run, same machine.
+    "$bench" --backend cuda --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack --out "$out/results.jsonl" \
+      ${GPUGLU_DEVICE_BENCH_MATRICES:---matrix circuit:20000:200 --matrix circuit:200000:2000 --matrix powergrid:60000:300} \
+      2>&1 | tee "$out/bench.log"
+  fi
+fi
+exit $status
