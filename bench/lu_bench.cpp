@@ -19,7 +19,11 @@
 #include "peers.hpp"
 #ifdef GPUGLU_BENCH_HAVE_CUDA
 #include "gpu_floors.hpp"
+#include "level_profile.hpp"
 #include "peer_cusolverrf.hpp"
+#endif
+#ifdef GPUGLU_BENCH_HAVE_CUDSS
+#include "peer_cudss.hpp"
 #endif
 #include "results_jsonl.hpp"
 #include "timing.hpp"
@@ -191,6 +195,10 @@ int main(int argc, char** argv) {
         peers.push_back(
             run_peer("cusolverrf", [&] { return gb::run_cusolverrf(m.a, b, pr, ours.schedule, ours.factor); }));
 #endif
+#ifdef GPUGLU_BENCH_HAVE_CUDSS
+      if (args.backend == gpuglu::Backend::cuda)
+        peers.push_back(run_peer("cudss", [&] { return gb::run_cudss(m.a, b, pr); }));
+#endif
       const gpuglu::Schedule& s = ours.schedule;
       // Multiply-subtract updates of one factorization (the level loop's work).
       double updates = 0;
@@ -221,6 +229,24 @@ int main(int argc, char** argv) {
         // even if all index arithmetic were free.
         base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
         base.extra["bandwidth_floor_ms"] = 24.0 * updates / (floors.copy_gb_per_s * 1e6);
+        if (args.backend == gpuglu::Backend::cuda) {
+          gpuglu::Options po;
+          po.backend = gpuglu::Backend::cuda;
+          const gb::ModeProfile prof = gb::profile_level_modes(s, m.a.values.data(), po, 3);
+          std::printf("%s: %s", m.name.c_str(), gb::describe(s, prof).c_str());
+          const char* mode_names[3] = {"small_block", "large_block", "stream"};
+          for (int md = 0; md < 3; ++md) base.extra[std::string("ms_") + mode_names[md]] = prof.ms[md];
+          base.extra["profiled_loop_ms"] = prof.total_ms();
+          if (const char* sweep = std::getenv("GPUGLU_BENCH_SWEEP"))
+            std::printf("%s: launch shapes\n%s", m.name.c_str(),
+                        gb::sweep_launch_shapes(s, m.a.values.data(), sweep, args.repeat).c_str());
+          if (const char* dir = std::getenv("GPUGLU_BENCH_LEVEL_CSV")) {
+            std::string file = m.name;
+            for (char& c : file)
+              if (c == ':') c = '_';
+            gb::write_level_csv(std::string(dir) + "/levels_" + file + ".csv", s, prof);
+          }
+        }
 #endif
         base.extra["device_bytes"] = static_cast<double>(ours.device_bytes);
         base.extra["device_bytes_per_factor_byte"] =
@@ -251,7 +277,10 @@ int main(int argc, char** argv) {
         const std::string analysis_peer = p.name == "klu" ? "klu_analyze+factor" : p.name + "_symbolic+numeric";
         emit("lu_analysis", ours.analysis_ms, analysis_peer, p.t.analyze_ms + p.t.factor_ms);
         const std::string refactor_peer =
-            p.name == "klu" ? "klu_refactor" : p.name == "cusolverrf" ? "cusolverrf" : p.name + "_numeric";
+            p.name == "klu"          ? "klu_refactor"
+            : p.name == "cusolverrf" ? "cusolverrf"
+            : p.name == "cudss"      ? "cudss_refactor"
+                                     : p.name + "_numeric";
         emit("lu_refactor", ours.refactor_ms, refactor_peer,
              p.t.refactor_ms);
         emit("lu_solve", ours.solve_ms, p.name + "_solve", p.t.solve_ms);

@@ -71,10 +71,10 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   Options o;
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
   PetscInt backend = 0, ordering = 0, pivot = 0;
-  PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads;
+  PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads, block_threads, rows_per_thread;
   PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
   PetscInt device = o.device;
-  PetscBool matching, scaling, right_looking;
+  PetscBool matching, scaling, right_looking, programmatic;
   PetscReal threshold, perturbation, refine_tol;
 
   PetscFunctionBegin;
@@ -93,6 +93,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   min_warps = o.modes.min_warps;
   max_warps = o.modes.max_warps;
   threads = o.num_threads;
+  block_threads = o.modes.max_block_threads;
+  rows_per_thread = o.modes.rows_per_thread;
+  programmatic = o.modes.programmatic_launch ? PETSC_TRUE : PETSC_FALSE;
   right_looking = o.cpu_right_looking ? PETSC_TRUE : PETSC_FALSE;
 
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
@@ -128,6 +131,15 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
                                    min_warps, &min_warps, nullptr, 1));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_max_warps", "Warps per column from which large-block mode is used",
                                    "None", max_warps, &max_warps, nullptr, 1));
+  PetscCall(PetscOptionsRangeInt("-mat_gpuglu_block_threads",
+                                 "Most threads per block of a block-per-target update (power of two)", "None",
+                                 block_threads, &block_threads, nullptr, 32, 1024));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_rows_per_thread",
+                                   "Rows of the longest source column per thread in block-per-target updates", "None",
+                                   rows_per_thread, &rows_per_thread, nullptr, 1));
+  PetscCall(PetscOptionsBool("-mat_gpuglu_programmatic_launch",
+                             "Overlap each level's kernels with the previous one (Hopper's programmatic launch)",
+                             "None", programmatic, &programmatic, nullptr));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
                                    &threads, nullptr, 0));
   PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
@@ -146,6 +158,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
              "gpuglu: -mat_gpuglu_perturbation %g must be > 0", (double)perturbation);
   PetscCheck(refine_tol >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: -mat_gpuglu_refine_tol %g must be >= 0", (double)refine_tol);
+  PetscCheck((block_threads & (block_threads - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_block_threads %" PetscInt_FMT " must be a power of two", block_threads);
   PetscCheck(min_warps <= max_warps, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: -mat_gpuglu_min_warps %" PetscInt_FMT " exceeds -mat_gpuglu_max_warps %" PetscInt_FMT, min_warps,
              max_warps);
@@ -164,6 +178,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(to_int32(min_warps, "-mat_gpuglu_min_warps", &o.modes.min_warps));
   PetscCall(to_int32(max_warps, "-mat_gpuglu_max_warps", &o.modes.max_warps));
   PetscCall(to_int32(threads, "-mat_gpuglu_threads", &o.num_threads));
+  PetscCall(to_int32(block_threads, "-mat_gpuglu_block_threads", &o.modes.max_block_threads));
+  PetscCall(to_int32(rows_per_thread, "-mat_gpuglu_rows_per_thread", &o.modes.rows_per_thread));
+  o.modes.programmatic_launch = programmatic == PETSC_TRUE;
   o.cpu_right_looking = right_looking == PETSC_TRUE;
   PetscCheck(auto_gpu_nnz >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: -mat_gpuglu_auto_gpu_nnz %" PetscInt_FMT " must be >= -1", auto_gpu_nnz);

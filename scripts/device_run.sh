@@ -2,16 +2,17 @@
 # Runs on the GPU machine, in the repository root, with .device-bundle carried
 # (scripts/pack_device_bundle.sh made it here): unpacks the CUDA build and the libraries
 # it needs, runs the GPU tests (label gpu), compute-sanitizer on them, PETSc examples with
-# the CUDA backend, and the GPU benchmark; results go to $OUT (results.jsonl, logs).
+# the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
+# PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench]...   (default: all)
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e]...   (default: all)
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
 out=${OUT:-$root/device-out}
 mkdir -p "$deps" "$out"
 steps=("$@")
-[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize petsc bench)
+[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize petsc bench e2e)
 want() { local s; for s in "${steps[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
 
 xz -dc .device-bundle/bundle.tar.xz | tar -C "$deps" -xf - || { echo "device_run.sh: no bundle" >&2; exit 1; }
@@ -78,9 +79,29 @@ if want bench; then
   bench=$build/bench/gpuglu_lu_bench
   if [[ -x $bench ]]; then
     # GPU refactorization against KLU (one core) and cusolverRf, same run, same machine.
+    # Per-level profiles as one archive: the device tool returns a limited number of files.
+    levels=$(mktemp -d)
+    GPUGLU_BENCH_LEVEL_CSV=$levels \
     "$bench" --backend cuda --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack --out "$out/results.jsonl" \
       ${GPUGLU_DEVICE_BENCH_MATRICES:---matrix circuit:20000:200 --matrix circuit:200000:2000 --matrix powergrid:60000:300} \
       2>&1 | tee "$out/bench.log"
+    tar -C "$levels" -czf "$out/level_profiles.tar.gz" . && rm -rf "$levels"
+  fi
+fi
+
+if want e2e; then
+  e2e=$build/bench/gpuglu_petsc_e2e_bench
+  if [[ -x $e2e ]]; then
+    # MatLUFactorNumeric + MatSolve through PETSc: gpuglu on the GPU against PETSc's KLU, MUMPS
+    # and SuperLU on one core each (OMP_NUM_THREADS=1 also keeps MUMPS's BLAS to one thread).
+    # Repeat 5: SuperLU and MUMPS refactor these matrices in seconds, and the device run has 10 minutes.
+    e2e_matrices=()
+    for m in ${GPUGLU_DEVICE_E2E_MATRICES:-circuit:200000:2000 powergrid:60000:300}; do e2e_matrices+=(--matrix "$m"); done
+    OMP_NUM_THREADS=1 "$e2e" --backend cuda --warmup 1 --repeat 5 --out "$out/results.jsonl" "${e2e_matrices[@]}" \
+      2>&1 | tee "$out/e2e.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  else
+    echo "device_run.sh: no gpuglu_petsc_e2e_bench in $build_rel (configured without PETSc?)" | tee "$out/e2e.log"
   fi
 fi
 exit $status

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CPU benchmark of docs/performance.md: gpuglu's CPU backend (one thread) against KLU,
-# UMFPACK and PETSc's own LU, same run, same machine; results appended to
+# UMFPACK and PETSc's own LU, same run, same machine, then end to end through PETSc against
+# PETSc's KLU, MUMPS and SuperLU (when the build has PETSc); results appended to
 # docs/performance/results.jsonl, then the tables regenerated.
 # Usage: GPUGLU_BUILD_DIR=build scripts/run_cpu_bench.sh [extra bench options]
 # (adds ../shared/matrices when present)
@@ -18,4 +19,16 @@ matrices=(
 [[ -d ../shared/matrices ]] && matrices+=(--matrix-dir ../shared/matrices)
 export OMP_NUM_THREADS=1
 "$bench" --threads 1 --warmup 1 --repeat 5 --out docs/performance/results.jsonl "${matrices[@]}" "$@"
+# End to end through PETSc (MatLUFactorNumeric + MatSolve). Fewer matrices: SuperLU and MUMPS
+# take seconds per refactorization on the larger ones. Its failures are reported after the tables.
+e2e=$build/bench/gpuglu_petsc_e2e_bench
+e2e_status=0
+if [[ -x $e2e ]]; then
+  e2e_matrices=(--matrix circuit:20000:200 --matrix circuit:200000:2000 --matrix powergrid:60000:300
+                --matrix lap2d5:300x300)
+  [[ -d ../shared/matrices ]] && e2e_matrices+=(--matrix-dir ../shared/matrices)
+  "$e2e" --backend cpu --threads 1 --warmup 1 --repeat 5 --out docs/performance/results.jsonl "${e2e_matrices[@]}" ||
+    e2e_status=$?
+fi
 python3 scripts/perf_table.py
+exit $e2e_status

@@ -41,6 +41,17 @@ struct KernelModeThresholds {
   // W >= max_warps is large-block mode (32 warps per column, a warp per subcolumn).
   int32_t min_warps = 2;
   int32_t max_warps = 32;
+  // Launch shape of the block-per-target updates (large-block and stream levels): about
+  // rows_per_thread rows of the longest source column per thread, at most max_block_threads
+  // threads. Measured on an H100 (docs/performance.md): small blocks with several rows per
+  // thread keep every target of a level resident at once, where 1024-thread blocks ran the
+  // level in waves, each paying the full chain of dependent loads.
+  int32_t max_block_threads = 128;
+  int32_t rows_per_thread = 4;
+  // Launch each level's kernels with programmatic dependent launch (Hopper and newer): a
+  // kernel starts while the previous one drains, reads its part of the schedule, and only
+  // then waits for the previous level's values.
+  bool programmatic_launch = true;
 };
 
 struct Options {

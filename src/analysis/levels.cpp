@@ -54,6 +54,11 @@ void assign_kernel_modes(Schedule& s, const KernelModeThresholds& t) {
                 "1 <= min_warps <= max_warps <= 32 (got " + std::to_string(t.stream_max_columns) + ", " +
                     std::to_string(t.total_warps) + ", " + std::to_string(t.min_warps) + ", " +
                     std::to_string(t.max_warps) + ")");
+  const bool pow2 = t.max_block_threads > 0 && (t.max_block_threads & (t.max_block_threads - 1)) == 0;
+  if (!pow2 || t.max_block_threads < 32 || t.max_block_threads > 1024 || t.rows_per_thread < 1)
+    throw Error(Status::invalid_input, "kernel launch shape needs max_block_threads a power of two in [32, 1024] and "
+                                       "rows_per_thread >= 1 (got " + std::to_string(t.max_block_threads) + ", " +
+                                       std::to_string(t.rows_per_thread) + ")");
   const int32_t levels = static_cast<int32_t>(s.level_ptr.size()) - 1;
   s.level_mode.resize(static_cast<size_t>(levels));
   s.level_warps.resize(static_cast<size_t>(levels));

@@ -6,14 +6,16 @@
 // column for long ones) and the update kernel over the level's target columns:
 //   small_block  one WARP per target, s.level_warps[l] warps (targets) per block: many
 //                short targets in flight at once.
-//   large_block  one BLOCK per target, its warps splitting the rows of each source's L
-//                column; up to s.level_warps[l] (= 32) warps, trimmed to the longest L
-//                column of the level so that short columns do not hold idle warps.
-//   stream       one block (128 to 1024 threads, by the longest L column) per target, the
-//                rows split across the block. GLU3.0 launched a kernel per column and
-//                spread those launches over 16 CUDA streams; with the target-grouped
-//                update lists a single launch per level already covers all of the level's
-//                targets concurrently, so no streams are needed.
+//   large_block  one BLOCK per target, its threads splitting the rows of each source's L
+//                column, about modes.rows_per_thread rows per thread, at most
+//                min(modes.max_block_threads, 32 x s.level_warps[l]) threads.
+//   stream       the same, at most modes.max_block_threads threads. GLU3.0 launched a
+//                kernel per column and spread those launches over 16 CUDA streams; with
+//                the target-grouped update lists a single launch per level already covers
+//                all of the level's targets concurrently, so no streams are needed.
+// Small blocks (128 threads, 4 rows each, measured on an H100) keep all targets of a
+// level resident at once; 1024-thread blocks ran a level in waves. With
+// modes.programmatic_launch each kernel overlaps the end of the previous one.
 // A target applies its sources one after the other (the group synchronizes in between):
 // no atomics, deterministic, and the same rounding as reference::factor_levels.
 #include "cuda/cuda_lu.hpp"
@@ -140,6 +142,7 @@ struct LevelLaunch {
   int64_t ntargets;
   bool update_by_warps;
   int update_width;  // warps per block (by warps) or threads per block (by blocks)
+  bool programmatic;  // programmatic dependent launch
 };
 
 std::vector<LevelLaunch> plan_levels(const Schedule& s) {
@@ -159,6 +162,10 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s) {
     ll.pivot_threads = max_col <= 256 ? 32 : (max_col <= 4096 ? 256 : 512);
     ll.t_begin = s.level_target_ptr[l];
     ll.ntargets = s.level_target_ptr[l + 1] - s.level_target_ptr[l];
+    const KernelModeThresholds& m = s.options.modes;
+    ll.programmatic = m.programmatic_launch;
+    // Block per target: about rows_per_thread rows of the longest L column per thread.
+    const int64_t rows = (max_l + m.rows_per_thread - 1) / std::max(1, m.rows_per_thread);
     switch (s.level_mode[l]) {
       case KernelMode::small_block:
         ll.update_by_warps = true;
@@ -166,12 +173,12 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s) {
         break;
       case KernelMode::large_block:
         ll.update_by_warps = false;
-        ll.update_width = pow2_clamped(max_l, 64, 32 * std::clamp(s.level_warps[l], 2, 32));
+        ll.update_width = pow2_clamped(rows, 64, std::min(m.max_block_threads, 32 * std::clamp(s.level_warps[l], 2, 32)));
         break;
       case KernelMode::stream:
       default:
         ll.update_by_warps = false;
-        ll.update_width = pow2_clamped(max_l, 128, 1024);
+        ll.update_width = pow2_clamped(rows, 64, m.max_block_threads);
         break;
     }
     plan.push_back(ll);
@@ -280,6 +287,7 @@ struct CudaLU::Impl {
   template <class I>
   void upload_triangles(const Schedule& s, cusparseIndexType_t index_type);
   void capture_graph();
+  void enqueue_level(const LevelLaunch& ll, cudaStream_t st) const;
   void enqueue_levels(cudaStream_t st) const;
   void spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
                    cusparseDnVecDescr_t x, cusparseDnVecDescr_t y, void** buffer, const char* what);
@@ -364,6 +372,8 @@ void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
   init_solves(s);
 
   plan = plan_levels(s);
+  if (!kernels::programmatic_launch_supported(device))
+    for (LevelLaunch& ll : plan) ll.programmatic = false;
   use_graph = !graph_disabled_by_env();
   if (use_graph && !plan.empty()) capture_graph();
 }
@@ -471,15 +481,17 @@ void CudaLU::Impl::spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op,
       cusparseSpSV_solve(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, descr));
 }
 
+void CudaLU::Impl::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
+  kernels::launch_pivot(args, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, ll.programmatic, st);
+  if (ll.ntargets == 0) return;
+  if (ll.update_by_warps)
+    kernels::launch_update_warps(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
+  else
+    kernels::launch_update_blocks(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
+}
+
 void CudaLU::Impl::enqueue_levels(cudaStream_t st) const {
-  for (const LevelLaunch& ll : plan) {
-    kernels::launch_pivot(args, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, st);
-    if (ll.ntargets == 0) continue;
-    if (ll.update_by_warps)
-      kernels::launch_update_warps(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, st);
-    else
-      kernels::launch_update_blocks(args, ll.level, ll.t_begin, ll.ntargets, ll.update_width, st);
-  }
+  for (const LevelLaunch& ll : plan) enqueue_level(ll, st);
 }
 
 // Thousands of levels, two launches each: captured once, replayed per factorization.
@@ -621,5 +633,41 @@ int64_t CudaLU::factor_bytes() const {
 CudaLU::LevelTiming CudaLU::level_timing() const { return impl_->timing; }
 
 bool CudaLU::uses_graph() const { return impl_->graph_exec != nullptr; }
+
+std::vector<float> CudaLU::profile_levels(const double* a_values, const reference::PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factored = false;
+  m.transposed_ready = false;
+  std::vector<cudaEvent_t> events(m.plan.size() + 1, nullptr);
+  std::vector<float> ms(m.plan.size(), 0.0f);
+  auto destroy = [&] {
+    for (cudaEvent_t& e : events)
+      if (e) cudaEventDestroy(e), e = nullptr;
+  };
+  try {
+    for (cudaEvent_t& e : events) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
+    const size_t in_bytes = static_cast<size_t>(m.input_nnz) * sizeof(double);
+    if (in_bytes > 0) {
+      std::memcpy(m.a_pinned, a_values, in_bytes);
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.a_dev, m.a_pinned, in_bytes, cudaMemcpyHostToDevice, m.stream));
+    }
+    kernels::launch_reset(m.state, rule, m.stream);
+    GPUGLU_CUDA_CHECK(cudaMemsetAsync(m.f, 0, static_cast<size_t>(m.nnz_f) * sizeof(double), m.stream));
+    kernels::launch_scatter(m.input_nnz, m.a_dev, m.value_map, m.value_scale, m.f, m.state, m.stream);
+    GPUGLU_CUDA_CHECK(cudaEventRecord(events[0], m.stream));
+    for (size_t l = 0; l < m.plan.size(); ++l) {
+      m.enqueue_level(m.plan[l], m.stream);
+      GPUGLU_CUDA_CHECK(cudaEventRecord(events[l + 1], m.stream));
+    }
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+    for (size_t l = 0; l < m.plan.size(); ++l) GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&ms[l], events[l], events[l + 1]));
+  } catch (...) {
+    destroy();
+    throw;
+  }
+  destroy();
+  return ms;
+}
 
 }  // namespace gpuglu::cuda

@@ -60,6 +60,13 @@ class CudaLU {
   LevelTiming level_timing() const;
   bool uses_graph() const;
 
+  // One factorization launched level by level (no graph) with an event after every level:
+  // the device time of each level, for tuning the kernel modes and finding where the time
+  // goes. Includes the gaps of launches that could not keep ahead of the GPU. F holds the
+  // factor afterwards, but the solves are not updated: call factor() before solve().
+  // Returns one entry per level.
+  std::vector<float> profile_levels(const double* a_values, const reference::PivotRule& rule);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

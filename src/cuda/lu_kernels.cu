@@ -6,9 +6,13 @@
 // fused multiply-add, so F comes out as the CPU right-looking executor computes it.
 //
 // Locating F(i, k): the rows of column k below U(j, k) (positions pos + 1 .. colptr[k + 1])
-// are sorted, so each thread binary-searches its row there; rows of one thread increase,
-// so the next search starts after the last hit. No n-sized dense scratch per column in
-// flight (GLU3.0 Eq. 8 limits parallel columns by exactly that scratch).
+// are sorted, so each thread binary-searches its row in a window bounded by the row's rank
+// in L(:, j). No n-sized dense scratch per column in flight (GLU3.0 Eq. 8 limits parallel
+// columns by exactly that scratch).
+//
+// Programmatic dependent launch: the level loop's kernels may be launched so that they
+// start while the previous kernel drains. Each reads only the schedule (constant during a
+// factorization) before wait_for_previous_kernel(), and F and the state only after it.
 #include <cfloat>
 
 #include "cuda/cuda_check.hpp"
@@ -58,6 +62,18 @@ __device__ double block_max(double v) {
   const double out = partial[0];
   __syncthreads();  // partial may be reused by the caller's next reduction
   return out;
+}
+
+// Programmatic dependent launch (sm_90+); both are no-ops for a kernel launched plainly.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+__device__ __forceinline__ void let_next_kernel_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
 }
 
 __device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
@@ -130,66 +146,154 @@ __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int t
   for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(f[p], pivot);
 }
 
-__device__ __forceinline__ int64_t lower_bound_rows(const int32_t* __restrict__ rowind, int64_t lo, int64_t hi,
-                                                    int32_t key) {
-  while (lo < hi) {
-    const int64_t mid = lo + ((hi - lo) >> 1);
-    if (rowind[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
+// One source of a target: U(j, k)'s position in column k and the rows of L(:, j) (from
+// the schedule), and U(j, k)'s value. U(j, k) is final when the level starts (j's own
+// updates came from earlier levels, and no column of this level updates row j of
+// another), so it can be read ahead of the updates.
+struct Source {
+  int64_t pos;
+  int64_t lbegin;
+  int64_t lend;
+  double u;
+};
+
+__device__ __forceinline__ Source source_pattern(const LevelArgs& a, int64_t e) {
+  Source s;
+  s.pos = a.src[e];
+  const int32_t j = a.rowind[s.pos];
+  s.lbegin = a.diag[j] + 1;
+  s.lend = a.colptr[j + 1];
+  s.u = 0.0;
+  return s;
+}
+
+constexpr int kUnroll = 4;  // rows in flight per thread: independent loads overlap their latency
+
+// F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
+// Returns true when a row had no (i, k) entry in column k (a broken fill pattern).
+__device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s, int64_t qend, int tid,
+                                             int nthreads) {
+  const int32_t* __restrict__ rowind = a.rowind;
+  double* f = a.f;
+  const int64_t first = s.pos + 1;
+  bool missing = false;
+  // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
+  // Where it holds exactly those rows, as in the dense trailing blocks of late levels,
+  // F(i, k) sits at the same offset as L(i, j): no search at all. The row indices are
+  // still compared (one coalesced load), so a broken pattern is reported.
+  if (qend - first == s.lend - s.lbegin) {
+    const int64_t shift = first - s.lbegin;
+    for (int64_t p0 = s.lbegin + tid; p0 < s.lend; p0 += kUnroll * nthreads) {
+      int32_t li[kUnroll], ti[kUnroll];
+      double lv[kUnroll], tv[kUnroll];
+#pragma unroll
+      for (int r = 0; r < kUnroll; ++r) {
+        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
+        if (p < s.lend) {
+          li[r] = rowind[p];
+          ti[r] = rowind[p + shift];
+          lv[r] = f[p];
+          tv[r] = f[p + shift];
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kUnroll; ++r) {
+        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
+        if (p < s.lend) {
+          if (li[r] != ti[r])
+            missing = true;
+          else
+            f[p + shift] = __dsub_rn(tv[r], __dmul_rn(lv[r], s.u));
+        }
+      }
+    }
+    return missing;
   }
-  return lo;
+  // Otherwise search: the r-th row of L(:, j) below j is at least the r-th row of column k
+  // below U(j, k), and leaves room for the L rows after it, which bounds the window.
+  for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
+    const int32_t i = rowind[p];
+    int64_t lo = first + (p - s.lbegin);
+    int64_t hi = qend - (s.lend - p) + 1;
+    const int64_t to = hi;
+    while (lo < hi) {
+      const int64_t mid = lo + ((hi - lo) >> 1);
+      if (rowind[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == to || rowind[lo] != i) return true;
+    f[lo] = __dsub_rn(f[lo], __dmul_rn(f[p], s.u));
+  }
+  return false;
 }
 
 // All updates of target t: for its sources in ascending order, F(i, k) -= L(i, j) * U(j, k)
 // with the rows of L(:, j) split over the group. The group synchronizes between sources,
 // so two sources touching the same (i, k) apply in the CPU's order: no atomics, and the
-// result is the same for every launch shape.
-template <bool Block>
-__device__ void update_target(const LevelArgs& a, int64_t t, int tid, int nthreads) {
-  const int32_t* __restrict__ rowind = a.rowind;
-  double* f = a.f;
-  const int32_t k = a.target_col[t];
-  const int64_t qend = a.colptr[k + 1];
-  const int64_t e_end = a.src_ptr[t + 1];
+// result is the same for every launch shape. The sources' pattern is read 32 at a time,
+// one per lane, so the chain src -> U(j, k) -> L(:, j)'s bounds is paid once per 32
+// sources (and, for the first 32, before waiting for the previous kernel).
+__global__ void __launch_bounds__(1024) update_warp_kernel(LevelArgs a, int32_t level, int64_t t_begin,
+                                                           int64_t ntargets) {
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const bool active = w < ntargets;  // idle warps still wait, so the whole grid waits alike
+  int64_t t = 0, qend = 0, e_begin = 0, e_end = 0;
+  Source mine{0, 0, 0, 0.0};
+  if (active) {
+    t = t_begin + w;
+    qend = a.colptr[a.target_col[t] + 1];
+    e_begin = a.src_ptr[t];
+    e_end = a.src_ptr[t + 1];
+    if (lane < e_end - e_begin) mine = source_pattern(a, e_begin + lane);
+  }
+  wait_for_previous_kernel();
+  if (!active || update_skipped(a.state, level)) return;  // whole warps leave together
   bool missing = false;
-  for (int64_t e = a.src_ptr[t]; e < e_end; ++e) {
-    const int64_t pos = a.src[e];
-    const int32_t j = rowind[pos];
-    const double u = f[pos];
-    const int64_t lend = a.colptr[j + 1];
-    const int64_t lbegin = a.diag[j] + 1;
-    // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
-    // Where it holds exactly those rows, as in the dense trailing blocks that dominate
-    // late levels, F(i, k) sits at the same offset as L(i, j): no search at all. The row
-    // indices are still compared (one coalesced load), so a broken pattern is reported.
-    if (qend - (pos + 1) == lend - lbegin) {
-      const int64_t shift = (pos + 1) - lbegin;
-      for (int64_t p = lbegin + tid; p < lend; p += nthreads) {
-        if (rowind[p + shift] != rowind[p]) {
-          missing = true;
-          break;
-        }
-        f[p + shift] = __dsub_rn(f[p + shift], __dmul_rn(f[p], u));
-      }
-    } else {
-      int64_t lo = pos + 1;
-      for (int64_t p = lbegin + tid; p < lend; p += nthreads) {
-        const int32_t i = rowind[p];
-        const int64_t q = lower_bound_rows(rowind, lo, qend, i);
-        if (q == qend || rowind[q] != i) {
-          missing = true;
-          break;
-        }
-        f[q] = __dsub_rn(f[q], __dmul_rn(f[p], u));
-        lo = q + 1;
-      }
-    }
-    if (Block)
-      __syncthreads();
-    else
+  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
+    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
+    if (e0 != e_begin && lane < cnt) mine = source_pattern(a, e0 + lane);
+    if (lane < cnt) mine.u = a.f[mine.pos];
+    for (int r = 0; r < cnt; ++r) {
+      Source s;
+      s.pos = __shfl_sync(kFullMask, mine.pos, r);
+      s.lbegin = __shfl_sync(kFullMask, mine.lbegin, r);
+      s.lend = __shfl_sync(kFullMask, mine.lend, r);
+      s.u = __shfl_sync(kFullMask, mine.u, r);
+      missing |= apply_source(a, s, qend, lane, 32);
       __syncwarp();
+    }
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
+  __shared__ Source sources[32];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  const int64_t t = t_begin + blockIdx.x;
+  const int64_t qend = a.colptr[a.target_col[t] + 1];
+  const int64_t e_begin = a.src_ptr[t];
+  const int64_t e_end = a.src_ptr[t + 1];
+  Source mine{0, 0, 0, 0.0};
+  if (tid < 32 && tid < e_end - e_begin) mine = source_pattern(a, e_begin + tid);
+  wait_for_previous_kernel();
+  if (update_skipped(a.state, level)) return;
+  bool missing = false;
+  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
+    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
+    if (tid < cnt) {
+      if (e0 != e_begin) mine = source_pattern(a, e0 + tid);
+      mine.u = a.f[mine.pos];
+      sources[tid] = mine;
+    }
+    __syncthreads();
+    for (int r = 0; r < cnt; ++r) {
+      missing |= apply_source(a, sources[r], qend, tid, nthreads);
+      __syncthreads();  // also keeps sources[] alive until every thread is done with it
+    }
   }
   if (missing) a.state->missing_fill = 1;
 }
@@ -229,29 +333,21 @@ __global__ void __launch_bounds__(256) scatter_kernel(int64_t nnz, const double*
 
 __global__ void __launch_bounds__(256) pivot_warp_kernel(LevelArgs a, int32_t level, int64_t col_begin,
                                                          int32_t ncols) {
+  let_next_kernel_start();  // the update kernel reads its schedule meanwhile, then waits
   const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int32_t j = w < ncols ? a.level_cols[col_begin + w] : 0;
+  wait_for_previous_kernel();
   if (w >= ncols) return;  // whole warps leave together
   if (pivot_skipped(a.state, level)) return;
-  pivot_column<false>(a, level, a.level_cols[col_begin + w], static_cast<int>(threadIdx.x & 31), 32);
+  pivot_column<false>(a, level, j, static_cast<int>(threadIdx.x & 31), 32);
 }
 
 __global__ void __launch_bounds__(1024) pivot_block_kernel(LevelArgs a, int32_t level, int64_t col_begin) {
+  let_next_kernel_start();
+  const int32_t j = a.level_cols[col_begin + blockIdx.x];
+  wait_for_previous_kernel();
   if (pivot_skipped(a.state, level)) return;
-  pivot_column<true>(a, level, a.level_cols[col_begin + blockIdx.x], static_cast<int>(threadIdx.x),
-                     static_cast<int>(blockDim.x));
-}
-
-__global__ void __launch_bounds__(1024) update_warp_kernel(LevelArgs a, int32_t level, int64_t t_begin,
-                                                           int64_t ntargets) {
-  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  if (w >= ntargets) return;
-  if (update_skipped(a.state, level)) return;
-  update_target<false>(a, t_begin + w, static_cast<int>(threadIdx.x & 31), 32);
-}
-
-__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
-  if (update_skipped(a.state, level)) return;
-  update_target<true>(a, t_begin + blockIdx.x, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+  pivot_column<true>(a, level, j, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
 }
 
 __global__ void __launch_bounds__(256) gather_kernel(int64_t count, const int64_t* __restrict__ pos,
@@ -271,6 +367,24 @@ unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
 constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
 constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
 
+// A level-loop launch, with programmatic stream serialization when asked (the kernel then
+// may start before the previous one on the stream has finished; see the top of the file).
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), unsigned grid, int block, bool programmatic, cudaStream_t stream,
+            Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(static_cast<unsigned>(block));
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = programmatic ? 1 : 0;
+  GPUGLU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
+}
+
 }  // namespace
 
 void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStream_t stream) {
@@ -286,32 +400,41 @@ void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const doub
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
+bool programmatic_launch_supported(int device) {
+  // The kernels wait for their predecessor only where compiled for sm_90+ (the waits are
+  // compiled out below that): a binary for an older target JIT-run on a Hopper must not
+  // overlap kernels.
+  int major = 0;
+  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaFuncAttributes attr{};
+  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, update_block_kernel));
+  return major >= 9 && attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
+}
+
 void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
-                  cudaStream_t stream) {
+                  bool programmatic, cudaStream_t stream) {
   if (ncols <= 0) return;
   if (threads_per_column == 32) {
     constexpr int kWarpsPerBlock = 8;
-    pivot_warp_kernel<<<grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32, 0, stream>>>(
-        a, level, col_begin, ncols);
+    launch(pivot_warp_kernel, grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32, programmatic, stream, a,
+           level, col_begin, ncols);
   } else {
-    pivot_block_kernel<<<static_cast<unsigned>(ncols), threads_per_column, 0, stream>>>(a, level, col_begin);
+    launch(pivot_block_kernel, static_cast<unsigned>(ncols), threads_per_column, programmatic, stream, a, level,
+           col_begin);
   }
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
-                         cudaStream_t stream) {
+                         bool programmatic, cudaStream_t stream) {
   if (ntargets <= 0) return;
-  update_warp_kernel<<<grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32, 0, stream>>>(
-      a, level, t_begin, ntargets);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
+  launch(update_warp_kernel, grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32, programmatic, stream,
+         a, level, t_begin, ntargets);
 }
 
 void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
-                          cudaStream_t stream) {
+                          bool programmatic, cudaStream_t stream) {
   if (ntargets <= 0) return;
-  update_block_kernel<<<grid_for(ntargets, 1, kMaxGrid), threads, 0, stream>>>(a, level, t_begin);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
+  launch(update_block_kernel, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a, level, t_begin);
 }
 
 void launch_gather(int64_t count, const int64_t* pos, const double* f, double* out, cudaStream_t stream) {

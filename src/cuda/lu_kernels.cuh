@@ -51,16 +51,21 @@ void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStre
 // f[map[p]] = scale[p] * a[p] (f zeroed before), NaN/Inf detection and max |scaled value|.
 void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
                     FactorState* state, cudaStream_t stream);
+// Whether the device and these kernels' binary support programmatic dependent launch.
+bool programmatic_launch_supported(int device);
+
+// The level loop's launchers. programmatic: launch with programmatic dependent launch
+// (sm_90+), so the kernel overlaps the end of the previous one on the stream.
 // Pivot test and L scaling of the level's columns level_cols[col_begin .. col_begin + ncols).
 // threads_per_column == 32: a warp per column; otherwise a block of that many threads per column.
 void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
-                  cudaStream_t stream);
+                  bool programmatic, cudaStream_t stream);
 // Targets t_begin .. t_begin + ntargets of a level: one warp per target, warps_per_block per block.
 void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
-                         cudaStream_t stream);
+                         bool programmatic, cudaStream_t stream);
 // Targets t_begin .. t_begin + ntargets of a level: one block of `threads` per target.
 void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
-                          cudaStream_t stream);
+                          bool programmatic, cudaStream_t stream);
 // out[e] = f[pos[e]]: the values of the CSR copies of L and U used by the solves.
 void launch_gather(int64_t count, const int64_t* pos, const double* f, double* out, cudaStream_t stream);
 

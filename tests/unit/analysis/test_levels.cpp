@@ -154,5 +154,19 @@ TEST(Levels, bad_kernel_mode_thresholds_are_rejected) {
   EXPECT_THROW(analyze(a.view(), o), Error);
 }
 
+TEST(Levels, bad_update_launch_shapes_are_rejected) {
+  const auto a = random_matrix(50, 2, 1);
+  for (const auto& [threads, rows] : {std::pair{100, 4}, std::pair{16, 4}, std::pair{2048, 4}, std::pair{128, 0}}) {
+    Options o;
+    o.modes.max_block_threads = threads;
+    o.modes.rows_per_thread = rows;
+    EXPECT_THROW(analyze(a.view(), o), Error) << threads << " threads, " << rows << " rows per thread";
+  }
+  Options ok;
+  ok.modes.max_block_threads = 1024;
+  ok.modes.rows_per_thread = 1;
+  EXPECT_NO_THROW(analyze(a.view(), ok));
+}
+
 }  // namespace
 }  // namespace gpuglu::test
