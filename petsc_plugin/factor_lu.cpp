@@ -94,7 +94,8 @@ PetscErrorCode analyze(Mat F, Mat A) {
                           f->lu->device_info().ordinal, f->lu->device_info().name.c_str(),
                           (PetscInt64)f->lu->schedule().nnz_factor()));
     else if (!f->lu->backend_note().empty())
-      PetscCall(PetscInfo(F, "gpuglu: backend auto falls back to the CPU: %s\n", f->lu->backend_note().c_str()));
+      PetscCall(PetscInfo(F, "gpuglu: backend %s falls back to the CPU: %s\n", to_string(f->lu->options().backend).data(),
+                          f->lu->backend_note().c_str()));
   }
   PetscFunctionReturn(0);
 }
@@ -131,12 +132,37 @@ PetscErrorCode take_ordering(Mat F, Mat A, IS col, Factor* f) {
   PetscFunctionReturn(0);
 }
 
+// -mat_gpuglu_pivot_policy repivot: what the re-analysis did, before the usual report of
+// the (final) status.
+PetscErrorCode report_repivot(Mat F, const FactorStats& stats) {
+  Factor* f = factor_of(F);
+
+  PetscFunctionBegin;
+  if (stats.repivoted) {
+    ++f->repivots;
+    PetscCall(PetscInfo(F,
+                        "gpuglu: tiny pivot %g in column %" PetscInt_FMT
+                        "; re-analyzed with KLU partial pivoting, nnz(L+U) %" PetscInt64_FMT " -> %" PetscInt64_FMT
+                        ", continuing on %s\n",
+                        stats.repivot_pivot_value, (PetscInt)stats.repivot_column_original,
+                        (PetscInt64)stats.repivot_nnz_before, (PetscInt64)f->lu->schedule().nnz_factor(),
+                        f->lu->active_backend() == Backend::cuda ? "the GPU" : "the CPU"));
+  } else if (stats.repivot_singular) {
+    PetscCall(PetscInfo(F,
+                        "gpuglu: tiny pivot %g in column %" PetscInt_FMT
+                        "; KLU's partial pivoting finds the matrix singular as well, the schedule is kept\n",
+                        stats.repivot_pivot_value, (PetscInt)stats.repivot_column_original));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
   Factor* f = factor_of(F);
   PetscInt row = -1;
   const PetscInt col = stats.pivot_column_original;
 
   PetscFunctionBegin;
+  PetscCall(report_repivot(F, stats));
   switch (stats.status) {
     case Status::ok:
       F->factorerrortype = MAT_FACTOR_NOERROR;
@@ -160,7 +186,8 @@ PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
       PetscCall(PetscInfo(F,
                           "gpuglu: zero pivot in row %" PetscInt_FMT ", column %" PetscInt_FMT
                           " of A, value %g (MatFactorError: MAT_FACTOR_NUMERIC_ZEROPIVOT; "
-                          "-mat_gpuglu_pivot_policy perturb or -pc_factor_shift_type nonzero perturbs it)\n",
+                          "-mat_gpuglu_pivot_policy perturb or -pc_factor_shift_type nonzero perturbs it, "
+                          "-mat_gpuglu_pivot_policy repivot re-analyzes with partial pivoting)\n",
                           row, col, stats.pivot_value));
       break;
     }

@@ -46,6 +46,7 @@ struct Factor {
   bool analysis_ok = false;  // false after a structurally singular matrix (MatFactorError set)
 
   int64_t analyses = 0;  // analyses run on this factor Mat (shown by MatView)
+  int64_t repivots = 0;  // of the numeric factorizations, those that re-analyzed with KLU's pivoting (repivot policy)
   int64_t inaccurate_solves = 0;  // solves whose refinement stayed above the acceptable backward error
 };
 

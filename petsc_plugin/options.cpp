@@ -18,8 +18,8 @@ constexpr std::array<Backend, 3> backend_values = {Backend::automatic, Backend::
 constexpr std::array<const char*, 5> ordering_names = {"amd", "colamd", "metis", "natural", "petsc"};
 constexpr std::array<Ordering, 5> ordering_values = {Ordering::amd, Ordering::colamd, Ordering::metis,
                                                      Ordering::natural, Ordering::given};
-constexpr std::array<const char*, 2> pivot_names = {"report", "perturb"};
-constexpr std::array<PivotPolicy, 2> pivot_values = {PivotPolicy::report, PivotPolicy::perturb};
+constexpr std::array<const char*, 3> pivot_names = {"report", "perturb", "repivot"};
+constexpr std::array<PivotPolicy, 3> pivot_values = {PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot};
 
 template <class T, size_t N>
 PetscInt index_of(const std::array<T, N>& values, T v) {
@@ -74,7 +74,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads, block_threads, rows_per_thread;
   PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
   PetscInt device = o.device;
-  PetscBool matching, scaling, right_looking, programmatic;
+  PetscBool matching, scaling, right_looking, programmatic, cpu_fallback;
   PetscReal threshold, perturbation, refine_tol;
 
   PetscFunctionBegin;
@@ -96,6 +96,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   block_threads = o.modes.max_block_threads;
   rows_per_thread = o.modes.rows_per_thread;
   programmatic = o.modes.programmatic_launch ? PETSC_TRUE : PETSC_FALSE;
+  cpu_fallback = o.cpu_fallback ? PETSC_TRUE : PETSC_FALSE;
   right_looking = o.cpu_right_looking ? PETSC_TRUE : PETSC_FALSE;
 
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
@@ -145,6 +146,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
                             "backend auto: the GPU factors from this nnz(L+U) on (-1: never)", "None", auto_gpu_nnz,
                             &auto_gpu_nnz, nullptr));
+  PetscCall(PetscOptionsBool("-mat_gpuglu_cpu_fallback",
+                             "backend cuda: out of device memory falls back to the CPU backend (else an error)", "None",
+                             cpu_fallback, &cpu_fallback, nullptr));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_device", "CUDA device (-1: node-local MPI rank mod device count)",
                                    "None", device, &device, nullptr, -1));
   PetscCall(PetscOptionsBool("-mat_gpuglu_cpu_right_looking",
@@ -181,6 +185,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(to_int32(block_threads, "-mat_gpuglu_block_threads", &o.modes.max_block_threads));
   PetscCall(to_int32(rows_per_thread, "-mat_gpuglu_rows_per_thread", &o.modes.rows_per_thread));
   o.modes.programmatic_launch = programmatic == PETSC_TRUE;
+  o.cpu_fallback = cpu_fallback == PETSC_TRUE;
   o.cpu_right_looking = right_looking == PETSC_TRUE;
   PetscCheck(auto_gpu_nnz >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: -mat_gpuglu_auto_gpu_nnz %" PetscInt_FMT " must be >= -1", auto_gpu_nnz);

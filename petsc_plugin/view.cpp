@@ -38,9 +38,16 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   const Options& o = f->options;
   const Schedule* s = f->lu->analyzed() ? &f->lu->schedule() : nullptr;
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s\n", ordering_name(s ? s->ordering : o.ordering)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s\n", on_off(s ? s->matched : o.matching),
-                                   on_off(s ? s->scaled : o.matching && o.scaling)));
+  if (s && s->repivoted) {
+    // -mat_gpuglu_pivot_policy repivot replaced the matching and ordering by KLU's pivot order.
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: KLU partial pivoting (BTF + AMD, row scaling), after a tiny "
+                                             "static pivot\n"));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s\n", ordering_name(s ? s->ordering : o.ordering)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s\n",
+                                     on_off(s ? s->matched : o.matching),
+                                     on_off(s ? s->scaled : o.matching && o.scaling)));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivot policy: %s, threshold %g (relative), zero pivot %g (absolute)\n",
                                    to_string(o.pivot_policy).data(), o.pivot_threshold, o.zero_pivot));
   if (o.pivot_policy == PivotPolicy::perturb)
@@ -81,6 +88,11 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                    "analyses run: %" PetscInt64_FMT
                                    ", numeric factorizations since the last analysis: %" PetscInt64_FMT "\n",
                                    (PetscInt64)f->analyses, (PetscInt64)fs.factorizations));
+  if (f->options.pivot_policy == PivotPolicy::repivot)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "re-pivots (re-analyses with KLU partial pivoting): %" PetscInt64_FMT
+                                     " since the last analysis, %" PetscInt64_FMT " in all\n",
+                                     (PetscInt64)fs.repivots, (PetscInt64)f->repivots));
   if (!f->lu->factored()) {
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "no usable numeric factorization (last status: %s)\n", to_string(fs.status)));

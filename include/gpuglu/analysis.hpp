@@ -22,4 +22,19 @@ Schedule analyze(const CsrView<int64_t, double>& a, const Options& options,
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options,
                  const int32_t* given_perm = nullptr);
 
+// The analysis of PivotPolicy::repivot: instead of matching + ordering, SuiteSparse KLU
+// factors A once with partial pivoting (its defaults: BTF, AMD on each block, pivot
+// tolerance 0.001, rows scaled by their largest |entry|), and its final permutations become
+// the static pivots: row_perm = KLU's pivot rows (Numeric->Pnum), col_perm = its column
+// order (Symbolic->Q), row_scale[Pnum[k]] = 1 / Numeric->Rs[k] (klu_factor leaves Rs in
+// pivot order), col_scale = 1, matched = false,
+// repivoted = true. The rest is the ordinary pipeline (symbolic factorization, levels, ...),
+// so the engines reproduce KLU's pivots on these values and reuse the order for new ones.
+// KLU's time is reported as ordering_ms. options: modes (and the copy kept in the Schedule);
+// matching, scaling and ordering are not used. a must carry values.
+// Throws Error as analyze(), and numerically_singular (naming the column of A) when KLU
+// finds no nonzero pivot.
+Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options);
+Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& a, const Options& options);
+
 }  // namespace gpuglu

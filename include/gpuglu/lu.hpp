@@ -27,7 +27,18 @@ struct FactorStats {
   double growth = 0.0;           // max |F| / max |C| (pivot growth estimate)
   double factor_ms = 0.0;        // last numeric factorization (scatter + factor)
   double device_ms = 0.0;        // of which on the GPU: scatter + level loop (CUDA events; 0 on the CPU)
-  int64_t factorizations = 0;    // numeric factorizations since the last analysis
+  int64_t factorizations = 0;    // factor()/refactor() calls since the last analyze() (a re-pivot does not reset it)
+
+  // PivotPolicy::repivot. A tiny pivot under the schedule this call started with makes it
+  // re-analyze A with KLU's partial pivoting (analyze_with_partial_pivoting) and factor the
+  // same values again with that order; status and the pivot fields above then describe
+  // the second attempt, which is the last: a tiny pivot there is numerically_singular.
+  bool repivoted = false;          // this call replaced the schedule by KLU's (schedule().repivoted)
+  bool repivot_singular = false;   // KLU found A singular too: the schedule stays, status numerically_singular
+  int32_t repivot_column_original = -1;  // the tiny pivot that started the re-analysis (A's numbering), -1 if none
+  double repivot_pivot_value = 0.0;      // its value
+  int64_t repivot_nnz_before = 0;  // nnz(L+U) of the schedule that was replaced (after: schedule().nnz_factor())
+  int64_t repivots = 0;            // schedules replaced by re-pivoting since the last analyze()
 };
 
 struct SolveStats {
@@ -58,6 +69,10 @@ class SparseLU {
   // Numeric factorization with A's values. A must have the analyzed pattern:
   // Error(pattern_changed) otherwise. Returns the stats; status != ok means no
   // usable factor (solve() then throws not_factored). NaN/Inf values: status nan_or_inf.
+  // PivotPolicy::repivot: a tiny pivot re-analyzes with KLU's partial pivoting first (see
+  // FactorStats). An Error from KLU's analysis (out_of_memory, ...) leaves the previous
+  // schedule in place; one from building the new schedule's buffers or CUDA engine (host or
+  // device memory, with no CPU fallback allowed) leaves the object not analyzed.
   const FactorStats& factor(const CsrView<int32_t, double>& a);
   const FactorStats& factor(const CsrView<int64_t, double>& a);
   // Same, trusting the caller that the pattern is the analyzed one (values in its CSR order).
@@ -81,7 +96,9 @@ class SparseLU {
   const FactorStats& factor_stats() const noexcept;
   const SolveStats& solve_stats() const noexcept;
   Backend active_backend() const noexcept;  // the backend that runs factor()/solve()
-  int64_t analysis_count() const noexcept;  // analyses run by this object (reuse is observable)
+  // Schedules built by this object (reuse is observable): analyze() calls plus the
+  // re-analyses of PivotPolicy::repivot (FactorStats::repivots), which replace the schedule.
+  int64_t analysis_count() const noexcept;
   // The factor values F (CSC, schedule().f_colptr layout), for tests and the GPU-vs-reference checks.
   // (With the CUDA backend: downloaded from the device on first use after a factorization.)
   const std::vector<double>& factor_values() const;

@@ -28,6 +28,11 @@ enum class Ordering {
 enum class PivotPolicy {
   report,   // stop and report numerically_singular (PETSc: MAT_FACTOR_NUMERIC_ZEROPIVOT)
   perturb,  // replace it by sign * perturbation * column max and refine in the solve
+  // Analyze A again with KLU's partial pivoting (BTF + AMD, threshold 0.001, row scaling) and
+  // factor the same values with that pivot order on the same backend; later factorizations
+  // reuse it. At most one re-analysis per factorization: a tiny pivot under KLU's order (or
+  // KLU finding A singular) is then reported as under `report` (docs/design.md, "Re-pivoting").
+  repivot,
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
@@ -60,6 +65,10 @@ struct Options {
   // core refactors faster than a GPU's level loop can launch; docs/performance.md has the
   // measured crossover). -1: never the GPU.
   int64_t auto_gpu_min_factor_nnz = 100000;
+  // When the GPU cannot hold the factor (out of device memory): true, the CPU backend takes
+  // over (backend_note() says why; always so under backend automatic); false, backend cuda
+  // fails with Error(out_of_memory) naming the bytes asked.
+  bool cpu_fallback = false;
   // CUDA device ordinal; -1: the process's local MPI rank (or 0) modulo the device count.
   int32_t device = -1;
   Ordering ordering = Ordering::amd;

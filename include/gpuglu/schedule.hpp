@@ -39,8 +39,12 @@ struct Schedule {
   std::vector<double> row_scale;      // indexed by the OLD row; all 1 without scaling
   std::vector<double> col_scale;      // indexed by the OLD column
   bool matched = false;               // MC64 was applied
-  bool scaled = false;                // MC64 scaling was applied
+  bool scaled = false;                // MC64 scaling was applied (or KLU's row scaling, see repivoted)
   Ordering ordering = Ordering::amd;  // the ordering that was used
+  // The permutations are KLU's partial pivoting order (BTF, AMD on each block, threshold
+  // pivoting) and row_scale is KLU's row scaling (1 / max |row|, col_scale all 1): built by
+  // analyze_with_partial_pivoting() for PivotPolicy::repivot. matched is false then.
+  bool repivoted = false;
 
   // --- factor pattern F = (L - I) + U, CSC, sorted rows ---
   std::vector<int64_t> f_colptr;  // n + 1

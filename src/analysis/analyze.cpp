@@ -9,6 +9,7 @@
 #include "analysis/levels.hpp"
 #include "analysis/matching.hpp"
 #include "analysis/ordering.hpp"
+#include "analysis/partial_pivoting.hpp"
 #include "analysis/symbolic.hpp"
 #include "analysis/update_lists.hpp"
 #include "analysis/value_map.hpp"
@@ -31,6 +32,39 @@ class Stopwatch {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// From the row and column order on: C = B(q, q) with B(k, :) = A(row_of_col[k], :), i.e.
+// row_perm[k] = row_of_col[q[k]] and col_perm = q. Both analyses end here.
+void set_permutations(Schedule& s, const std::vector<int32_t>& row_of_col, const std::vector<int32_t>& q) {
+  s.col_perm = q;
+  s.row_perm.resize(q.size());
+  for (size_t k = 0; k < q.size(); ++k) s.row_perm[k] = row_of_col[q[k]];
+  s.row_perm_inv.resize(q.size());
+  s.col_perm_inv.resize(q.size());
+  for (int32_t k = 0; k < s.n; ++k) {
+    s.row_perm_inv[s.row_perm[k]] = k;
+    s.col_perm_inv[s.col_perm[k]] = k;
+  }
+}
+
+void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
+                             const std::vector<int32_t>& q, const Options& options, Stopwatch& clock) {
+  analysis::FactorPattern f = analysis::symbolic_factorization(b, q);
+  s.f_colptr = std::move(f.colptr);
+  s.f_rowind = std::move(f.rowind);
+  s.f_diag = std::move(f.diag);
+  s.nnz_l = f.nnz_l;
+  s.nnz_u = f.nnz_u;
+  analysis::build_factor_rows(s);
+  analysis::build_value_map(s, a);
+  s.times.symbolic_ms = clock.lap_ms();
+
+  analysis::build_levels(s);
+  analysis::assign_kernel_modes(s, options.modes);
+  analysis::build_update_lists(s);
+  s.times.levels_ms = clock.lap_ms();
+  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
+}
+
 template <class I>
 Schedule analyze_impl(const CsrView<I, double>& input, const Options& options, const int32_t* given_perm) {
   Stopwatch clock;
@@ -50,52 +84,64 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& options, c
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
   const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
-  s.col_perm = q;
-  s.row_perm.resize(q.size());
-  for (size_t k = 0; k < q.size(); ++k) s.row_perm[k] = m.row_of_col[q[k]];
-  s.row_perm_inv.resize(q.size());
-  s.col_perm_inv.resize(q.size());
-  for (int32_t k = 0; k < a.n; ++k) {
-    s.row_perm_inv[s.row_perm[k]] = k;
-    s.col_perm_inv[s.col_perm[k]] = k;
-  }
+  set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
-
-  analysis::FactorPattern f = analysis::symbolic_factorization(b, q);
-  s.f_colptr = std::move(f.colptr);
-  s.f_rowind = std::move(f.rowind);
-  s.f_diag = std::move(f.diag);
-  s.nnz_l = f.nnz_l;
-  s.nnz_u = f.nnz_u;
-  analysis::build_factor_rows(s);
-  analysis::build_value_map(s, a);
-  s.times.symbolic_ms = clock.lap_ms();
-
-  analysis::build_levels(s);
-  analysis::assign_kernel_modes(s, options.modes);
-  analysis::build_update_lists(s);
-  s.times.levels_ms = clock.lap_ms();
-  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
+  build_factor_and_levels(s, a, b, q, options, clock);
   return s;
 }
 
+// KLU's factorization stands in for matching + ordering (its time is ordering_ms); its
+// column order is given to the static pipeline, and its pivot rows become the "matching":
+// row_of_col[Q[k]] = Pnum[k], so that C's row k is KLU's k-th pivot row.
 template <class I>
-Schedule analyze_guarded(const CsrView<I, double>& a, const Options& options, const int32_t* given_perm) {
+Schedule repivot_impl(const CsrView<I, double>& input, const Options& options) {
+  Stopwatch clock;
+  const analysis::InputPattern a = analysis::check_input(input, /*needs_values=*/true);
+  Schedule s;
+  s.n = a.n;
+  s.input_nnz = a.nnz();
+  s.options = options;
+  s.ordering = Ordering::amd;  // KLU's default: AMD on each diagonal block of its BTF form
+  s.repivoted = true;
+  const analysis::ColumnPattern cols = analysis::columns_of(a);
+  analysis::PartialPivoting pp = analysis::klu_partial_pivoting(a, cols);
+  s.scaled = a.n > 0;
+  s.row_scale = std::move(pp.row_scale);
+  s.col_scale.assign(static_cast<size_t>(a.n), 1.0);
+  std::vector<int32_t> row_of_col(static_cast<size_t>(a.n));
+  for (int32_t k = 0; k < a.n; ++k) row_of_col[pp.col_perm[k]] = pp.row_perm[k];
+  const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, row_of_col);
+  set_permutations(s, row_of_col, pp.col_perm);
+  s.times.ordering_ms = clock.lap_ms();
+  build_factor_and_levels(s, a, b, pp.col_perm, options, clock);
+  return s;
+}
+
+template <class Fn>
+Schedule guarded(int64_t n, Fn&& analysis) {
   try {
-    return analyze_impl(a, options, given_perm);
+    return analysis();
   } catch (const std::bad_alloc&) {
-    throw Error(Status::out_of_memory, "the analysis ran out of host memory (n = " + std::to_string(a.nrows) + ")");
+    throw Error(Status::out_of_memory, "the analysis ran out of host memory (n = " + std::to_string(n) + ")");
   }
 }
 
 }  // namespace
 
 Schedule analyze(const CsrView<int64_t, double>& a, const Options& options, const int32_t* given_perm) {
-  return analyze_guarded(a, options, given_perm);
+  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
 }
 
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options, const int32_t* given_perm) {
-  return analyze_guarded(a, options, given_perm);
+  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
+}
+
+Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options) {
+  return guarded(a.nrows, [&] { return repivot_impl(a, options); });
+}
+
+Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& a, const Options& options) {
+  return guarded(a.nrows, [&] { return repivot_impl(a, options); });
 }
 
 }  // namespace gpuglu

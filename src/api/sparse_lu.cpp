@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <new>
 #include <string>
 
 #include "api/analyzed_pattern.hpp"
@@ -53,6 +54,7 @@ struct SparseLU::Impl {
   bool analyzed = false;
   bool factored = false;
   int64_t analysis_count = 0;
+  int64_t repivots = 0;  // schedules replaced by PivotPolicy::repivot since the last analyze()
   Schedule schedule;
   detail::AnalyzedPattern pattern;
   std::vector<double> a_values;  // values of the last factorization, for refinement
@@ -78,6 +80,7 @@ struct SparseLU::Impl {
     fallback_reason.clear();
     analyzed = false;
     factored = false;
+    repivots = 0;
     schedule = Schedule();
     pattern.clear();
     fstats = FactorStats();
@@ -90,27 +93,37 @@ struct SparseLU::Impl {
     check_backend_request(options);
     schedule = gpuglu::analyze(a, options, given_perm);
     backend = choose_backend(options, schedule, device);
+    attach_backend();
+    pattern.assign(a);
+    a_values.assign(static_cast<size_t>(schedule.input_nnz), 0.0);
+    size_buffers();
+    analyzed = true;
+    ++analysis_count;
+  }
+
+  // The CUDA engine for the current schedule where the CUDA backend was chosen.
+  void attach_backend() {
 #ifdef GPUGLU_HAVE_CUDA
     if (backend == Backend::cuda) {
       try {
         gpu = std::make_unique<cuda::CudaLU>(schedule, device.ordinal);
       } catch (const Error& e) {
-        // automatic: a GPU that cannot hold the factor leaves the work to the CPU.
-        if (options.backend != Backend::automatic || e.status() != Status::out_of_memory) throw;
+        // A GPU that cannot hold the factor leaves the work to the CPU under automatic, and
+        // under cuda when asked to (Options::cpu_fallback).
+        const bool fall_back = options.backend == Backend::automatic || options.cpu_fallback;
+        if (!fall_back || e.status() != Status::out_of_memory) throw;
         fallback_reason = e.what();
         backend = Backend::cpu;
       }
     }
 #endif
-    pattern.assign(a);
-    // Everything factor() and solve() touch is sized here: refactorization allocates nothing.
-    const size_t n = static_cast<size_t>(schedule.n);
-    a_values.assign(static_cast<size_t>(schedule.input_nnz), 0.0);
+  }
+
+  // Everything factor() and solve() touch is sized here: refactorization allocates nothing.
+  void size_buffers() {
     f.assign(schedule.f_rowind.size(), 0.0);
-    solve_work.assign(n, 0.0);
+    solve_work.assign(static_cast<size_t>(schedule.n), 0.0);
     refine_work.resize(schedule.n);
-    analyzed = true;
-    ++analysis_count;
   }
 
   void require_analyzed(const char* verb) const {
@@ -125,9 +138,20 @@ struct SparseLU::Impl {
     const int64_t count = fstats.factorizations + 1;
     fstats = FactorStats();
     fstats.factorizations = count;
+    fstats.repivots = repivots;
     std::copy(values, values + schedule.input_nnz, a_values.begin());
+    factor_with_schedule();
+    // numerically_singular only: NaN/Inf input (nan_or_inf) is no pivot problem.
+    if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular) repivot();
+    factored = fstats.status == Status::ok;
+    fstats.factor_ms = ms_since(t0);
+    return fstats;
+  }
+
+  // One numeric factorization of a_values with the current schedule, on the active backend.
+  void factor_with_schedule() {
 #ifdef GPUGLU_HAVE_CUDA
-    if (gpu) return refactor_on_device(t0);
+    if (gpu) return factor_on_device();
 #endif
     const reference::ScatterResult sc = reference::scatter_values(schedule, a_values.data(), f.data());
     if (sc.bad_entry >= 0) {
@@ -143,16 +167,12 @@ struct SparseLU::Impl {
           options.cpu_right_looking ? reference::factor_levels(schedule, f.data(), rule, options.num_threads)
                                     : reference::factor_levels_gather(schedule, f.data(), rule, options.num_threads);
       fstats.status = ns.status;
-      fstats.pivot_column = ns.pivot_column;
-      fstats.pivot_column_original = ns.pivot_column >= 0 ? schedule.col_perm[ns.pivot_column] : -1;
+      set_failure_column(ns.pivot_column);
       fstats.pivot_value = ns.pivot_value;
       fstats.perturbed_pivots = ns.perturbed_pivots;
       fstats.min_pivot_ratio = ns.min_pivot_ratio;
       fstats.growth = sc.max_abs > 0.0 ? ns.max_active / sc.max_abs : 0.0;
     }
-    factored = fstats.status == Status::ok;
-    fstats.factor_ms = ms_since(t0);
-    return fstats;
   }
 
   void set_failure_column(int32_t column) {
@@ -161,7 +181,7 @@ struct SparseLU::Impl {
   }
 
 #ifdef GPUGLU_HAVE_CUDA
-  const FactorStats& refactor_on_device(std::chrono::steady_clock::time_point t0) {
+  void factor_on_device() {
     host_factor_current = false;
     const cuda::DeviceFactorResult r = gpu->factor(a_values.data(), reference::PivotRule::from(options));
     if (r.bad_entry >= 0) {
@@ -179,12 +199,68 @@ struct SparseLU::Impl {
       fstats.min_pivot_ratio = ns.min_pivot_ratio;
       fstats.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
     }
-    factored = fstats.status == Status::ok;
     fstats.device_ms = r.device_ms;
-    fstats.factor_ms = ms_since(t0);
-    return fstats;
   }
 #endif
+
+  // PivotPolicy::repivot after a tiny pivot: KLU's partial pivoting on A (the analyzed
+  // pattern with this call's values) gives a new schedule, and the same values are factored
+  // again with it on the same backend. The new pivots are KLU's, which passed its threshold
+  // test on these very values, so this succeeds unless A is (nearly) singular; a failure is
+  // reported, never re-pivoted again within the call.
+  void repivot() {
+    const FactorStats failed = fstats;
+    const int64_t nnz_before = schedule.nnz_factor();
+    Schedule klu_order;
+    try {
+      // The analysis checked nnz(A) < 2^31 when this pattern was analyzed, so int32 holds it.
+      const std::vector<int32_t> rowptr(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
+      const CsrView<int32_t, double> a{schedule.n, schedule.n, rowptr.data(), pattern.colind(), a_values.data()};
+      klu_order = analyze_with_partial_pivoting(a, options);
+    } catch (const std::bad_alloc&) {
+      throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
+    } catch (const Error& e) {
+      if (e.status() != Status::numerically_singular) throw;
+      // KLU agrees that A is singular: keep the schedule and the static pivot's report.
+      fstats.repivot_singular = true;
+      fstats.repivot_column_original = failed.pivot_column_original;
+      fstats.repivot_pivot_value = failed.pivot_value;
+      return;
+    }
+    replace_schedule(std::move(klu_order));
+    ++repivots;
+    ++analysis_count;
+    fstats = FactorStats();
+    fstats.factorizations = failed.factorizations;
+    fstats.repivots = repivots;
+    fstats.repivoted = true;
+    fstats.repivot_column_original = failed.pivot_column_original;
+    fstats.repivot_pivot_value = failed.pivot_value;
+    fstats.repivot_nnz_before = nnz_before;
+    factor_with_schedule();
+  }
+
+  // The backend stays the one analyze() chose (the CUDA engine is rebuilt for the new
+  // pattern, with analyze()'s fallback to the CPU under automatic when it does not fit).
+  void replace_schedule(Schedule&& s) {
+#ifdef GPUGLU_HAVE_CUDA
+    gpu.reset();  // the old engine's device memory first: the new one may need all of it
+    host_factor_current = false;
+#endif
+    schedule = std::move(s);
+    try {
+      attach_backend();
+      size_buffers();
+    } catch (const std::bad_alloc&) {
+      const int64_t nnz = schedule.nnz_factor();
+      discard();
+      throw Error(Status::out_of_memory, "re-pivoting: no host memory for the new factor (nnz(L+U) = " +
+                                             std::to_string(nnz) + "); analyze() again");
+    } catch (...) {
+      discard();  // no engine or buffers for the new schedule: the object must be analyzed again
+      throw;
+    }
+  }
 
   const std::vector<double>& factor_values() {
 #ifdef GPUGLU_HAVE_CUDA
@@ -240,9 +316,24 @@ struct SparseLU::Impl {
     sstats = SolveStats();
     const int32_t steps = max_refine_steps();
     const reference::CsrRef a{schedule.n, pattern.rowptr(), pattern.colind(), a_values.data()};
+    auto record = [&](int32_t refine_steps, double backward_error) {
+      sstats.refine_steps = std::max(sstats.refine_steps, refine_steps);
+      sstats.backward_error = std::max(sstats.backward_error, backward_error);
+      sstats.inaccurate = sstats.inaccurate || !(backward_error <= SolveStats::kAcceptableBackwardError);
+    };
     for (int32_t c = 0; c < nrhs; ++c) {
       const double* bc = b + ldb * c;
       double* xc = x + ldx * c;
+#ifdef GPUGLU_HAVE_CUDA
+      if (gpu) {
+        // The CUDA backend refines on the device (A's values are there since factor()):
+        // only b goes up and x comes back, whatever the number of steps.
+        if (steps > 0 && !gpu->has_input_pattern()) gpu->set_input_pattern(pattern.rowptr(), pattern.colind());
+        const cuda::CudaLU::Refinement r = gpu->solve_refined(bc, xc, transpose, steps, options.refine_tolerance);
+        if (steps > 0) record(r.steps, r.backward_error);
+        continue;
+      }
+#endif
       // Refinement needs b after x is written, and they may alias: keep a copy.
       const double* rhs = bc;
       if (steps > 0) {
@@ -254,9 +345,7 @@ struct SparseLU::Impl {
         const reference::RefineOutcome r = reference::refine_with(
             [&](const double* r, double* d) { backend_solve(r, d, transpose); }, a, transpose, rhs, xc, steps,
             options.refine_tolerance, refine_work);
-        sstats.refine_steps = std::max(sstats.refine_steps, r.steps);
-        sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
-        sstats.inaccurate = sstats.inaccurate || !(r.backward_error <= SolveStats::kAcceptableBackwardError);
+        record(r.steps, r.backward_error);
       }
     }
     sstats.solve_ms = ms_since(t0);

@@ -28,6 +28,7 @@ std::string_view to_string(PivotPolicy p) noexcept {
   switch (p) {
     case PivotPolicy::report: return "report";
     case PivotPolicy::perturb: return "perturb";
+    case PivotPolicy::repivot: return "repivot";
   }
   return "?";
 }
@@ -45,7 +46,7 @@ std::optional<Ordering> parse_ordering(std::string_view s) noexcept {
 }
 
 std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept {
-  for (PivotPolicy p : {PivotPolicy::report, PivotPolicy::perturb})
+  for (PivotPolicy p : {PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot})
     if (s == to_string(p)) return p;
   return std::nullopt;
 }

@@ -24,6 +24,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <utility>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -246,12 +247,27 @@ struct CudaLU::Impl {
   double* x_dev = nullptr;
   double* w1 = nullptr;
   double* w2 = nullptr;
+  // refinement: A's pattern (and A^T's, built on the first transposed refinement), iterates
+  std::vector<int64_t> a_rowptr_host;
+  std::vector<int32_t> a_colind_host;
+  int64_t* a_rowptr = nullptr;
+  int32_t* a_colind = nullptr;
+  int64_t* at_rowptr = nullptr;
+  int32_t* at_colind = nullptr;
+  int64_t* at_value_of = nullptr;  // A^T's entry e holds A's value at_value_of[e]
+  double* b_dev = nullptr;
+  double* r_dev = nullptr;
+  double* r_next = nullptr;
+  double* d_dev = nullptr;
+  double* x_next = nullptr;
+  unsigned long long* berr_bits = nullptr;
   kernels::FactorState* state = nullptr;
 
   // --- pinned host staging ---
   double* a_pinned = nullptr;
   double* v_pinned = nullptr;
   kernels::FactorState* state_pinned = nullptr;
+  unsigned long long* berr_pinned = nullptr;
 
   // --- execution ---
   cudaStream_t stream = nullptr;
@@ -295,6 +311,9 @@ struct CudaLU::Impl {
   void analyze_transposed();
   void spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
                   cusparseDnVecDescr_t x, cusparseDnVecDescr_t y);
+  void solve_device(const double* in, double* out, bool transpose);  // device vectors; may alias
+  void build_transpose();
+  double residual(bool transpose, const double* x, double* r);  // r = b_dev - op(A) x; backward error
 };
 
 CudaLU::Impl::~Impl() {
@@ -315,7 +334,8 @@ CudaLU::Impl::~Impl() {
   for (cudaEvent_t e : {ev_start, ev_loop, ev_end})
     if (e) cudaEventDestroy(e);
   if (stream) cudaStreamDestroy(stream);
-  for (void* p : {static_cast<void*>(a_pinned), static_cast<void*>(v_pinned), static_cast<void*>(state_pinned)})
+  for (void* p : {static_cast<void*>(a_pinned), static_cast<void*>(v_pinned), static_cast<void*>(state_pinned),
+                  static_cast<void*>(berr_pinned)})
     if (p) cudaFreeHost(p);
   mem.release();
   if (switched) cudaSetDevice(previous);
@@ -368,6 +388,7 @@ void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
   a_pinned = pinned_alloc<double>(static_cast<size_t>(input_nnz), "the input values' staging buffer");
   v_pinned = pinned_alloc<double>(static_cast<size_t>(n), "the solve's staging buffer");
   state_pinned = pinned_alloc<kernels::FactorState>(1, "the factorization state's staging buffer");
+  berr_pinned = pinned_alloc<unsigned long long>(1, "the backward error's staging buffer");
 
   init_solves(s);
 
@@ -407,6 +428,12 @@ void CudaLU::Impl::init_solves(const Schedule& s) {
   x_dev = mem.allocate<double>(static_cast<size_t>(n), "the solve's right-hand side");
   w1 = mem.allocate<double>(static_cast<size_t>(n), "the solve's work vector");
   w2 = mem.allocate<double>(static_cast<size_t>(n), "the solve's second work vector");
+  b_dev = mem.allocate<double>(static_cast<size_t>(n), "the refinement's right-hand side");
+  r_dev = mem.allocate<double>(static_cast<size_t>(n), "the refinement's residual");
+  r_next = mem.allocate<double>(static_cast<size_t>(n), "the refinement's next residual");
+  d_dev = mem.allocate<double>(static_cast<size_t>(n), "the refinement's correction");
+  x_next = mem.allocate<double>(static_cast<size_t>(n), "the refinement's next iterate");
+  berr_bits = mem.allocate<unsigned long long>(1, "the backward error");
   if (n == 0) return;
   GPUGLU_CUSPARSE_CHECK(cusparseCreate(&sp));
   GPUGLU_CUSPARSE_CHECK(cusparseSetStream(sp, stream));
@@ -590,35 +617,106 @@ void CudaLU::download_factor(double* f_host) const {
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
 
-void CudaLU::solve(const double* b, double* x, bool transpose) {
+void CudaLU::Impl::solve_device(const double* in, double* out, bool transpose) {
+  const size_t bytes = static_cast<size_t>(n) * sizeof(double);
+  if (!transpose) {
+    kernels::launch_gather_scaled(n, row_perm, row_scale, in, w1, stream);
+    if (mat_l)
+      spsv_solve(sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_l, vec1, vec2);
+    else
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(w2, w1, bytes, cudaMemcpyDeviceToDevice, stream));
+    spsv_solve(sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_u, vec2, vec1);
+    kernels::launch_scatter_scaled(n, col_perm, col_scale, w1, out, stream);
+  } else {
+    if (!transposed_ready) analyze_transposed();
+    kernels::launch_gather_scaled(n, col_perm, col_scale, in, w1, stream);
+    spsv_solve(sv_ut, CUSPARSE_OPERATION_TRANSPOSE, mat_u, vec1, vec2);
+    if (mat_l)
+      spsv_solve(sv_lt, CUSPARSE_OPERATION_TRANSPOSE, mat_l, vec2, vec1);
+    else
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(w1, w2, bytes, cudaMemcpyDeviceToDevice, stream));
+    kernels::launch_scatter_scaled(n, row_perm, row_scale, w1, out, stream);
+  }
+}
+
+void CudaLU::solve(const double* b, double* x, bool transpose) { solve_refined(b, x, transpose, 0, 0.0); }
+
+void CudaLU::set_input_pattern(const int64_t* rowptr, const int32_t* colind) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  if (rowptr[m.n] != m.input_nnz)
+    throw Error(Status::invalid_input, "CudaLU::set_input_pattern: the pattern has " + std::to_string(rowptr[m.n]) +
+                                           " entries, the schedule " + std::to_string(m.input_nnz));
+  m.a_rowptr_host.assign(rowptr, rowptr + m.n + 1);
+  m.a_colind_host.assign(colind, colind + m.input_nnz);
+  m.a_rowptr = m.mem.upload(m.a_rowptr_host, "A's row pointers (refinement)");
+  m.a_colind = m.mem.upload(m.a_colind_host, "A's column indices (refinement)");
+}
+
+bool CudaLU::has_input_pattern() const { return impl_->a_rowptr != nullptr; }
+
+// A^T by rows = A by columns, with each entry's position in A's values: built on the host
+// once, on the first transposed refinement.
+void CudaLU::Impl::build_transpose() {
+  std::vector<int64_t> ptr(static_cast<size_t>(n) + 1, 0), value_of(static_cast<size_t>(input_nnz));
+  std::vector<int32_t> ind(static_cast<size_t>(input_nnz));
+  for (int64_t p = 0; p < input_nnz; ++p) ++ptr[a_colind_host[p] + 1];
+  for (int32_t j = 0; j < n; ++j) ptr[j + 1] += ptr[j];
+  std::vector<int64_t> next(ptr.begin(), ptr.end() - 1);
+  for (int32_t i = 0; i < n; ++i)
+    for (int64_t p = a_rowptr_host[i]; p < a_rowptr_host[i + 1]; ++p) {
+      const int64_t e = next[a_colind_host[p]]++;
+      ind[e] = i;
+      value_of[e] = p;
+    }
+  at_rowptr = mem.upload(ptr, "A^T's row pointers (refinement)");
+  at_colind = mem.upload(ind, "A^T's column indices (refinement)");
+  at_value_of = mem.upload(value_of, "A^T's value positions (refinement)");
+}
+
+double CudaLU::Impl::residual(bool transpose, const double* x, double* r) {
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(berr_bits, 0, sizeof(unsigned long long), stream));
+  if (transpose)
+    kernels::launch_residual(n, at_rowptr, at_colind, a_dev, at_value_of, b_dev, x, r, berr_bits, stream);
+  else
+    kernels::launch_residual(n, a_rowptr, a_colind, a_dev, nullptr, b_dev, x, r, berr_bits, stream);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(berr_pinned, berr_bits, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return from_bits(*berr_pinned);
+}
+
+CudaLU::Refinement CudaLU::solve_refined(const double* b, double* x, bool transpose, int32_t max_steps,
+                                         double tolerance) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve: no successful factorization to solve with");
-  if (m.n == 0) return;
+  Refinement out;
+  if (m.n == 0) return out;
+  if (max_steps > 0 && !m.a_rowptr)
+    throw Error(Status::invalid_input, "CudaLU::solve_refined: set_input_pattern() was not called");
   DeviceScope scope(m.device);
   const size_t bytes = static_cast<size_t>(m.n) * sizeof(double);
   std::memcpy(m.v_pinned, b, bytes);
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.x_dev, m.v_pinned, bytes, cudaMemcpyHostToDevice, m.stream));
-  if (!transpose) {
-    kernels::launch_gather_scaled(m.n, m.row_perm, m.row_scale, m.x_dev, m.w1, m.stream);
-    if (m.mat_l)
-      m.spsv_solve(m.sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, m.mat_l, m.vec1, m.vec2);
-    else
-      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.w2, m.w1, bytes, cudaMemcpyDeviceToDevice, m.stream));
-    m.spsv_solve(m.sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, m.mat_u, m.vec2, m.vec1);
-    kernels::launch_scatter_scaled(m.n, m.col_perm, m.col_scale, m.w1, m.x_dev, m.stream);
-  } else {
-    if (!m.transposed_ready) m.analyze_transposed();
-    kernels::launch_gather_scaled(m.n, m.col_perm, m.col_scale, m.x_dev, m.w1, m.stream);
-    m.spsv_solve(m.sv_ut, CUSPARSE_OPERATION_TRANSPOSE, m.mat_u, m.vec1, m.vec2);
-    if (m.mat_l)
-      m.spsv_solve(m.sv_lt, CUSPARSE_OPERATION_TRANSPOSE, m.mat_l, m.vec2, m.vec1);
-    else
-      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.w1, m.w2, bytes, cudaMemcpyDeviceToDevice, m.stream));
-    kernels::launch_scatter_scaled(m.n, m.row_perm, m.row_scale, m.w1, m.x_dev, m.stream);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.b_dev, m.v_pinned, bytes, cudaMemcpyHostToDevice, m.stream));
+  m.solve_device(m.b_dev, m.x_dev, transpose);
+  if (max_steps > 0) {
+    if (transpose && !m.at_rowptr) m.build_transpose();
+    double berr = m.residual(transpose, m.x_dev, m.r_dev);
+    while (out.steps < max_steps && berr > tolerance) {
+      m.solve_device(m.r_dev, m.d_dev, transpose);
+      kernels::launch_add(m.n, m.x_dev, m.d_dev, m.x_next, m.stream);
+      const double next = m.residual(transpose, m.x_next, m.r_next);
+      if (!(next < berr)) break;
+      std::swap(m.x_dev, m.x_next);
+      std::swap(m.r_dev, m.r_next);
+      berr = next;
+      ++out.steps;
+    }
+    out.backward_error = berr;
   }
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.v_pinned, m.x_dev, bytes, cudaMemcpyDeviceToHost, m.stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   std::memcpy(x, m.v_pinned, bytes);
+  return out;
 }
 
 int64_t CudaLU::device_bytes() const { return impl_->mem.bytes(); }

@@ -47,6 +47,21 @@ class CudaLU {
   // Throws Error(not_factored) unless the last factor() succeeded.
   void solve(const double* b, double* x, bool transpose);
 
+  // A's pattern (CSR, the one the schedule was analyzed from): with it, solve_refined()
+  // refines on the device with A's values of the last factor(). Copied once.
+  void set_input_pattern(const int64_t* rowptr, const int32_t* colind);
+  bool has_input_pattern() const;
+  struct Refinement {
+    int32_t steps = 0;
+    double backward_error = -1.0;  // -1: not computed (max_steps 0)
+  };
+  // solve() followed by up to max_steps of iterative refinement, all on the device: the
+  // residual and componentwise backward error of every iterate are computed there, and a
+  // step is kept only while it lowers the backward error (reference::refine_with's rule);
+  // it stops once the backward error is <= tolerance. Only b goes up and x comes back.
+  // Needs set_input_pattern() when max_steps > 0.
+  Refinement solve_refined(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance);
+
   int64_t device_bytes() const;  // bytes of device memory this object holds (cuSPARSE buffers included)
   int64_t factor_bytes() const;  // bytes of F values + F pattern (colptr, rowind, diag)
 

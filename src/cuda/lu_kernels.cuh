@@ -77,4 +77,15 @@ void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, c
 void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
                            cudaStream_t stream);
 
+
+// --- refinement (refine_kernels.cu) ---
+// r = b - A x over the rows of a CSR matrix whose values are values[value_of[p]] (or
+// values[p] when value_of is null), and *berr_bits = max(*berr_bits, bits of the row's
+// componentwise backward error |r_i| / (|b_i| + sum |a_ip x_p|)); NaN counts as +Inf.
+void launch_residual(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
+                     const int64_t* value_of, const double* b, const double* x, double* r,
+                     unsigned long long* berr_bits, cudaStream_t stream);
+// out = x + d
+void launch_add(int32_t n, const double* x, const double* d, double* out, cudaStream_t stream);
+
 }  // namespace gpuglu::cuda::kernels

@@ -4,4 +4,5 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/cuda_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/refine_kernels.cu
 )

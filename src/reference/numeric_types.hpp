@@ -15,8 +15,11 @@ struct PivotRule {
   double zero_pivot = 0.0;
   double perturbation = 1.4901161193847656e-08;
 
+  // The engines (CPU and CUDA) know report and perturb only. Under repivot a tiny pivot is
+  // reported like under report; SparseLU then re-analyzes with KLU's pivoting and factors again.
   static PivotRule from(const Options& o) {
-    return {o.pivot_policy, o.pivot_threshold, o.zero_pivot, o.perturbation};
+    const PivotPolicy engine = o.pivot_policy == PivotPolicy::perturb ? PivotPolicy::perturb : PivotPolicy::report;
+    return {engine, o.pivot_threshold, o.zero_pivot, o.perturbation};
   }
 };
 

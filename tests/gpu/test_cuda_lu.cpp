@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "gpuglu/generators.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "reference/level_numeric.hpp"
+#include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
 #include "reference/triangular_solve.hpp"
 
@@ -327,6 +329,63 @@ TEST(CudaLU, exact_zero_pivots_are_perturbed_like_the_reference) {
     } else {
       EXPECT_EQ(g.stats.status, Status::numerically_singular);
     }
+  }
+}
+
+// Refinement on the device against reference::refine on the CPU, both on a factor whose
+// static pivots were exactly zero and got perturbed (so refinement has real work to do):
+// same acceptance rule, so they must end at comparable backward errors, and both solve.
+TEST(CudaLU, device_refinement_matches_the_cpu_refinement) {
+  GPUGLU_REQUIRE_GPU();
+  std::vector<Triplet<int32_t, double>> t;
+  const int32_t blocks = 60;
+  for (int32_t b = 0; b < blocks; ++b) {
+    const int32_t off = 3 * b;
+    // [2 2 0; 3 3 1; 0 1 d]: nonsingular (det -2), second static pivot 3 - 1.5 * 2 = 0 exactly.
+    const double d = 1.0 + 0.1 * (b % 5);
+    for (auto [i, j, v] : {std::tuple{0, 0, 2.0}, {0, 1, 2.0}, {1, 0, 3.0}, {1, 1, 3.0}, {1, 2, 1.0}, {2, 1, 1.0},
+                           {2, 2, d}})
+      t.push_back({off + i, off + j, v});
+    if (b + 1 < blocks) t.push_back({off + 2, off + 3, 0.25});
+  }
+  const CsrMatrixD a = csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, t);
+  Options o = plain_options();
+  o.ordering = Ordering::natural;
+  o.pivot_policy = PivotPolicy::perturb;
+  const Schedule s = analyze(a.view(), o);
+  const PivotRule rule = PivotRule::from(o);
+  const CpuFactor c = cpu_factor(s, a.values, rule);
+  ASSERT_EQ(c.stats.status, Status::ok);
+  ASSERT_GT(c.stats.perturbed_pivots, 0);
+  CudaLU lu(s, device_ordinal());
+  ASSERT_EQ(lu.factor(a.values.data(), rule).stats.status, Status::ok);
+  const std::vector<int64_t> rowptr(a.rowptr.begin(), a.rowptr.end());
+  lu.set_input_pattern(rowptr.data(), a.colind.data());
+  const reference::CsrRef ref{a.nrows, rowptr.data(), a.colind.data(), a.values.data()};
+  reference::RefineWork work;
+  work.resize(a.nrows);
+  std::vector<double> b(static_cast<size_t>(a.nrows));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0 + static_cast<double>(i % 11);
+  for (bool transpose : {false, true}) {
+    std::vector<double> xc(b.size()), xg(b.size());
+    if (transpose)
+      reference::solve_transpose_with_factor(s, c.f.data(), b.data(), xc.data(), work.solve.data());
+    else
+      reference::solve_with_factor(s, c.f.data(), b.data(), xc.data(), work.solve.data());
+    const reference::RefineOutcome rc = reference::refine(s, c.f.data(), ref, transpose, b.data(), xc.data(), 10, 1e-15, work);
+    const CudaLU::Refinement rg = lu.solve_refined(b.data(), xg.data(), transpose, 10, 1e-15);
+    SCOPED_TRACE(transpose ? "transpose" : "plain");
+    EXPECT_GE(rg.steps, 1);
+    EXPECT_GE(rc.steps, 1);
+    EXPECT_LE(rg.backward_error, std::max(1e-14, 10.0 * rc.backward_error));
+    std::vector<double> r(b.size());
+    const double berr = reference::residual_and_backward_error(ref, transpose, b.data(), xg.data(), r.data(),
+                                                               work.denom.data());
+    EXPECT_LE(berr, std::max(1e-14, 2.0 * rg.backward_error)) << "the device's backward error is the CPU's, recomputed";
+    // max_steps 0: the bare solve, no backward error.
+    const CudaLU::Refinement bare = lu.solve_refined(b.data(), xg.data(), transpose, 0, 1e-15);
+    EXPECT_EQ(bare.steps, 0);
+    EXPECT_EQ(bare.backward_error, -1.0);
   }
 }
 

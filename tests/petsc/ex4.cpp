@@ -1,7 +1,7 @@
 static const char help[] =
     "Bad input for gpuglu through KSP/PCLU: each -case is a matrix the factorization must refuse\n"
     "cleanly (a PETSc error naming the cause, or a MatFactorError that KSP reports).\n"
-    "  -case <name>          nonsquare | structsingular | emptyrow | numsingular | nan | empty | laplacian\n"
+    "  -case <name>          nonsquare | structsingular | emptyrow | numsingular | zerodiag | nan | empty | laplacian\n"
     "  -residual_tol <tol>   the relative residual of a successful solve must be below this (1e-10)\n";
 
 #include <cmath>
@@ -47,6 +47,15 @@ std::vector<Entry> numerically_singular() {
           {3, 3, 4.0}, {4, 3, 1.0}, {4, 4, 5.0}, {4, 5, 1.0}, {5, 1, 1.0}, {5, 4, 1.0}, {5, 5, 5.0}};
 }
 
+// Nonsingular, but A(0, 0) and A(1, 1) are not stored: without matching, column 0's static
+// pivot is exactly 0 (nothing updates the first column). KLU's partial pivoting swaps rows 0, 1.
+std::vector<Entry> zero_diagonal() {
+  std::vector<Entry> e = {{0, 1, 2.0}, {0, 2, -1.0}, {1, 0, 3.0}, {1, 3, 1.0}};
+  for (const Entry& t : tridiagonal(8))
+    if (t.i >= 2) e.push_back(t);
+  return e;
+}
+
 // Rows 0-2 only touch columns 0 and 1: structural rank 4 of 5.
 std::vector<Entry> structurally_singular() {
   return {{0, 0, 2.0}, {0, 1, 1.0}, {1, 0, 1.0}, {1, 1, 3.0}, {2, 0, 1.0}, {2, 1, 1.0},
@@ -71,6 +80,9 @@ PetscErrorCode build(const char* which, Mat* A) {
   if (is) PetscFunctionReturn(0);
   PetscCall(PetscStrcmp(which, "numsingular", &is));
   if (is) PetscCall(create_from_entries(6, 6, numerically_singular(), A));
+  if (is) PetscFunctionReturn(0);
+  PetscCall(PetscStrcmp(which, "zerodiag", &is));
+  if (is) PetscCall(create_from_entries(8, 8, zero_diagonal(), A));
   if (is) PetscFunctionReturn(0);
   PetscCall(PetscStrcmp(which, "empty", &is));
   if (is) PetscCall(create_from_entries(0, 0, {}, A));
@@ -205,6 +217,18 @@ int main(int argc, char** argv) {
       test:
          suffix: numerically_singular_perturb
          args: -case numsingular -mat_gpuglu_pivot_policy perturb
+      test:
+         suffix: zero_diagonal_report
+         args: -case zerodiag -mat_gpuglu_matching 0
+         filter: grep -E "KSP:|PC failed"
+      test:
+         suffix: zero_diagonal_repivot
+         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy repivot -info -ksp_view
+         filter: grep -o -E "gpuglu: tiny pivot.*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|re-pivots.*"
+      test:
+         suffix: numerically_singular_repivot
+         args: -case numsingular -mat_gpuglu_pivot_policy repivot -info
+         filter: grep -o -E "gpuglu: tiny pivot.*|KSP: .*|PC failed: .*|zero pivot row: .*"
       test:
          suffix: nan
          args: -case nan
