@@ -110,21 +110,22 @@ std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const
     if (end == std::string::npos) end = spec.size();
     const std::string item = spec.substr(begin, end - begin);
     begin = end + 1;
-    int threads = 0, rows = 0, pdl = 0;
-    if (std::sscanf(item.c_str(), "%d:%d:%d", &threads, &rows, &pdl) != 3)
-      throw std::runtime_error("bad launch shape '" + item + "' (want threads:rows:pdl)");
+    int threads = 0, rows = 0, pdl = 0, persistent = 0;
+    if (std::sscanf(item.c_str(), "%d:%d:%d:%d", &threads, &rows, &pdl, &persistent) < 3)
+      throw std::runtime_error("bad launch shape '" + item + "' (want threads:rows:pdl[:persistent])");
     Schedule variant = s;
     variant.options.modes.max_block_threads = threads;
     variant.options.modes.rows_per_thread = rows;
     variant.options.modes.programmatic_launch = pdl != 0;
+    variant.options.modes.persistent_kernel = persistent != 0;
     cuda::CudaLU engine(variant, 0);
     const reference::PivotRule rule = reference::PivotRule::from(variant.options);
     engine.factor(a_values, rule);
     std::vector<double> ms;
     for (int r = 0; r < std::max(1, repeat); ++r) ms.push_back(engine.factor(a_values, rule).device_ms);
     char line[160];
-    std::snprintf(line, sizeof line, "    launch shape threads<=%4d rows/thread %d pdl %d: %9.3f ms (device)\n", threads,
-                  rows, pdl, median(ms));
+    std::snprintf(line, sizeof line, "    launch shape threads<=%4d rows/thread %d pdl %d persistent %d: %9.3f ms (device)\n",
+                  threads, rows, pdl, persistent, median(ms));
     out += line;
   }
   return out;

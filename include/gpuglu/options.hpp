@@ -57,6 +57,11 @@ struct KernelModeThresholds {
   // kernel starts while the previous one drains, reads its part of the schedule, and only
   // then waits for the previous level's values.
   bool programmatic_launch = true;
+  // Run the whole level loop as one persistent, self-scheduled kernel (dependency counters
+  // per column and level instead of a launch per level; GLU-style tasks handed out in
+  // level order, so it cannot deadlock). Measured against the graph on an H100 in
+  // docs/performance.md; off by default.
+  bool persistent_kernel = false;
 };
 
 struct Options {

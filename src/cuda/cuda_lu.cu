@@ -276,6 +276,13 @@ struct CudaLU::Impl {
   bool use_graph = true;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t graph_exec = nullptr;
+  // modes.persistent_kernel: the level loop as one self-scheduled launch instead
+  bool persistent = false;
+  kernels::PersistentArgs pargs{};
+  int persistent_grid = 0;
+  int32_t* col_done_dev = nullptr;
+  int32_t* level_done_dev = nullptr;
+  unsigned long long* ticket_dev = nullptr;
   LevelTiming timing{0, 0.0, 0.0};
   bool factored = false;
 
@@ -303,6 +310,8 @@ struct CudaLU::Impl {
   template <class I>
   void upload_triangles(const Schedule& s, cusparseIndexType_t index_type);
   void capture_graph();
+  void init_persistent(const Schedule& s);
+  void enqueue_loop(cudaStream_t st);  // the level loop: graph, plain launches, or persistent
   void enqueue_level(const LevelLaunch& ll, cudaStream_t st) const;
   void enqueue_levels(cudaStream_t st) const;
   void spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
@@ -395,6 +404,11 @@ void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
   plan = plan_levels(s);
   if (!kernels::programmatic_launch_supported(device))
     for (LevelLaunch& ll : plan) ll.programmatic = false;
+  persistent = s.options.modes.persistent_kernel;
+  if (persistent) {
+    init_persistent(s);
+    return;
+  }
   use_graph = !graph_disabled_by_env();
   if (use_graph && !plan.empty()) capture_graph();
 }
@@ -508,6 +522,63 @@ void CudaLU::Impl::spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op,
       cusparseSpSV_solve(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, descr));
 }
 
+// Tasks in level order (each level's pivots, then its targets), with the counts they wait
+// for: a pivot of j all updates of j, a target of k the updates of k scheduled before it.
+void CudaLU::Impl::init_persistent(const Schedule& s) {
+  std::vector<uint8_t> is_pivot;
+  std::vector<int64_t> arg;
+  std::vector<int32_t> level_of_task, count;
+  std::vector<int32_t> updates_of(static_cast<size_t>(n), 0);
+  for (int32_t l = 0; l < levels; ++l)
+    for (int64_t t = s.level_target_ptr[l]; t < s.level_target_ptr[l + 1]; ++t) ++updates_of[s.target_col[t]];
+  std::vector<int32_t> seen(static_cast<size_t>(n), 0);
+  const size_t ntasks = static_cast<size_t>(n) + s.target_col.size();
+  is_pivot.reserve(ntasks);
+  arg.reserve(ntasks);
+  level_of_task.reserve(ntasks);
+  count.reserve(ntasks);
+  for (int32_t l = 0; l < levels; ++l) {
+    for (int64_t c = s.level_ptr[l]; c < s.level_ptr[l + 1]; ++c) {
+      is_pivot.push_back(1);
+      arg.push_back(c);
+      level_of_task.push_back(l);
+      count.push_back(updates_of[s.level_cols[c]]);
+    }
+    for (int64_t t = s.level_target_ptr[l]; t < s.level_target_ptr[l + 1]; ++t) {
+      is_pivot.push_back(0);
+      arg.push_back(t);
+      level_of_task.push_back(l);
+      count.push_back(seen[s.target_col[t]]++);
+    }
+  }
+  pargs.task_is_pivot = mem.upload(is_pivot, "the persistent loop's task kinds");
+  pargs.task_arg = mem.upload(arg, "the persistent loop's tasks");
+  pargs.task_level = mem.upload(level_of_task, "the persistent loop's task levels");
+  pargs.task_count = mem.upload(count, "the persistent loop's task counts");
+  pargs.level_ptr = mem.upload(s.level_ptr, "the level pointers");
+  pargs.ntasks = static_cast<int64_t>(is_pivot.size());
+  ticket_dev = mem.allocate<unsigned long long>(1, "the persistent loop's ticket");
+  col_done_dev = mem.allocate<int32_t>(static_cast<size_t>(n), "the persistent loop's column counters");
+  level_done_dev = mem.allocate<int32_t>(static_cast<size_t>(levels), "the persistent loop's level counters");
+  pargs.ticket = ticket_dev;
+  pargs.col_done = col_done_dev;
+  pargs.level_pivots_done = level_done_dev;
+  persistent_grid = kernels::persistent_blocks(device);
+}
+
+void CudaLU::Impl::enqueue_loop(cudaStream_t st) {
+  if (persistent) {
+    GPUGLU_CUDA_CHECK(cudaMemsetAsync(ticket_dev, 0, sizeof(unsigned long long), st));
+    GPUGLU_CUDA_CHECK(cudaMemsetAsync(col_done_dev, 0, static_cast<size_t>(n) * sizeof(int32_t), st));
+    GPUGLU_CUDA_CHECK(cudaMemsetAsync(level_done_dev, 0, static_cast<size_t>(std::max(levels, 1)) * sizeof(int32_t), st));
+    kernels::launch_persistent(args, pargs, persistent_grid, st);
+  } else if (graph_exec) {
+    GPUGLU_CUDA_CHECK(cudaGraphLaunch(graph_exec, st));
+  } else {
+    enqueue_levels(st);
+  }
+}
+
 void CudaLU::Impl::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
   kernels::launch_pivot(args, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, ll.programmatic, st);
   if (ll.ntargets == 0) return;
@@ -562,10 +633,7 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
   kernels::launch_scatter(m.input_nnz, m.a_dev, m.value_map, m.value_scale, m.f, m.state, m.stream);
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_loop, m.stream));
   const bool graphed = m.graph_exec != nullptr;
-  if (graphed)
-    GPUGLU_CUDA_CHECK(cudaGraphLaunch(m.graph_exec, m.stream));
-  else
-    m.enqueue_levels(m.stream);
+  m.enqueue_loop(m.stream);
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_end, m.stream));
   kernels::launch_gather(m.nnz_l + m.nnz_u, m.tri_pos, m.f, m.tri_values, m.stream);
   GPUGLU_CUDA_CHECK(
@@ -592,10 +660,11 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
     out.stats.status = Status::nan_or_inf;
     return out;
   }
-  if (st.failed_column != kernels::kNoLevel) {
+  if (st.failure_key != kernels::kNoEntry) {
+    const int32_t column = static_cast<int32_t>(st.failure_key & 0xffffffffull);
     out.stats.status = Status::numerically_singular;
-    out.stats.pivot_column = st.failed_column;
-    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, m.f + m.f_diag[st.failed_column], sizeof(double),
+    out.stats.pivot_column = column;
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, m.f + m.f_diag[column], sizeof(double),
                                  cudaMemcpyDeviceToHost));
     return out;
   }

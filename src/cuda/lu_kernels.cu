@@ -77,7 +77,7 @@ __device__ __forceinline__ void let_next_kernel_start() {
 }
 
 __device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
-  atomicMin(&st->failed_column, j);
+  atomicMin(&st->failure_key, (static_cast<unsigned long long>(level) << 32) | static_cast<uint32_t>(j));
   atomicMin(&st->failed_level, level);
 }
 
@@ -94,19 +94,29 @@ __device__ __forceinline__ bool update_skipped(const FactorState* st, int32_t le
   return v->bad_entry != kNoEntry || v->failed_level <= level;
 }
 
+// F as read by the persistent kernel (Coherent): values written by other blocks during the
+// same launch must not come from this SM's L1, so they are loaded at L2 (ld.global.cg).
+template <bool Coherent>
+__device__ __forceinline__ double load_f(const double* p) {
+  if constexpr (Coherent)
+    return __ldcg(p);
+  else
+    return *p;
+}
+
 // reference::pivot_and_scale for column j by a group of nthreads (a warp, or the block).
-template <bool Block>
+template <bool Block, bool Coherent = false>
 __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int tid, int nthreads) {
   double* f = a.f;
   FactorState* st = a.state;
   const int64_t begin = a.colptr[j];
   const int64_t end = a.colptr[j + 1];
   const int64_t d = a.diag[j];
-  const double pivot0 = f[d];  // read by every thread before thread 0 may overwrite it
+  const double pivot0 = load_f<Coherent>(f + d);  // read by every thread before thread 0 may overwrite it
   double colmax = 0.0;
   bool finite = true;
   for (int64_t p = begin + tid; p < end; p += nthreads) {
-    const double v = fabs(f[p]);
+    const double v = fabs(load_f<Coherent>(f + p));
     colmax = v > colmax ? v : colmax;
     finite &= v <= DBL_MAX;  // false for NaN and Inf
   }
@@ -143,7 +153,7 @@ __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int t
       atomicAdd(&st->perturbed, 1ull);
     }
   }
-  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(f[p], pivot);
+  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(load_f<Coherent>(f + p), pivot);
 }
 
 // One source of a target: U(j, k)'s position in column k and the rows of L(:, j) (from
@@ -171,6 +181,7 @@ constexpr int kUnroll = 4;  // rows in flight per thread: independent loads over
 
 // F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
 // Returns true when a row had no (i, k) entry in column k (a broken fill pattern).
+template <bool Coherent = false>
 __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s, int64_t qend, int tid,
                                              int nthreads) {
   const int32_t* __restrict__ rowind = a.rowind;
@@ -192,8 +203,8 @@ __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s
         if (p < s.lend) {
           li[r] = rowind[p];
           ti[r] = rowind[p + shift];
-          lv[r] = f[p];
-          tv[r] = f[p + shift];
+          lv[r] = load_f<Coherent>(f + p);
+          tv[r] = load_f<Coherent>(f + p + shift);
         }
       }
 #pragma unroll
@@ -224,7 +235,7 @@ __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s
         hi = mid;
     }
     if (lo == to || rowind[lo] != i) return true;
-    f[lo] = __dsub_rn(f[lo], __dmul_rn(f[p], s.u));
+    f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
   }
   return false;
 }
@@ -269,39 +280,100 @@ __global__ void __launch_bounds__(1024) update_warp_kernel(LevelArgs a, int32_t 
   if (missing) a.state->missing_fill = 1;
 }
 
-__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
+// The block-per-target update of target t. pdl_wait: wait for the previous kernel after
+// reading the schedule (level kernels); the persistent kernel has waited already.
+template <bool Coherent>
+__device__ void update_target_block(const LevelArgs& a, int32_t level, int64_t t, bool pdl_wait) {
   __shared__ Source sources[32];
   const int tid = static_cast<int>(threadIdx.x);
   const int nthreads = static_cast<int>(blockDim.x);
-  const int64_t t = t_begin + blockIdx.x;
   const int64_t qend = a.colptr[a.target_col[t] + 1];
   const int64_t e_begin = a.src_ptr[t];
   const int64_t e_end = a.src_ptr[t + 1];
   Source mine{0, 0, 0, 0.0};
   if (tid < 32 && tid < e_end - e_begin) mine = source_pattern(a, e_begin + tid);
-  wait_for_previous_kernel();
+  if (pdl_wait) wait_for_previous_kernel();
   if (update_skipped(a.state, level)) return;
   bool missing = false;
   for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
     const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
     if (tid < cnt) {
       if (e0 != e_begin) mine = source_pattern(a, e0 + tid);
-      mine.u = a.f[mine.pos];
+      mine.u = load_f<Coherent>(a.f + mine.pos);
       sources[tid] = mine;
     }
     __syncthreads();
     for (int r = 0; r < cnt; ++r) {
-      missing |= apply_source(a, sources[r], qend, tid, nthreads);
+      missing |= apply_source<Coherent>(a, sources[r], qend, tid, nthreads);
       __syncthreads();  // also keeps sources[] alive until every thread is done with it
     }
   }
   if (missing) a.state->missing_fill = 1;
 }
 
+__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
+  update_target_block<false>(a, level, t_begin + blockIdx.x, true);
+}
+
+__device__ __forceinline__ void wait_until(const int32_t* counter, int32_t value) {
+  const volatile int32_t* c = counter;
+  while (*c < value) __nanosleep(32);
+}
+
+// The whole level loop in one launch (self-scheduled, no level barriers): blocks take the
+// tasks (each level's pivots, then its targets) in order from a ticket counter, so every
+// task waits only on tasks that a running block already holds, and cannot deadlock
+// however few blocks are resident. A pivot of column j waits until every update of j is
+// done (col_done[j] reaches its count); a target of level l waits for the pivots of
+// level l and for the previous update of its column (the CPU's order, so the result is
+// bitwise the level loop's).
+__global__ void __launch_bounds__(kPersistentThreads) persistent_kernel(LevelArgs a, PersistentArgs p) {
+  __shared__ int64_t task;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  for (;;) {
+    if (tid == 0) task = static_cast<int64_t>(atomicAdd(p.ticket, 1ull));
+    __syncthreads();
+    const int64_t i = task;
+    __syncthreads();
+    if (i >= p.ntasks) return;
+    const int32_t level = p.task_level[i];
+    const int64_t arg = p.task_arg[i];
+    if (p.task_is_pivot[i]) {
+      const int32_t j = a.level_cols[arg];
+      if (tid == 0) {
+        wait_until(p.col_done + j, p.task_count[i]);
+        __threadfence();
+      }
+      __syncthreads();
+      if (!pivot_skipped(a.state, level)) pivot_column<true, true>(a, level, j, tid, nthreads);
+      __syncthreads();
+      if (tid == 0) {
+        __threadfence();
+        atomicAdd(p.level_pivots_done + level, 1);
+      }
+    } else {
+      const int32_t k = a.target_col[arg];
+      if (tid == 0) {
+        wait_until(p.level_pivots_done + level, static_cast<int32_t>(p.level_ptr[level + 1] - p.level_ptr[level]));
+        wait_until(p.col_done + k, p.task_count[i]);
+        __threadfence();
+      }
+      __syncthreads();
+      update_target_block<true>(a, level, arg, false);
+      __syncthreads();
+      if (tid == 0) {
+        __threadfence();
+        atomicAdd(p.col_done + k, 1);
+      }
+    }
+  }
+}
+
 __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, double zero_pivot,
                              double perturbation) {
   st->failed_level = kNoLevel;
-  st->failed_column = kNoLevel;
+  st->failure_key = kNoEntry;
   st->missing_fill = 0;
   st->policy = policy;
   st->bad_entry = kNoEntry;
@@ -435,6 +507,19 @@ void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, in
                           bool programmatic, cudaStream_t stream) {
   if (ntargets <= 0) return;
   launch(update_block_kernel, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a, level, t_begin);
+}
+
+int persistent_blocks(int device) {
+  int sms = 0, per_sm = 0;
+  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUGLU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel, kPersistentThreads, 0));
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+
+void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream) {
+  if (p.ntasks <= 0) return;
+  persistent_kernel<<<static_cast<unsigned>(blocks), kPersistentThreads, 0, stream>>>(a, p);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_gather(int64_t count, const int64_t* pos, const double* f, double* out, cudaStream_t stream) {

@@ -19,7 +19,10 @@ constexpr unsigned long long kPlusInfBits = 0x7ff0000000000000ull;  // bits of +
 // the values, so atomicMin/atomicMax on the bits combine them without locks.
 struct FactorState {
   int32_t failed_level;   // smallest level with a failed pivot; later levels do nothing
-  int32_t failed_column;  // smallest failing column
+  int32_t padding_;
+  // (level << 32) | column of the first failure: smallest level, then smallest column (the
+  // reference's report); kNoEntry if none.
+  unsigned long long failure_key;
   int32_t missing_fill;   // an update found no (i, k) in the target column: schedule bug
   int32_t policy;         // PivotPolicy as int
   unsigned long long bad_entry;  // smallest input position holding NaN/Inf
@@ -77,6 +80,24 @@ void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, c
 void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
                            cudaStream_t stream);
 
+
+// --- the persistent, self-scheduled level loop (lu_kernels.cu) ---
+// Tasks in order: per level its pivots, then its targets. Counters zeroed before a launch.
+struct PersistentArgs {
+  const uint8_t* task_is_pivot;
+  const int64_t* task_arg;      // pivot: position in level_cols; target: target index t
+  const int32_t* task_level;
+  const int32_t* task_count;    // pivot of j: updates of j in all; target of k: updates of k before it
+  const int64_t* level_ptr;     // the schedule's, on the device
+  int64_t ntasks;
+  unsigned long long* ticket;   // next task to hand out
+  int32_t* col_done;            // n: updates applied per column
+  int32_t* level_pivots_done;   // levels: pivots finished per level
+};
+constexpr int kPersistentThreads = 128;
+// Blocks that are resident at once on `device` (the persistent grid).
+int persistent_blocks(int device);
+void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
 
 // --- refinement (refine_kernels.cu) ---
 // r = b - A x over the rows of a CSR matrix whose values are values[value_of[p]] (or
