@@ -5,7 +5,8 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e]...   (default: all)
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv]...
+#   (default: all but trsv; trsv = the triangular-solve tests and gpuglu_trsv_bench, issue 4)
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -48,7 +49,7 @@ if want sanitize; then
   gpu_test=$build/tests/gpu/gpuglu_cuda_tests
   if [[ -x $gpu_test ]]; then
     for tool in memcheck racecheck; do
-      compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*' \
+      compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*:CudaLU.device_refinement*:SparseLUCudaRepivot.*' \
         > "$out/sanitize_$tool.log" 2>&1
       rc=$?
       echo "compute-sanitizer $tool: exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_$tool.log") clean summaries)"
@@ -103,5 +104,35 @@ if want e2e; then
   else
     echo "device_run.sh: no gpuglu_petsc_e2e_bench in $build_rel (configured without PETSc?)" | tee "$out/e2e.log"
   fi
+fi
+
+if want trsv; then
+  # Triangular solves (issue 4): the GPU tests of every kernel against the CPU reference
+  # (including the 1M-row no-deadlock tests), then the kernels against cuSPARSE SpSV on Li's
+  # model problems and ../shared/matrices. Pass/fail: the tests' result and the bench's
+  # correctness check; the table ends with auto's speedup over cuSPARSE.
+  trsv_test=$build/tests/gpu/gpuglu_cuda_trsv_tests
+  trsv_bench=$build/bench/gpuglu_trsv_bench
+  {
+    if [[ -x $trsv_test ]]; then
+      "$trsv_test" --gtest_brief=1
+      rc=$?
+      echo "trsv tests: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")"
+      [[ $rc -eq 0 ]] || status=1
+    else
+      echo "trsv tests: missing ($trsv_test)"; status=1
+    fi
+    if [[ -x $trsv_bench ]]; then
+      trsv_dir=()
+      [[ -d $shared/matrices ]] && trsv_dir=(--matrix-dir "$shared/matrices")
+      "$trsv_bench" --warmup 3 --repeat ${GPUGLU_DEVICE_TRSV_REPEAT:-20} --out "$out/results.jsonl" \
+        ${GPUGLU_DEVICE_TRSV_MATRICES:---model-problems} "${trsv_dir[@]}"
+      rc=$?
+      [[ $rc -eq 0 ]] || status=1
+    else
+      echo "trsv bench: missing ($trsv_bench)"; status=1
+    fi
+  } > "$out/trsv.log" 2>&1
+  grep -E ' \| |^trsv |^geometric|^L = |FAILED|FATAL|WRONG|skipped' "$out/trsv.log"
 fi
 exit $status
