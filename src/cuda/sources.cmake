@@ -5,4 +5,6 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/lu_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/solve_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/refine_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_trsv.cu
 )

@@ -1,0 +1,282 @@
+// The sparse triangular-solve kernels: LEVR, LEVC, SLFR, SLFC (R. Li, Sec. 4.3).
+//
+// Lanes per unknown. Each unknown gets a group of G lanes (kernel_choice.hpp's group_size);
+// the group splits the unknown's row (R kernels) or column (C kernels) and reduces or
+// broadcasts with shuffles masked to the group, so groups of one warp never wait on each
+// other at a shuffle.
+//
+// Self-scheduled kernels and deadlock freedom. SLFR / SLFC solve the whole triangle in one
+// launch, a warp task (<= 32 / G unknowns of one level, consecutive in jlev) per warp. Block
+// b does NOT take tasks by blockIdx: its first thread takes a ticket from a global counter
+// when the block is already running, and the block's warps take tasks ticket * 8 + warp.
+// Hence when a block holds ticket t, tickets 0..t-1 belong to blocks that are resident or
+// finished. Every unknown depends only on unknowns of lower levels, which sit earlier in
+// jlev, so in earlier tasks, i.e. with smaller tickets or earlier in the same block. By
+// induction on the jlev position, the first unsolved unknown whose task is taken waits on
+// nothing unsolved, and its warp is resident, so it finishes; once all taken tasks finish,
+// their blocks retire and new blocks take the next tickets. No wait is ever on a warp that
+// has not started, whatever the number of resident blocks (tested on 1M-row triangles).
+// Assigning by blockIdx instead would deadlock once a late block is resident and an early
+// one is not (CUDA does not promise to schedule blocks in order).
+//
+// Memory ordering. SLFR: the solution vector is its own ready flag (pre-filled with
+// kPending). A dependent spins on x[j] with a relaxed GPU-scope load, which returns the
+// value itself: one L2 round trip per hop, no fence. SLFC (Li's Algorithm 4): a producer
+// adds its contributions to x[r] with atomics, __threadfence(), then decrements r's counter;
+// the consumer's acquire load of its counter orders its following read of x[i].
+#include "cuda/cuda_check.hpp"
+#include "cuda/trsv_kernels.cuh"
+
+namespace gpuglu::cuda::trsv_kernels {
+namespace {
+
+constexpr int kLevelBlock = 256;
+constexpr unsigned long long kCanonicalNaN = 0x7ff8000000000000ull;
+
+__device__ __forceinline__ unsigned long long load_relaxed(const double* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_relaxed(double* p, double value) {
+  unsigned long long v = static_cast<unsigned long long>(__double_as_longlong(value));
+  if (v == kPending) v = kCanonicalNaN;  // never publish the sentinel (its dependents would spin forever)
+  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
+  int32_t v;
+  asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// Polls x[j] until it leaves kPending. Warps far ahead of the wavefront would otherwise poll
+// the L2 continuously: measured on an H100 (lap2d9 1024^2), tight spinning by every resident
+// warp made the self-scheduled kernels slower than cuSPARSE, so the poll interval doubles
+// up to kMaxBackoffNs after each miss.
+constexpr unsigned kMaxBackoffNs = 256;
+__device__ __forceinline__ unsigned long long wait_value(const double* p) {
+  unsigned long long bits = load_relaxed(p);
+  unsigned ns = 16;
+  while (bits == kPending) {
+    __nanosleep(ns);
+    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+    bits = load_relaxed(p);
+  }
+  return bits;
+}
+
+__device__ __forceinline__ void wait_zero(const int32_t* p) {
+  unsigned ns = 16;
+  while (load_acquire(p) != 0) {
+    __nanosleep(ns);
+    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+  }
+}
+
+template <int G>
+__device__ __forceinline__ unsigned group_mask() {
+  if constexpr (G == 32) {
+    return 0xffffffffu;
+  } else {
+    const unsigned lane = threadIdx.x & 31u;
+    return ((1u << G) - 1u) << (lane & ~static_cast<unsigned>(G - 1));
+  }
+}
+
+template <int G>
+__device__ __forceinline__ double group_sum(double v, unsigned mask) {
+#pragma unroll
+  for (int off = G / 2; off > 0; off /= 2) v += __shfl_xor_sync(mask, v, off, G);
+  return v;
+}
+
+template <int G>
+__device__ __forceinline__ double group_broadcast(double v, unsigned mask) {
+  if constexpr (G == 1) return v;
+  return __shfl_sync(mask, v, 0, G);
+}
+
+// Off-diagonal entries of CSR row i (the diagonal, when stored, is just outside).
+__device__ __forceinline__ void offdiag_row(const DeviceTriangle& t, int32_t i, int64_t& b, int64_t& e) {
+  b = t.rowptr[i];
+  e = t.rowptr[i + 1];
+  if (!t.unit) {
+    if (t.upper) ++b;
+    else --e;
+  }
+}
+
+__device__ __forceinline__ double diag_value(const DeviceTriangle& t, int32_t i) {
+  return t.upper ? t.values[t.rowptr[i]] : t.values[t.rowptr[i + 1] - 1];
+}
+
+// Block ticket -> first warp task of this block (see the deadlock argument above).
+__device__ __forceinline__ int64_t take_task(uint32_t* ticket) {
+  __shared__ uint32_t block_ticket;
+  if (threadIdx.x == 0) block_ticket = atomicAdd(ticket, 1u);
+  __syncthreads();
+  return static_cast<int64_t>(block_ticket) * (kSelfScheduledBlock / 32) + threadIdx.x / 32;
+}
+
+template <int G>
+__global__ void __launch_bounds__(kLevelBlock) levr_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+  const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t pos = l1 + gid / G;
+  if (pos >= l2) return;  // the whole group leaves together
+  const int g = static_cast<int>(threadIdx.x % G);
+  const int32_t i = t.jlev[pos];
+  int64_t b, e;
+  offdiag_row(t, i, b, e);
+  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;  // issued with the row's loads
+  double sum = 0.0;
+  for (int64_t k = b + g; k < e; k += G) sum += t.values[k] * x[t.colind[k]];
+  sum = group_sum<G>(sum, group_mask<G>());
+  if (g == 0) {
+    const double v = x[i] - sum;
+    x[i] = t.unit ? v : v / d;
+  }
+}
+
+template <int G>
+__global__ void __launch_bounds__(kLevelBlock) levc_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+  const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t pos = l1 + gid / G;
+  if (pos >= l2) return;
+  const int g = static_cast<int>(threadIdx.x % G);
+  const int32_t i = t.jlev[pos];
+  double xi = 0.0;
+  if (g == 0) xi = t.unit ? x[i] : x[i] / diag_value(t, i);
+  xi = group_broadcast<G>(xi, group_mask<G>());
+  const int64_t cb = t.colptr[i], ce = t.colptr[i + 1];
+  for (int64_t k = cb + g; k < ce; k += G) atomicAdd(&x[t.rowind[k]], -t.csc_values[k] * xi);
+  if (g == 0) x[i] = xi;
+}
+
+template <int G>
+__global__ void __launch_bounds__(kSelfScheduledBlock)
+    slfr_kernel(DeviceTriangle t, const int32_t* __restrict__ tasks, int32_t num_tasks, const double* __restrict__ b,
+                double* x, uint32_t* ticket) {
+  const int64_t task = take_task(ticket);
+  if (task >= num_tasks) return;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int64_t pos = tasks[task] + lane / G;
+  if (pos >= tasks[task + 1]) return;  // group-uniform
+  const int g = lane % G;
+  const int32_t i = t.jlev[pos];
+  int64_t rb, re;
+  offdiag_row(t, i, rb, re);
+  // b[i] and the diagonal are loaded before the waits: the asm loads' memory clobber keeps
+  // the compiler from moving any load across them, and a load after the last wait would add
+  // a memory round trip to every hop of the critical path.
+  const double bi = g == 0 ? b[i] : 0.0;
+  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;
+  double sum = 0.0;
+  for (int64_t k = rb + g; k < re; k += G) {
+    const double a = t.values[k];
+    const double* xj = x + t.colind[k];
+    sum += a * __longlong_as_double(static_cast<long long>(wait_value(xj)));
+  }
+  sum = group_sum<G>(sum, group_mask<G>());
+  if (g == 0) {
+    const double v = bi - sum;
+    store_relaxed(x + i, t.unit ? v : v / d);
+  }
+}
+
+template <int G>
+__global__ void __launch_bounds__(kSelfScheduledBlock)
+    slfc_kernel(DeviceTriangle t, const int32_t* __restrict__ tasks, int32_t num_tasks, double* x, int32_t* counters,
+                uint32_t* ticket) {
+  const int64_t task = take_task(ticket);
+  if (task >= num_tasks) return;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int64_t pos = tasks[task] + lane / G;
+  if (pos >= tasks[task + 1]) return;
+  const int g = lane % G;
+  const int32_t i = t.jlev[pos];
+  const int64_t cb = t.colptr[i], ce = t.colptr[i + 1];
+  double xi = 0.0;
+  if (g == 0) {
+    const double d = t.unit ? 1.0 : diag_value(t, i);  // loaded before the wait
+    wait_zero(counters + i);
+    xi = __longlong_as_double(static_cast<long long>(load_relaxed(x + i)));
+    if (!t.unit) xi /= d;
+  }
+  xi = group_broadcast<G>(xi, group_mask<G>());
+  if (cb + g < ce) {
+    for (int64_t k = cb + g; k < ce; k += G) atomicAdd(&x[t.rowind[k]], -t.csc_values[k] * xi);
+    __threadfence();  // this lane's contributions are visible before its counters drop
+    for (int64_t k = cb + g; k < ce; k += G) atomicSub(&counters[t.rowind[k]], 1);
+  }
+  if (g == 0) store_relaxed(x + i, xi);
+}
+
+__global__ void gather_kernel(int64_t count, const int64_t* __restrict__ map, const double* __restrict__ in,
+                              double* __restrict__ out) {
+  const int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = in[map[k]];
+}
+
+unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((threads + block - 1) / block); }
+
+// Expands LAUNCH(G) for the run-time group size (1, 2, 4, 8, 16, 32; anything else: 32).
+#define GPUGLU_TRSV_DISPATCH_GROUP(group, LAUNCH) \
+  switch (group) {                                \
+    case 1: LAUNCH(1); break;                     \
+    case 2: LAUNCH(2); break;                     \
+    case 4: LAUNCH(4); break;                     \
+    case 8: LAUNCH(8); break;                     \
+    case 16: LAUNCH(16); break;                   \
+    default: LAUNCH(32); break;                   \
+  }
+
+}  // namespace
+
+void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream) {
+  if (l2 <= l1) return;
+  const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
+#define GPUGLU_LEVR(G) levr_kernel<G><<<blocks, kLevelBlock, 0, stream>>>(t, l1, l2, x)
+  GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR)
+#undef GPUGLU_LEVR
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream) {
+  if (l2 <= l1) return;
+  const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
+#define GPUGLU_LEVC(G) levc_kernel<G><<<blocks, kLevelBlock, 0, stream>>>(t, l1, l2, x)
+  GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVC)
+#undef GPUGLU_LEVC
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_slfr(const DeviceTriangle& t, const int32_t* tasks, int32_t num_tasks, int32_t group, const double* b,
+                 double* x, uint32_t* ticket, cudaStream_t stream) {
+  if (num_tasks <= 0) return;
+  const unsigned blocks = blocks_for(num_tasks, kSelfScheduledBlock / 32);
+#define GPUGLU_SLFR(G) slfr_kernel<G><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, b, x, ticket)
+  GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_SLFR)
+#undef GPUGLU_SLFR
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_slfc(const DeviceTriangle& t, const int32_t* tasks, int32_t num_tasks, int32_t group, double* x,
+                 int32_t* counters, uint32_t* ticket, cudaStream_t stream) {
+  if (num_tasks <= 0) return;
+  const unsigned blocks = blocks_for(num_tasks, kSelfScheduledBlock / 32);
+#define GPUGLU_SLFC(G) \
+  slfc_kernel<G><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, x, counters, ticket)
+  GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_SLFC)
+#undef GPUGLU_SLFC
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_gather(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream) {
+  if (count <= 0) return;
+  gather_kernel<<<blocks_for(count, 256), 256, 0, stream>>>(count, map, in, out);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace gpuglu::cuda::trsv_kernels
