@@ -1,0 +1,115 @@
+#include "analysis/ilu_pattern.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::analysis {
+
+namespace {
+
+// Rows of C = B(q, q), each sorted, the diagonal included.
+void rows_of_c(const MatchedPattern& b, const std::vector<int32_t>& q, std::vector<int64_t>& ptr,
+               std::vector<int32_t>& cols) {
+  const int32_t n = b.n;
+  std::vector<int32_t> qinv(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) qinv[q[k]] = k;
+  ptr.assign(static_cast<size_t>(n) + 1, 0);
+  std::vector<bool> has_diag(static_cast<size_t>(n), false);
+  for (int32_t l = 0; l < n; ++l)
+    for (int32_t p = b.colptr[q[l]]; p < b.colptr[q[l] + 1]; ++p) {
+      const int32_t k = qinv[b.rowind[p]];
+      ++ptr[k + 1];
+      if (k == l) has_diag[k] = true;
+    }
+  for (int32_t k = 0; k < n; ++k) ptr[k + 1] += ptr[k] + (has_diag[k] ? 0 : 1);
+  cols.resize(static_cast<size_t>(ptr[n]));
+  std::vector<int64_t> next(ptr.begin(), ptr.end() - 1);
+  for (int32_t k = 0; k < n; ++k)
+    if (!has_diag[k]) cols[next[k]++] = k;
+  for (int32_t l = 0; l < n; ++l)
+    for (int32_t p = b.colptr[q[l]]; p < b.colptr[q[l] + 1]; ++p) {
+      const int32_t k = qinv[b.rowind[p]];
+      cols[next[k]++] = l;
+    }
+  for (int32_t k = 0; k < n; ++k) std::sort(cols.begin() + ptr[k], cols.begin() + ptr[k + 1]);
+}
+
+}  // namespace
+
+FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q, int32_t levels) {
+  if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
+  const int32_t n = b.n;
+  std::vector<int64_t> cptr;
+  std::vector<int32_t> ccols;
+  rows_of_c(b, q, cptr, ccols);
+
+  // The factor by rows as it grows: columns and levels, and where each row's U part starts.
+  std::vector<int64_t> fptr(static_cast<size_t>(n) + 1, 0), udiag(static_cast<size_t>(n), 0);
+  std::vector<int32_t> fcols, flev;
+  fcols.reserve(ccols.size() * 2);
+  flev.reserve(ccols.size() * 2);
+  constexpr int32_t kEnd = std::numeric_limits<int32_t>::max();
+  std::vector<int32_t> next(static_cast<size_t>(n) + 1), lev(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) {
+    // Sorted linked list of row i's columns: head at next[n], terminated by kEnd.
+    int32_t* head = &next[n];
+    *head = kEnd;
+    int32_t tail = n;
+    for (int64_t p = cptr[i]; p < cptr[i + 1]; ++p) {
+      const int32_t j = ccols[p];
+      next[tail] = j;
+      next[j] = kEnd;
+      lev[j] = 0;
+      tail = j;
+    }
+    // Pivots k < i in ascending order; fill enters behind k, so the walk never misses it.
+    for (int32_t k = *head; k < i; k = next[k]) {
+      const int32_t lik = lev[k];
+      int32_t at = k;  // insertion point: the list position before the next candidate
+      for (int64_t p = udiag[k] + 1; p < fptr[k + 1]; ++p) {
+        const int32_t j = fcols[p];
+        const int32_t l = lik + flev[p] + 1;
+        if (l > levels) continue;
+        while (next[at] < j) at = next[at];
+        if (next[at] == j) {
+          lev[j] = std::min(lev[j], l);
+        } else {
+          next[j] = next[at];
+          next[at] = j;
+          lev[j] = l;
+        }
+        at = j;
+      }
+    }
+    for (int32_t j = *head; j != kEnd; j = next[j]) {
+      if (j == i) udiag[i] = static_cast<int64_t>(fcols.size());
+      fcols.push_back(j);
+      flev.push_back(lev[j]);
+    }
+    fptr[i + 1] = static_cast<int64_t>(fcols.size());
+  }
+
+  // By columns, as the schedule stores F.
+  FactorPattern f;
+  f.colptr.assign(static_cast<size_t>(n) + 1, 0);
+  for (int32_t j : fcols) ++f.colptr[j + 1];
+  for (int32_t j = 0; j < n; ++j) f.colptr[j + 1] += f.colptr[j];
+  f.rowind.resize(fcols.size());
+  std::vector<int64_t> fill(f.colptr.begin(), f.colptr.end() - 1);
+  for (int32_t i = 0; i < n; ++i)
+    for (int64_t p = fptr[i]; p < fptr[i + 1]; ++p) f.rowind[fill[fcols[p]]++] = i;  // rows ascend
+  f.diag.resize(static_cast<size_t>(n));
+  for (int32_t j = 0; j < n; ++j) {
+    const auto first = f.rowind.begin() + f.colptr[j];
+    const auto last = f.rowind.begin() + f.colptr[j + 1];
+    f.diag[j] = std::lower_bound(first, last, j) - f.rowind.begin();
+    f.nnz_u += f.diag[j] - f.colptr[j] + 1;
+    f.nnz_l += f.colptr[j + 1] - f.diag[j] - 1;
+  }
+  return f;
+}
+
+}  // namespace gpuglu::analysis
