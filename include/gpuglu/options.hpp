@@ -74,6 +74,11 @@ struct Options {
   // over (backend_note() says why; always so under backend automatic); false, backend cuda
   // fails with Error(out_of_memory) naming the bytes asked.
   bool cpu_fallback = false;
+  // >= 0: an incomplete factorization ILU(k) with k = ilu_levels levels of fill (PETSc's
+  // -pc_factor_levels) on C = A(q, q), q from `ordering` (PETSc's ILU orders naturally);
+  // matching, scaling and refinement are off (the factor is a preconditioner, not A's).
+  // -1: the complete LU.
+  int32_t ilu_levels = -1;
   // CUDA device ordinal; -1: the process's local MPI rank (or 0) modulo the device count.
   int32_t device = -1;
   Ordering ordering = Ordering::amd;

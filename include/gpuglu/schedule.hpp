@@ -45,6 +45,10 @@ struct Schedule {
   // pivoting) and row_scale is KLU's row scaling (1 / max |row|, col_scale all 1): built by
   // analyze_with_partial_pivoting() for PivotPolicy::repivot. matched is false then.
   bool repivoted = false;
+  // ILU(k) (Options::ilu_levels >= 0): F holds the levels-of-fill pattern only, and every
+  // update whose target (i, k) is not in it is dropped, as incomplete LU does. No matching
+  // or scaling then (C = A(q, q)).
+  bool incomplete = false;
 
   // --- factor pattern F = (L - I) + U, CSC, sorted rows ---
   std::vector<int64_t> f_colptr;  // n + 1

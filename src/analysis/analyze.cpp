@@ -5,6 +5,7 @@
 #include <new>
 
 #include "analysis/factor_rows.hpp"
+#include "analysis/ilu_pattern.hpp"
 #include "analysis/input_pattern.hpp"
 #include "analysis/levels.hpp"
 #include "analysis/matching.hpp"
@@ -48,7 +49,9 @@ void set_permutations(Schedule& s, const std::vector<int32_t>& row_of_col, const
 
 void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
                              const std::vector<int32_t>& q, const Options& options, Stopwatch& clock) {
-  analysis::FactorPattern f = analysis::symbolic_factorization(b, q);
+  analysis::FactorPattern f = options.ilu_levels >= 0 ? analysis::ilu_pattern(b, q, options.ilu_levels)
+                                                     : analysis::symbolic_factorization(b, q);
+  s.incomplete = options.ilu_levels >= 0;
   s.f_colptr = std::move(f.colptr);
   s.f_rowind = std::move(f.rowind);
   s.f_diag = std::move(f.diag);
@@ -66,8 +69,13 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
 }
 
 template <class I>
-Schedule analyze_impl(const CsrView<I, double>& input, const Options& options, const int32_t* given_perm) {
+Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm) {
   Stopwatch clock;
+  Options options = requested;
+  if (options.ilu_levels >= 0) {  // ILU factors A(q, q) itself, as PETSc's ILU does
+    options.matching = false;
+    options.scaling = false;
+  }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
   Schedule s;
   s.n = a.n;

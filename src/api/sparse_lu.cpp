@@ -142,7 +142,10 @@ struct SparseLU::Impl {
     std::copy(values, values + schedule.input_nnz, a_values.begin());
     factor_with_schedule();
     // numerically_singular only: NaN/Inf input (nan_or_inf) is no pivot problem.
-    if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular) repivot();
+    // (An ILU factor is no LU of A: KLU's order would turn it into a complete one.)
+    if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular &&
+        !schedule.incomplete)
+      repivot();
     factored = fstats.status == Status::ok;
     fstats.factor_ms = ms_since(t0);
     return fstats;
@@ -292,6 +295,7 @@ struct SparseLU::Impl {
     // matrices (lns_131: berr 5e-12 with growth 4 on the scaled matrix). As SuperLU_DIST
     // does for the same reason, the automatic policy measures the componentwise backward
     // error after every solve (one residual) and refines while it exceeds the tolerance.
+    if (schedule.incomplete) return 0;  // ILU preconditions; refining against A is not its job
     if (options.refine_steps < 0) return 3;
     return options.refine_steps;
   }

@@ -386,6 +386,7 @@ void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
   args.src = mem.upload(s.target_src, "the update sources");
   state = mem.allocate<kernels::FactorState>(1, "the factorization state");
   args.state = state;
+  args.incomplete = s.incomplete;
   value_map = mem.upload(s.value_map, "the value map");
   value_scale = mem.upload(s.value_scale, "the value scaling");
   a_dev = mem.allocate<double>(static_cast<size_t>(input_nnz), "the input values");

@@ -188,6 +188,25 @@ __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s
   double* f = a.f;
   const int64_t first = s.pos + 1;
   bool missing = false;
+  if (a.incomplete) {
+    int64_t lo = first;  // a thread's rows ascend: each search starts after its last hit
+    for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
+      const int32_t i = rowind[p];
+      int64_t hi = qend;
+      while (lo < hi) {
+        const int64_t mid = lo + ((hi - lo) >> 1);
+        if (rowind[mid] < i)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo == qend) break;         // no row of column k at or after i: the rest is dropped
+      if (rowind[lo] != i) continue;  // (i, k) is not in the ILU pattern: dropped
+      f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
+      ++lo;
+    }
+    return false;
+  }
   // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
   // Where it holds exactly those rows, as in the dense trailing blocks of late levels,
   // F(i, k) sits at the same offset as L(i, j): no search at all. The row indices are

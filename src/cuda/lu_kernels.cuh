@@ -47,6 +47,9 @@ struct LevelArgs {
   const int64_t* src_ptr;
   const int64_t* src;
   FactorState* state;
+  // ILU: updates whose target (i, k) is not in F are dropped (no superset guarantee, so
+  // no direct offsets and no rank-bounded search windows either).
+  bool incomplete;
 };
 
 // --- factorization (lu_kernels.cu) ---

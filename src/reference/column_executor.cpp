@@ -47,7 +47,7 @@ NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group
         continue;  // its L part is not scaled: nothing downstream is valid any more
       }
       for (int64_t e = s.u_rowptr[j]; e < s.u_rowptr[j + 1]; ++e) {
-        if (!update_subcolumn(colptr, rowind, diag, f, j, s.u_colind[e], s.u_pos[e]))
+        if (!update_subcolumn(colptr, rowind, diag, f, j, s.u_colind[e], s.u_pos[e], s.incomplete))
           throw Error(Status::invalid_input, "factor_columns: the factor pattern lacks fill in column " +
                                                  std::to_string(s.u_colind[e]) + " below row " + std::to_string(j));
       }

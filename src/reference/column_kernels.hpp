@@ -64,9 +64,10 @@ inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, 
 // where s is the position of U(j, k) in column k. Rows of column k below j start at
 // s + 1, so (i, k) is found by a merge walk of two sorted lists: no dense scratch
 // (DESIGN.md, "rules that keep it fast"). Returns false when an entry (i, k) is
-// missing from column k, i.e. the schedule's fill pattern is inconsistent.
+// missing from column k, i.e. the schedule's fill pattern is inconsistent — unless the
+// factorization is incomplete (ILU), where such an update is dropped.
 inline bool update_subcolumn(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f,
-                             int32_t j, int32_t k, int64_t s) {
+                             int32_t j, int32_t k, int64_t s, bool incomplete = false) {
   const double u = f[s];
   const int64_t lend = colptr[j + 1];
   const int64_t qend = colptr[k + 1];
@@ -74,7 +75,10 @@ inline bool update_subcolumn(const int64_t* colptr, const int32_t* rowind, const
   for (int64_t p = diag[j] + 1; p < lend; ++p) {
     const int32_t i = rowind[p];
     while (q < qend && rowind[q] < i) ++q;
-    if (q == qend || rowind[q] != i) return false;
+    if (q == qend || rowind[q] != i) {
+      if (incomplete) continue;
+      return false;
+    }
     f[q] -= f[p] * u;
     ++q;
   }

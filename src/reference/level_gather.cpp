@@ -34,7 +34,7 @@ WorkColumn& thread_work(int32_t n) {
 // Column k's sources j = U rows of column k, ascending: U(j, k) is final once every
 // smaller source has been applied (they are the only ones that can update it).
 bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
-                   WorkColumn& w) {
+                   WorkColumn& w, bool incomplete) {
   const int64_t begin = colptr[k], end = colptr[k + 1], d = diag[k];
   const int64_t tag = ++w.tag;
   double* x = w.x.data();
@@ -52,7 +52,7 @@ bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* 
     for (int64_t q = diag[j] + 1; q < colptr[j + 1]; ++q) {
       const int32_t i = rowind[q];
       if (stamp[i] != tag) {
-        ok = false;
+        ok = ok && incomplete;  // ILU drops the update; LU has lost a fill entry
         continue;
       }
       x[i] -= f[q] * u;
@@ -101,7 +101,7 @@ void run_levels(GatherRun& run, ThreadStats& local) {
 #pragma omp for schedule(dynamic, 4)
     for (int64_t c = level_ptr[l]; c < level_ptr[l + 1]; ++c) {
       const int32_t k = level_cols[c];
-      if (!gather_column(colptr, rowind, diag, f, k, w)) run.missing_fill.store(true, std::memory_order_relaxed);
+      if (!gather_column(colptr, rowind, diag, f, k, w, run.s.incomplete)) run.missing_fill.store(true, std::memory_order_relaxed);
       const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
       local.min_ratio = std::min(local.min_ratio, o.ratio);
       local.max_active = std::max(local.max_active, o.colmax);

@@ -60,10 +60,10 @@ TargetMap& thread_map(int32_t n) {
 // All updates of target column k by the sources src[begin .. end) (positions of U(j, k)
 // in column k, ascending): F(i, k) -= L(i, j) * U(j, k), sources in ascending order.
 bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
-                   const int64_t* src, int64_t begin, int64_t end, TargetMap& map) {
+                   const int64_t* src, int64_t begin, int64_t end, TargetMap& map, bool incomplete) {
   if (end - begin == 1) {  // one source: a single merge walk is as cheap as building the map
     const int64_t pos = src[begin];
-    return update_subcolumn(colptr, rowind, diag, f, rowind[pos], k, pos);
+    return update_subcolumn(colptr, rowind, diag, f, rowind[pos], k, pos, incomplete);
   }
   const int64_t tag = ++map.tag;
   int64_t* where = map.where.data();
@@ -80,7 +80,7 @@ bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* 
     for (int64_t p = diag[j] + 1; p < colptr[j + 1]; ++p) {
       const int32_t i = rowind[p];
       if (stamp[i] != tag) {
-        ok = false;
+        ok = ok && incomplete;  // ILU drops the update; LU has lost a fill entry
         continue;
       }
       f[where[i]] -= f[p] * u;
@@ -131,7 +131,7 @@ void run_levels(LevelRun& run, ThreadStats& local) {
     // Work per target varies by orders of magnitude (GLU3.0 Fig. 10): dynamic chunks.
 #pragma omp for schedule(dynamic, 8)
     for (int64_t t = target_ptr[l]; t < target_ptr[l + 1]; ++t) {
-      if (!update_target(colptr, rowind, diag, f, target_col[t], src, src_ptr[t], src_ptr[t + 1], map))
+      if (!update_target(colptr, rowind, diag, f, target_col[t], src, src_ptr[t], src_ptr[t + 1], map, s.incomplete))
         run.missing_fill.store(true, std::memory_order_relaxed);
     }
   }
