@@ -1,6 +1,5 @@
 #pragma once
-// ILU(k) by the textbook IKJ loop on a dense copy (Saad, Algorithm 10.6 with levels of
-// fill), the oracle for the incomplete factorizations of the CPU and CUDA backends: same
+// ILU(k) by the textbook IKJ loop on a dense copy (Saad's ILU(p), levels of fill), the oracle for the incomplete factorizations of the CPU and CUDA backends: same
 // pattern, same drops, so the factors must agree to rounding.
 #include <algorithm>
 #include <limits>
@@ -32,16 +31,21 @@ inline DenseIlu dense_ilu(const CsrMatrix<int32_t, double>& m, int32_t k) {
       d.level(i, m.colind[p]) = 0;
     }
   }
+  // The pattern first (final levels), then the numeric loop on it: the static-pattern ILU(k)
+  // that PETSc's MatILUFactorSymbolic + MatLUFactorNumeric compute. (Updating levels during
+  // the numeric loop instead drops early updates to entries whose level drops later.)
+  for (int32_t i = 1; i < n; ++i)
+    for (int32_t c = 0; c < i; ++c) {
+      if (d.level(i, c) > k) continue;
+      for (int32_t j = c + 1; j < n; ++j)
+        if (d.level(c, j) <= k) d.level(i, j) = std::min(d.level(i, j), d.level(i, c) + d.level(c, j) + 1);
+    }
   for (int32_t i = 1; i < n; ++i)
     for (int32_t c = 0; c < i; ++c) {
       if (d.level(i, c) > k) continue;
       d.at(i, c) /= d.at(c, c);
-      for (int32_t j = c + 1; j < n; ++j) {
-        if (d.level(c, j) > k) continue;
-        const int32_t l = d.level(i, c) + d.level(c, j) + 1;
-        if (l < d.level(i, j)) d.level(i, j) = l;
-        if (d.level(i, j) <= k) d.at(i, j) -= d.at(i, c) * d.at(c, j);
-      }
+      for (int32_t j = c + 1; j < n; ++j)
+        if (d.level(c, j) <= k && d.level(i, j) <= k) d.at(i, j) -= d.at(i, c) * d.at(c, j);
     }
   return d;
 }
