@@ -11,7 +11,7 @@
 // peer "cusparse_spsv", extras per kernel.
 //
 //   gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--model-problems]
-//                     [--repeat N] [--warmup N] [--out FILE|-] [--device NAME]
+//                     [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -50,12 +50,13 @@ struct Args {
   int repeat = 20, warmup = 3;
   std::string out = "docs/performance/results.jsonl";
   std::string device;
+  std::vector<TrsvKernel> only;  // --kernels: run just these (cusparse and auto always run)
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "gpuglu_trsv_bench: %s\nusage: gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
-               "[--model-problems] [--repeat N] [--warmup N] [--out FILE|-] [--device NAME]\n",
+               "[--model-problems] [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...]\n",
                why.c_str());
   std::exit(2);
 }
@@ -84,6 +85,17 @@ Args parse(int argc, char** argv) {
     else if (k == "--warmup") a.warmup = count(0);
     else if (k == "--out") a.out = value();
     else if (k == "--device") a.device = value();
+    else if (k == "--kernels") {
+      const std::string v = value();
+      size_t start = 0;
+      while (start <= v.size()) {
+        const size_t comma = std::min(v.find(',', start), v.size());
+        const auto kern = gpuglu::parse_trsv_kernel(v.substr(start, comma - start));
+        if (!kern) usage("unknown kernel in --kernels " + v);
+        a.only.push_back(*kern);
+        start = comma + 1;
+      }
+    }
     else usage("unknown argument " + k);
   }
   if (a.matrices.empty()) usage("no matrix given");
@@ -219,7 +231,12 @@ int main(int argc, char** argv) {
     trsv::reference::solve(u.view(), y.data(), ref.data());
 
     std::map<TrsvKernel, KernelResult> res;
-    for (TrsvKernel k : kernels) res[k] = run_kernel(k, l, al, u, au, b, ref, args, stream);
+    for (TrsvKernel k : kernels) {
+      const bool wanted = args.only.empty() || k == TrsvKernel::cusparse || k == TrsvKernel::automatic ||
+                          std::find(args.only.begin(), args.only.end(), k) != args.only.end();
+      if (wanted) res[k] = run_kernel(k, l, al, u, au, b, ref, args, stream);
+      else res[k].rel_error = 0;  // not run: solve_ms stays -1
+    }
     bool ok = true;
     for (auto& [k, r] : res)
       if (!r.failure.empty() || !(r.rel_error <= kMaxError)) {

@@ -9,7 +9,7 @@ namespace gpuglu {
 
 enum class TrsvKernel {
   automatic,  // "auto": chosen from the analysis (trsv::choose_kernel, rule and measurements in src/trsv/kernel_choice.hpp)
-  levr,       // level-scheduled, row-wise (Li's Algorithm 1; one launch per level, a CUDA graph)
+  levr,       // level-scheduled, row-wise (Li's Algorithm 1; one launch per level, a CUDA graph with programmatic dependent launch)
   levc,       // level-scheduled, column-wise (Algorithm 2; atomics into not-yet-solved rows)
   slfr,       // self-scheduled, row-wise (Algorithm 3; one launch, waits for each dependency)
   slfc,       // self-scheduled, column-wise (Algorithm 4; one launch, dependency counters)

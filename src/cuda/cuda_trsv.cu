@@ -100,9 +100,31 @@ class TrsvDeviceScope {
   int previous_ = -1;
 };
 
-bool graph_disabled_by_env() {
-  const char* v = std::getenv("GPUGLU_NO_GRAPH");
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
   return v && std::strcmp(v, "0") != 0 && *v;
+}
+bool graph_disabled_by_env() { return env_flag("GPUGLU_NO_GRAPH"); }
+
+// LEVR's single-block runs take levels of at most capacity * passes rows (0: no runs,
+// every level its own programmatic launch); GPUGLU_TRSV_RUN_PASSES overrides the rule
+// (a benchmark and test knob, not an interface). The rule, from H100 measurements (device
+// runs 14 and 15, median L+U ms, runs of passes = 1 vs none, same build otherwise):
+//   large: lap2d5 1024^2 9.93 vs 4.51, lap2d5 64x16384 38.5 vs 34.4, lap3d7 128^3 1.34 vs
+//          1.17, lap3d27 128^3 2.91 vs 2.71, lap3d7 32x32x2048 20.7 vs 4.41 -> no runs;
+//   small (n <= 4960, ../shared/matrices): add32 0.170 vs 0.207 (cuSPARSE 0.165-0.207),
+//          orsreg_1 0.092 vs 0.099, sherman1 0.063 vs 0.072, watt__1 0.087 vs 0.090,
+//          jpwh_991 0.099 vs 0.083; with runs every one is >= 1.2x cuSPARSE of its run
+//          -> runs, which solve such a triangle in one launch.
+// A block-wide level costs ~1.2-2.4 us inside one SM against ~1.1 us for a PDL launch over
+// the whole GPU, so runs pay only where the launches' fixed cost dominates. The boundary
+// between 5k and 1M rows is not measured; kRunsUpToRows sits just above the small set.
+constexpr int32_t kRunsUpToRows = 8192;
+int32_t run_passes(int32_t n) {
+  const char* v = std::getenv("GPUGLU_TRSV_RUN_PASSES");
+  if (!v || !*v) return n <= kRunsUpToRows ? 1 : 0;
+  const long p = std::strtol(v, nullptr, 10);
+  return p < 0 ? 0 : p > 64 ? 64 : static_cast<int32_t>(p);
 }
 
 }  // namespace
@@ -135,6 +157,10 @@ struct TriangularSolver::Impl {
   double* io_work = nullptr;  // the host convenience's device copy of b / x
 
   std::vector<int32_t> level_ptr;  // LEVR, LEVC
+  std::vector<trsv::LevelSegment> segments;  // LEVR
+  int32_t* level_ptr_dev = nullptr;          // LEVR's single-block runs
+  int32_t run_group = 1;
+  bool programmatic = true;  // level kernels overlap their start with the previous level's end
   bool use_graph = false;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t graph_exec = nullptr;
@@ -231,6 +257,12 @@ void TriangularSolver::Impl::init(const trsv::TriangleView& t, const trsv::TrsvA
   }
   if (kernel == TrsvKernel::levr || kernel == TrsvKernel::levc) {
     level_ptr = a.level_ptr;
+    programmatic = !env_flag("GPUGLU_TRSV_NO_PDL");
+    if (kernel == TrsvKernel::levr) {
+      run_group = trsv::run_group_size(a);
+      segments = trsv::level_segments(a, trsv_kernels::levr_run_capacity(run_group) * run_passes(n));
+      level_ptr_dev = mem.upload(a.level_ptr, "the level pointers");
+    }
     use_graph = !graph_disabled_by_env() && a.num_levels > 0;
     if (use_graph) capture_graph();
   }
@@ -273,16 +305,27 @@ void TriangularSolver::Impl::init_cusparse(const trsv::TriangleView& t) {
 }
 
 void TriangularSolver::Impl::enqueue_levels(cudaStream_t st) {
-  const int32_t levels = static_cast<int32_t>(level_ptr.size()) - 1;
-  for (int32_t l = 0; l < levels; ++l) {
-    if (kernel == TrsvKernel::levr)
-      trsv_kernels::launch_levr(tri, level_ptr[l], level_ptr[l + 1], group, x_work, st);
-    else
-      trsv_kernels::launch_levc(tri, level_ptr[l], level_ptr[l + 1], group, x_work, st);
+  // The first kernel follows a copy into x_work: it is launched plainly; every later one
+  // follows a kernel of this loop and may start early (programmatic dependent launch).
+  if (kernel == TrsvKernel::levr) {
+    bool first = true;
+    for (const trsv::LevelSegment& s : segments) {
+      const bool pdl = programmatic && !first;
+      if (s.run)
+        trsv_kernels::launch_levr_run(tri, level_ptr_dev, s.begin, s.end, run_group, x_work, st, pdl);
+      else
+        trsv_kernels::launch_levr(tri, level_ptr[s.begin], level_ptr[s.end], group, x_work, st, pdl);
+      first = false;
+    }
+    return;
   }
+  const int32_t levels = static_cast<int32_t>(level_ptr.size()) - 1;
+  for (int32_t l = 0; l < levels; ++l)
+    trsv_kernels::launch_levc(tri, level_ptr[l], level_ptr[l + 1], group, x_work, st, programmatic && l > 0);
 }
 
-// One graph node per level (about 1 us each on an H100, against ~4 us per plain launch:
+// One graph node per level (LEVR: per segment; ~1.1 us a level on an H100 with programmatic
+// dependent launch, ~3 us without, ~4 us per plain launch:
 // docs/design.md) on the fixed work vector x_work; captured once.
 void TriangularSolver::Impl::capture_graph() {
   GPUGLU_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));

@@ -27,6 +27,8 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/trsv_kernels.cuh"
 
+#include <algorithm>
+
 namespace gpuglu::cuda::trsv_kernels {
 namespace {
 
@@ -98,6 +100,21 @@ __device__ __forceinline__ double group_broadcast(double v, unsigned mask) {
   return __shfl_sync(mask, v, 0, G);
 }
 
+// Programmatic dependent launch (sm_90+); both are no-ops for a kernel launched plainly.
+// LEVR / LEVC kernels let the next level's kernel start at once; it reads the static
+// schedule (jlev, row pointers, column indices, values, diagonal) and then waits for this
+// grid to finish before it reads any x another unknown writes.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+__device__ __forceinline__ void let_next_kernel_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 // Off-diagonal entries of CSR row i (the diagonal, when stored, is just outside).
 __device__ __forceinline__ void offdiag_row(const DeviceTriangle& t, int32_t i, int64_t& b, int64_t& e) {
   b = t.rowptr[i];
@@ -112,6 +129,61 @@ __device__ __forceinline__ double diag_value(const DeviceTriangle& t, int32_t i)
   return t.upper ? t.values[t.rowptr[i]] : t.values[t.rowptr[i + 1] - 1];
 }
 
+// One row of LEVR, with everything that does not depend on other unknowns loaded ahead:
+// the row's position, its first K * G off-diagonal entries (K per lane), the diagonal and
+// x[i] itself (x[i] holds b_i until row i is solved, and only row i's solve writes it).
+// Only the loads of x[colind] remain after the wait / barrier.
+template <int K>
+struct RowAhead {
+  int32_t i;
+  int64_t rb, re;  // off-diagonal entries [rb, re)
+  double d, xb;
+  int32_t col[K];
+  double val[K];
+};
+
+template <int G, int K>
+__device__ __forceinline__ void load_row_ahead(const DeviceTriangle& t, int32_t pos, int g, const double* x,
+                                               RowAhead<K>& r) {
+  r.i = t.jlev[pos];
+  const int64_t b = t.rowptr[r.i], e = t.rowptr[r.i + 1];
+  r.rb = b;
+  r.re = e;
+  r.d = 1.0;
+  if (!t.unit) {
+    if (t.upper) {
+      if (g == 0) r.d = t.values[b];
+      r.rb = b + 1;
+    } else {
+      if (g == 0) r.d = t.values[e - 1];
+      r.re = e - 1;
+    }
+  }
+  r.xb = g == 0 ? x[r.i] : 0.0;
+#pragma unroll
+  for (int m = 0; m < K; ++m) {
+    const int64_t k = r.rb + g + static_cast<int64_t>(m) * G;
+    r.col[m] = k < r.re ? t.colind[k] : 0;
+    r.val[m] = k < r.re ? t.values[k] : 0.0;
+  }
+}
+
+// x[i] = (b_i - sum_j a_ij x[j]) / a_ii for a row loaded ahead; the group's lanes split the
+// row, lane 0 stores.
+template <int G, int K>
+__device__ __forceinline__ void solve_row_ahead(const DeviceTriangle& t, const RowAhead<K>& r, int g, double* x) {
+  double sum = 0.0;
+#pragma unroll
+  for (int m = 0; m < K; ++m)
+    if (r.rb + g + static_cast<int64_t>(m) * G < r.re) sum += r.val[m] * x[r.col[m]];
+  for (int64_t k = r.rb + g + static_cast<int64_t>(K) * G; k < r.re; k += G) sum += t.values[k] * x[t.colind[k]];
+  sum = group_sum<G>(sum, group_mask<G>());
+  if (g == 0) {
+    const double v = r.xb - sum;
+    x[r.i] = t.unit ? v : v / r.d;
+  }
+}
+
 // Block ticket -> first warp task of this block (see the deadlock argument above).
 __device__ __forceinline__ int64_t take_task(uint32_t* ticket) {
   __shared__ uint32_t block_ticket;
@@ -120,36 +192,121 @@ __device__ __forceinline__ int64_t take_task(uint32_t* ticket) {
   return static_cast<int64_t>(block_ticket) * (kSelfScheduledBlock / 32) + threadIdx.x / 32;
 }
 
+constexpr int kAheadEntries = 4;  // off-diagonal entries per lane loaded ahead (RowAhead's K)
+
 template <int G>
 __global__ void __launch_bounds__(kLevelBlock) levr_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+  let_next_kernel_start();
   const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t pos = l1 + gid / G;
   if (pos >= l2) return;  // the whole group leaves together
   const int g = static_cast<int>(threadIdx.x % G);
-  const int32_t i = t.jlev[pos];
-  int64_t b, e;
-  offdiag_row(t, i, b, e);
-  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;  // issued with the row's loads
-  double sum = 0.0;
-  for (int64_t k = b + g; k < e; k += G) sum += t.values[k] * x[t.colind[k]];
-  sum = group_sum<G>(sum, group_mask<G>());
-  if (g == 0) {
-    const double v = x[i] - sum;
-    x[i] = t.unit ? v : v / d;
+  RowAhead<kAheadEntries> r;
+  load_row_ahead<G, kAheadEntries>(t, static_cast<int32_t>(pos), g, x, r);
+  wait_for_previous_kernel();
+  solve_row_ahead<G, kAheadEntries>(t, r, g, x);
+}
+
+// LEVR over a run of consecutive levels [lev_begin, lev_end) in ONE block: the levels are
+// separated by __syncthreads() instead of kernel boundaries (a barrier costs tens of
+// nanoseconds, a launch a microsecond or more). Thread group s of the block solves
+// position level_ptr[l] + s (and + capacity, + 2 capacity, ... when a level is wider than
+// the block's capacity = blockDim / G groups; those extra rows are not loaded ahead).
+// Writes of x before a __syncthreads() are visible to the block's reads after it.
+//
+// Every level's rows are new memory (L2 or DRAM misses), and reaching a row's entries is a
+// chain of dependent loads: level_ptr -> jlev -> rowptr -> colind / values. Done at the
+// level, that chain would cost four memory latencies per level; so the chain is software-
+// pipelined across levels: while level L is solved, the entries of level L + 1 (whose row
+// pointers arrived during level L - 1), the row pointers of L + 2, the jlev entry of L + 3
+// and level_ptr[L + 5] are loaded. Only the loads of x[colind] stay on the critical path.
+constexpr int kRunBlock = 1024;
+template <int G>
+__global__ void __launch_bounds__(kRunBlock)
+    levr_run_kernel(DeviceTriangle t, const int32_t* __restrict__ level_ptr, int32_t lev_begin, int32_t lev_end,
+                    double* x) {
+  let_next_kernel_start();
+  constexpr int K = kAheadEntries;
+  constexpr int32_t kCapacity = kRunBlock / G;
+  const int g = static_cast<int>(threadIdx.x % G);
+  const int32_t slot = static_cast<int32_t>(threadIdx.x / G);
+  const int64_t lo_adjust = !t.unit && t.upper ? 1 : 0;  // the stored diagonal leads (U) or trails (L)
+  const int64_t hi_adjust = !t.unit && !t.upper ? 1 : 0;
+  auto lptr = [&](int32_t l) { return level_ptr[l < lev_end ? l : lev_end]; };  // empty levels past the run
+
+  // Prologue: the pipeline's state at L = lev_begin.
+  int32_t p0 = lptr(lev_begin), p1 = lptr(lev_begin + 1), p2 = lptr(lev_begin + 2), p3 = lptr(lev_begin + 3),
+          p4 = lptr(lev_begin + 4);
+  RowAhead<K> cur;  // level L, complete
+  if (p0 + slot < p1) load_row_ahead<G, K>(t, p0 + slot, g, x, cur);
+  int32_t i1 = 0, i2 = 0;  // levels L + 1 (with its row range) and L + 2
+  int64_t rb1 = 0, re1 = 0;
+  if (p1 + slot < p2) {
+    i1 = t.jlev[p1 + slot];
+    rb1 = t.rowptr[i1] + lo_adjust;
+    re1 = t.rowptr[i1 + 1] - hi_adjust;
+  }
+  if (p2 + slot < p3) i2 = t.jlev[p2 + slot];
+  wait_for_previous_kernel();
+
+  for (int32_t l = lev_begin; l < lev_end; ++l) {
+    // Issue the look-ahead loads; their addresses are already in registers.
+    RowAhead<K> next;
+    if (p1 + slot < p2) {
+      next.i = i1;
+      next.rb = rb1;
+      next.re = re1;
+      next.d = g == 0 && !t.unit ? t.values[t.upper ? rb1 - 1 : re1] : 1.0;
+      next.xb = g == 0 ? x[i1] : 0.0;
+#pragma unroll
+      for (int m = 0; m < K; ++m) {
+        const int64_t k = rb1 + g + static_cast<int64_t>(m) * G;
+        next.col[m] = k < re1 ? t.colind[k] : 0;
+        next.val[m] = k < re1 ? t.values[k] : 0.0;
+      }
+    }
+    int64_t rb2 = 0, re2 = 0;
+    if (p2 + slot < p3) {
+      rb2 = t.rowptr[i2] + lo_adjust;
+      re2 = t.rowptr[i2 + 1] - hi_adjust;
+    }
+    const int32_t i3 = p3 + slot < p4 ? t.jlev[p3 + slot] : 0;
+    const int32_t p5 = lptr(l + 5);
+
+    if (p0 + slot < p1) solve_row_ahead<G, K>(t, cur, g, x);
+    for (int32_t pos = p0 + slot + kCapacity; pos < p1; pos += kCapacity) {  // wide levels only
+      RowAhead<K> r;
+      load_row_ahead<G, K>(t, pos, g, x, r);
+      solve_row_ahead<G, K>(t, r, g, x);
+    }
+    __syncthreads();
+    cur = next;
+    i1 = i2;
+    rb1 = rb2;
+    re1 = re2;
+    i2 = i3;
+    p0 = p1;
+    p1 = p2;
+    p2 = p3;
+    p3 = p4;
+    p4 = p5;
   }
 }
 
 template <int G>
 __global__ void __launch_bounds__(kLevelBlock) levc_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+  let_next_kernel_start();
   const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t pos = l1 + gid / G;
   if (pos >= l2) return;
   const int g = static_cast<int>(threadIdx.x % G);
   const int32_t i = t.jlev[pos];
-  double xi = 0.0;
-  if (g == 0) xi = t.unit ? x[i] : x[i] / diag_value(t, i);
-  xi = group_broadcast<G>(xi, group_mask<G>());
+  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;
   const int64_t cb = t.colptr[i], ce = t.colptr[i + 1];
+  wait_for_previous_kernel();  // x[i] is complete once every earlier level has finished
+  double xi = 0.0;
+  if (g == 0) xi = t.unit ? x[i] : x[i] / d;
+  xi = group_broadcast<G>(xi, group_mask<G>());
   for (int64_t k = cb + g; k < ce; k += G) atomicAdd(&x[t.rowind[k]], -t.csc_values[k] * xi);
   if (g == 0) x[i] = xi;
 }
@@ -232,21 +389,54 @@ unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((
     default: LAUNCH(32); break;                   \
   }
 
+
+// A level-loop launch, with programmatic stream serialization when asked (the kernel may
+// then start while the previous kernel on the stream drains; see let_next_kernel_start).
+template <class... Params, class... Args>
+void launch_ex(void (*kernel)(Params...), unsigned grid, int block, bool programmatic, cudaStream_t stream,
+               Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(static_cast<unsigned>(block));
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = programmatic ? 1 : 0;
+  GPUGLU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
+}
+
 }  // namespace
 
-void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream) {
+void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+                 bool programmatic) {
   if (l2 <= l1) return;
   const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
-#define GPUGLU_LEVR(G) levr_kernel<G><<<blocks, kLevelBlock, 0, stream>>>(t, l1, l2, x)
+#define GPUGLU_LEVR(G) launch_ex(levr_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR)
 #undef GPUGLU_LEVR
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream) {
+int32_t levr_run_capacity(int32_t group) { return kRunBlock / std::max<int32_t>(1, std::min<int32_t>(group, 32)); }
+
+void launch_levr_run(const DeviceTriangle& t, const int32_t* level_ptr, int32_t lev_begin, int32_t lev_end,
+                     int32_t group, double* x, cudaStream_t stream, bool programmatic) {
+  if (lev_end <= lev_begin) return;
+#define GPUGLU_LEVR_RUN(G) \
+  launch_ex(levr_run_kernel<G>, 1u, kRunBlock, programmatic, stream, t, level_ptr, lev_begin, lev_end, x)
+  GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR_RUN)
+#undef GPUGLU_LEVR_RUN
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+                 bool programmatic) {
   if (l2 <= l1) return;
   const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
-#define GPUGLU_LEVC(G) levc_kernel<G><<<blocks, kLevelBlock, 0, stream>>>(t, l1, l2, x)
+#define GPUGLU_LEVC(G) launch_ex(levc_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVC)
 #undef GPUGLU_LEVC
   GPUGLU_CUDA_CHECK(cudaGetLastError());

@@ -31,10 +31,21 @@ constexpr int kSelfScheduledBlock = 256;  // threads per block of SLFR / SLFC (8
 
 // LEVR, one level (Li's Algorithm 1): jlev[l1 .. l2), `group` lanes per row;
 // x[i] = (x[i] - sum_j a_ij x[j]) / a_ii in place (x holds b on entry to the first level).
-void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream);
+// programmatic: launched with programmatic stream serialization (the kernel reads its rows
+// ahead and waits for the previous kernel with cudaGridDependencySynchronize); never for a
+// kernel whose predecessor on the stream is not a kernel of the same level loop.
+void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+                 bool programmatic = false);
+// LEVR on the consecutive levels [lev_begin, lev_end) in one block of 1024 threads, levels
+// separated by __syncthreads() (level_ptr: the analysis' level_ptr on the device). Any
+// width is correct; it is fast for levels of at most levr_run_capacity(group) rows.
+void launch_levr_run(const DeviceTriangle& t, const int32_t* level_ptr, int32_t lev_begin, int32_t lev_end,
+                     int32_t group, double* x, cudaStream_t stream, bool programmatic = false);
+int32_t levr_run_capacity(int32_t group);
 // LEVC, one level (Algorithm 2): x[i] /= a_ii, then x[r] -= a_ri x[i] with atomics for
-// every dependent r of column i.
-void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream);
+// every dependent r of column i. programmatic: as launch_levr.
+void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+                 bool programmatic = false);
 
 // SLFR, the whole solve in one launch (Algorithm 3 with value flags): x must be filled with
 // kPending and *ticket be 0; b and x must not alias. tasks: warp_tasks() of the analysis.

@@ -7,13 +7,33 @@ namespace gpuglu::trsv {
 
 TrsvKernel choose_kernel(const TrsvAnalysis& a, TrsvKernel requested) {
   if (requested != TrsvKernel::automatic) return requested;
-  return a.num_levels <= 1 ? TrsvKernel::levr : TrsvKernel::cusparse;
+  (void)a;
+  return TrsvKernel::levr;  // measured fastest on every benchmark matrix (kernel_choice.hpp)
 }
 
 int32_t group_size(const TrsvAnalysis& a) {
   const double mean = a.offdiag_per_row();
   int32_t g = 1;
   while (g < 32 && g < mean) g *= 2;
+  return g;
+}
+
+std::vector<LevelSegment> level_segments(const TrsvAnalysis& a, int32_t capacity) {
+  std::vector<LevelSegment> out;
+  for (int32_t l = 0; l < a.num_levels; ++l) {
+    const bool narrow = capacity > 0 && a.level_ptr[l + 1] - a.level_ptr[l] <= capacity;
+    if (narrow && !out.empty() && out.back().run && out.back().end == l)
+      out.back().end = l + 1;
+    else
+      out.push_back(LevelSegment{l, l + 1, narrow});
+  }
+  return out;
+}
+
+int32_t run_group_size(const TrsvAnalysis& a) {
+  const double mean = a.offdiag_per_row();
+  int32_t g = 1;
+  while (g < 32 && 4.0 * g < mean) g *= 2;
   return g;
 }
 

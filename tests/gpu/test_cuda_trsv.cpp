@@ -248,6 +248,42 @@ TEST(CudaTrsv, analysis_of_another_triangle_is_rejected) {
   EXPECT_THROW(cuda::TriangularSolver(t.view(), a, TrsvKernel::slfr), Error);
 }
 
+// LEVR's launch plans (single-block runs of narrow levels with look-ahead, wide levels
+// inside a run, every level its own launch) and LEVR / LEVC with and without programmatic
+// dependent launch all give the reference's answer. The knobs are the benchmark's
+// environment variables, read at construction.
+TEST(CudaTrsv, levr_and_levc_launch_plans_match_reference) {
+  GPUGLU_REQUIRE_GPU();
+  const trsv::Triangle tris[] = {spec_triangle("lap2d5:200x150", Fill::lower, Diag::unit),
+                                 spec_triangle("lap2d9:90x70", Fill::upper, Diag::stored),
+                                 spec_triangle("lap3d7:20x16x24", Fill::upper, Diag::stored),
+                                 spec_triangle("lap3d27:12x10x14", Fill::lower, Diag::stored),
+                                 random_triangle(20000, 5, Fill::lower, Diag::stored, 41),
+                                 random_triangle(6000, 40, Fill::upper, Diag::unit, 42),
+                                 chain_triangle(50000, Fill::upper, Diag::stored)};
+  const char* passes[] = {"0", "1", "4", "64"};
+  for (const trsv::Triangle& t : tris) {
+    const trsv::TrsvAnalysis a = trsv::analyze(t.view());
+    const std::vector<double> b = random_vector(t.n, 7);
+    std::vector<double> ref(t.n);
+    trsv::reference::solve(t.view(), b.data(), ref.data());
+    for (const char* p : passes)
+      for (const char* pdl_off : {"0", "1"}) {
+        setenv("GPUGLU_TRSV_RUN_PASSES", p, 1);
+        setenv("GPUGLU_TRSV_NO_PDL", pdl_off, 1);
+        for (TrsvKernel k : {TrsvKernel::levr, TrsvKernel::levc}) {
+          const std::string what = label("n " + std::to_string(t.n) + " passes " + p + " no_pdl " + pdl_off, k);
+          SCOPED_TRACE(what);
+          cuda::TriangularSolver s(t.view(), a, k);
+          for (int rep = 0; rep < 2; ++rep)
+            EXPECT_LT(relative_error(device_solve(s, b, rep == 1, what), ref), kTolerance) << "solve " << rep;
+        }
+      }
+  }
+  unsetenv("GPUGLU_TRSV_RUN_PASSES");
+  unsetenv("GPUGLU_TRSV_NO_PDL");
+}
+
 // The no-deadlock guarantee: 1M unknowns are ~30x the warps an H100 holds at once (132 SMs
 // x 64 warps), so most warp tasks start only after others have retired; with tasks handed
 // out by blockIdx instead of by ticket this is where a self-scheduled kernel would hang.

@@ -169,11 +169,49 @@ TEST(TrsvKernelShape, warp_tasks_hold_one_level_and_at_most_a_warp) {
   }
 }
 
-TEST(TrsvKernelShape, auto_picks_levr_without_dependencies_and_cusparse_otherwise) {
+TEST(TrsvKernelShape, run_group_size_covers_the_mean_row_with_four_entries_a_lane) {
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(diagonal_triangle(10, Diag::stored).view())), 1);
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(spec_triangle("lap2d5:30x30", Fill::lower, Diag::stored).view())), 1);
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(spec_triangle("lap2d9:30x30", Fill::lower, Diag::unit).view())), 1);
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(spec_triangle("lap3d7:12x12x12", Fill::upper, Diag::stored).view())), 1);
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(spec_triangle("lap3d27:12x12x12", Fill::lower, Diag::unit).view())), 4);
+  EXPECT_EQ(trsv::run_group_size(trsv::analyze(random_triangle(200, 60, Fill::lower, Diag::stored, 5).view())), 16);
+}
+
+TEST(TrsvKernelShape, level_segments_cover_all_levels_and_merge_narrow_runs) {
+  for (int32_t capacity : {0, 1, 5, 30, 1000}) {
+    for (const trsv::Triangle* t : {new trsv::Triangle(spec_triangle("lap2d5:30x30", Fill::lower, Diag::stored)),
+                                    new trsv::Triangle(spec_triangle("lap3d7:12x12x12", Fill::upper, Diag::unit)),
+                                    new trsv::Triangle(random_triangle(300, 4, Fill::lower, Diag::stored, 3))}) {
+      const trsv::TrsvAnalysis a = trsv::analyze(t->view());
+      const std::vector<trsv::LevelSegment> segs = trsv::level_segments(a, capacity);
+      int32_t next = 0;
+      for (size_t s = 0; s < segs.size(); ++s) {
+        EXPECT_EQ(segs[s].begin, next);
+        EXPECT_GT(segs[s].end, segs[s].begin);
+        if (!segs[s].run) EXPECT_EQ(segs[s].end, segs[s].begin + 1);
+        if (s > 0 && segs[s].run) EXPECT_FALSE(segs[s - 1].run);  // maximal runs
+        for (int32_t l = segs[s].begin; l < segs[s].end; ++l)
+          EXPECT_EQ(segs[s].run, a.level_ptr[l + 1] - a.level_ptr[l] <= capacity) << "level " << l;
+        next = segs[s].end;
+      }
+      EXPECT_EQ(next, a.num_levels);
+      delete t;
+    }
+  }
+  // A 30x30 5-point grid: every level is at most 30 wide, so one run holds all 59 levels.
+  const trsv::TrsvAnalysis a = trsv::analyze(spec_triangle("lap2d5:30x30", Fill::lower, Diag::stored).view());
+  const std::vector<trsv::LevelSegment> segs = trsv::level_segments(a, 30);
+  ASSERT_EQ(segs.size(), 1u);
+  EXPECT_TRUE(segs[0].run);
+  EXPECT_EQ(segs[0].end, 59);
+}
+
+TEST(TrsvKernelShape, auto_picks_levr_the_measured_fastest) {
   const trsv::TrsvAnalysis diag = trsv::analyze(diagonal_triangle(10, Diag::stored).view());
   const trsv::TrsvAnalysis lap = trsv::analyze(spec_triangle("lap2d5:10x10", Fill::lower, Diag::stored).view());
   EXPECT_EQ(trsv::choose_kernel(diag), TrsvKernel::levr);
-  EXPECT_EQ(trsv::choose_kernel(lap), TrsvKernel::cusparse);
+  EXPECT_EQ(trsv::choose_kernel(lap), TrsvKernel::levr);
   for (TrsvKernel k : {TrsvKernel::levr, TrsvKernel::levc, TrsvKernel::slfr, TrsvKernel::slfc, TrsvKernel::cusparse})
     EXPECT_EQ(trsv::choose_kernel(lap, k), k);
 }
