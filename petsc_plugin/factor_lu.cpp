@@ -264,6 +264,27 @@ PetscErrorCode MatLUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const Ma
   PetscFunctionReturn(0);
 }
 
+// ILU(k): the same SparseLU on the levels-of-fill pattern (Options::ilu_levels), in PETSc's
+// ordering (natural unless -pc_factor_mat_ordering_type says otherwise), as PETSc's own ILU,
+// so that Krylov iteration counts match it. The numeric phase is the LU one.
+PetscErrorCode MatILUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const MatFactorInfo* info) {
+  Factor* f = factor_of(F);
+
+  PetscFunctionBegin;
+  (void)row;
+  PetscCall(set_options(F, A, info, f));
+  PetscCheck(info->levels >= 0 && info->levels <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: ILU levels of fill %g out of range", (double)info->levels);
+  f->options.ilu_levels = static_cast<int32_t>(info->levels);
+  f->options.ordering = Ordering::given;
+  f->use_petsc_ordering = true;
+  PetscCall(take_ordering(F, A, col, f));
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->lu = std::make_unique<SparseLU>(f->options); }));
+  PetscCall(analyze(F, A));
+  F->ops->lufactornumeric = MatLUFactorNumeric_GPUGLU;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode MatDestroy_GPUGLU(Mat F) {
   PetscFunctionBegin;
   delete factor_of(F);
@@ -285,8 +306,8 @@ PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F) {
   Factor* f = nullptr;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_LU, PETSC_COMM_SELF, PETSC_ERR_SUP, "gpuglu: factor type %s is not supported (LU is)",
-             MatFactorTypes[ftype]);
+  PetscCheck(ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_ILU, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: factor type %s is not supported (LU and ILU are)", MatFactorTypes[ftype]);
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, PETSC_DECIDE, PETSC_DECIDE, A->rmap->n, A->cmap->n));
   // A factor Mat has no Mat type of its own: its type name only names the package.
@@ -303,6 +324,7 @@ PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F) {
   B->data = f;
   // lufactornumeric is set by the symbolic phase: PETSc rejects a numeric factorization before it.
   B->ops->lufactorsymbolic = MatLUFactorSymbolic_GPUGLU;
+  B->ops->ilufactorsymbolic = MatILUFactorSymbolic_GPUGLU;
   B->ops->solve = MatSolve_GPUGLU;
   B->ops->solvetranspose = MatSolveTranspose_GPUGLU;
   B->ops->matsolve = MatMatSolve_GPUGLU;
@@ -312,7 +334,7 @@ PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F) {
   B->ops->destroy = MatDestroy_GPUGLU;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_GPUGLU));
 
-  B->factortype = MAT_FACTOR_LU;
+  B->factortype = ftype;
   B->assembled = PETSC_TRUE;  // -ksp_view views only assembled matrices
   B->preallocated = PETSC_TRUE;
   PetscCall(PetscFree(B->solvertype));
@@ -320,6 +342,8 @@ PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F) {
   // gpuglu orders by itself (external); it can use PETSc's ordering on request (-mat_gpuglu_ordering petsc).
   B->canuseordering = PETSC_TRUE;
   PetscCall(PetscStrallocpy(MATORDERINGEXTERNAL, (char**)&B->preferredordering[MAT_FACTOR_LU]));
+  // ILU follows PETSc's ordering, natural by default as PETSc's own ILU.
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char**)&B->preferredordering[MAT_FACTOR_ILU]));
   *F = B;
   PetscFunctionReturn(0);
 }

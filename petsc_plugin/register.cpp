@@ -31,6 +31,7 @@ PetscErrorCode PetscGPUGLURegister(void) {
   // it would leave PETSc's solvers (petsc, superlu, mumps, ...) unfindable.
   PetscCall(MatInitializePackage());
   PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, MAT_FACTOR_LU, MatGetFactor_SeqAIJ_GPUGLU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GPUGLU));
   PetscCall(PetscLogEventRegister("GPUGLUAnalysis", MAT_CLASSID, &log_events.analysis));
   PetscCall(PetscLogEventRegister("GPUGLUNumeric", MAT_CLASSID, &log_events.numeric));
   PetscCall(PetscLogEventRegister("GPUGLUSolve", MAT_CLASSID, &log_events.solve));

@@ -53,7 +53,9 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   if (o.pivot_policy == PivotPolicy::perturb)
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "perturbation: %g (relative to the column's largest entry)\n", o.perturbation));
-  if (o.refine_steps < 0)
+  if (o.ilu_levels >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: none (an incomplete factor preconditions)\n"));
+  else if (o.refine_steps < 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps), tolerance %g\n",
                                      o.refine_tolerance));
   else
@@ -129,7 +131,11 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
 
   const Backend active = f->lu->analyzed() ? f->lu->active_backend() : f->options.backend;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
+  if (f->options.ilu_levels >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
+                                     f->options.ilu_levels));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (requested %s)\n", to_string(active).data(),
                                    to_string(f->options.backend).data()));
