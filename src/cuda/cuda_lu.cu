@@ -32,58 +32,13 @@
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.hpp"
 #include "cuda/lu_kernels.cuh"
 
 namespace gpuglu::cuda {
 
 namespace {
 
-// Owns device allocations and counts their bytes; cudaMalloc failures name the request.
-class DeviceMemory {
- public:
-  DeviceMemory() = default;
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
-  ~DeviceMemory() { release(); }
-
-  void* allocate_bytes(size_t bytes, const char* what) {
-    if (bytes == 0) bytes = 16;  // never a null pointer, even for an empty array
-    void* p = nullptr;
-    const cudaError_t err = cudaMalloc(&p, bytes);
-    if (err != cudaSuccess) {
-      (void)cudaGetLastError();  // clear a non-sticky error
-      const Status st = err == cudaErrorMemoryAllocation                              ? Status::out_of_memory
-                        : (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) ? Status::no_device
-                                                                                         : Status::device_error;
-      throw Error(st, "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what + " failed: " +
-                          cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + "); " +
-                          std::to_string(bytes_) + " bytes already held by this factorization");
-    }
-    blocks_.push_back(p);
-    bytes_ += static_cast<int64_t>(bytes);
-    return p;
-  }
-  template <class T>
-  T* allocate(size_t count, const char* what) {
-    return static_cast<T*>(allocate_bytes(count * sizeof(T), what));
-  }
-  template <class T>
-  T* upload(const std::vector<T>& v, const char* what) {
-    T* p = allocate<T>(v.size(), what);
-    if (!v.empty()) GPUGLU_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return p;
-  }
-  void release() noexcept {
-    for (void* p : blocks_) cudaFree(p);
-    blocks_.clear();
-    bytes_ = 0;
-  }
-  int64_t bytes() const { return bytes_; }
-
- private:
-  std::vector<void*> blocks_;
-  int64_t bytes_ = 0;
-};
 
 template <class T>
 T* pinned_alloc(size_t count, const char* what) {
@@ -98,23 +53,6 @@ T* pinned_alloc(size_t count, const char* what) {
   return static_cast<T*>(p);
 }
 
-// Makes `device` current for a scope and restores the caller's device afterwards.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) : device_(device) {
-    GPUGLU_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != device_) GPUGLU_CUDA_CHECK(cudaSetDevice(device_));
-  }
-  ~DeviceScope() {
-    if (previous_ != device_) cudaSetDevice(previous_);
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  int device_;
-  int previous_ = -1;
-};
 
 int pow2_clamped(int64_t x, int lo, int hi) {
   int p = lo;
@@ -232,7 +170,7 @@ struct CudaLU::Impl {
   std::vector<int64_t> f_diag;  // host copy: the failing pivot's position
 
   // --- device memory ---
-  DeviceMemory mem;
+  DeviceMemory mem{"this factorization"};
   kernels::LevelArgs args{};
   double* f = nullptr;
   double* a_dev = nullptr;

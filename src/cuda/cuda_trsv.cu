@@ -24,81 +24,14 @@
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.hpp"
 #include "cuda/trsv_kernels.cuh"
 #include "trsv/kernel_choice.hpp"
 
 namespace gpuglu::cuda {
 namespace {
 
-// Owns device allocations and counts their bytes; a failed cudaMalloc names the request.
-// (The same contract as cuda_lu.cu's helper, which is private to that file.)
-class TrsvDeviceMemory {
- public:
-  TrsvDeviceMemory() = default;
-  TrsvDeviceMemory(const TrsvDeviceMemory&) = delete;
-  TrsvDeviceMemory& operator=(const TrsvDeviceMemory&) = delete;
-  ~TrsvDeviceMemory() { release(); }
 
-  void* allocate_bytes(size_t bytes, const char* what) {
-    if (bytes == 0) bytes = 16;  // never a null pointer, even for an empty array
-    void* p = nullptr;
-    const cudaError_t err = cudaMalloc(&p, bytes);
-    if (err != cudaSuccess) {
-      (void)cudaGetLastError();
-      const Status st = err == cudaErrorMemoryAllocation                                    ? Status::out_of_memory
-                        : (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) ? Status::no_device
-                                                                                            : Status::device_error;
-      throw Error(st, "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what + " failed: " +
-                          cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + "); " + std::to_string(bytes_) +
-                          " bytes already held by this triangular solver");
-    }
-    blocks_.push_back(p);
-    bytes_ += static_cast<int64_t>(bytes);
-    return p;
-  }
-  template <class T>
-  T* allocate(size_t count, const char* what) {
-    return static_cast<T*>(allocate_bytes(count * sizeof(T), what));
-  }
-  template <class T>
-  T* upload(const T* host, size_t count, const char* what) {
-    T* p = allocate<T>(count, what);
-    if (count > 0) GPUGLU_CUDA_CHECK(cudaMemcpy(p, host, count * sizeof(T), cudaMemcpyHostToDevice));
-    return p;
-  }
-  template <class T>
-  T* upload(const std::vector<T>& v, const char* what) {
-    return upload(v.data(), v.size(), what);
-  }
-  void release() noexcept {
-    for (void* p : blocks_) cudaFree(p);
-    blocks_.clear();
-    bytes_ = 0;
-  }
-  int64_t bytes() const { return bytes_; }
-
- private:
-  std::vector<void*> blocks_;
-  int64_t bytes_ = 0;
-};
-
-// Makes `device` current for a scope and restores the caller's device afterwards.
-class TrsvDeviceScope {
- public:
-  explicit TrsvDeviceScope(int device) : device_(device) {
-    GPUGLU_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != device_) GPUGLU_CUDA_CHECK(cudaSetDevice(device_));
-  }
-  ~TrsvDeviceScope() {
-    if (previous_ != device_) cudaSetDevice(previous_);
-  }
-  TrsvDeviceScope(const TrsvDeviceScope&) = delete;
-  TrsvDeviceScope& operator=(const TrsvDeviceScope&) = delete;
-
- private:
-  int device_;
-  int previous_ = -1;
-};
 
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
@@ -138,7 +71,7 @@ struct TriangularSolver::Impl {
   trsv::Diag diag = trsv::Diag::stored;
   TrsvKernel kernel = TrsvKernel::slfr;
   int32_t group = 1;
-  TrsvDeviceMemory mem;
+  DeviceMemory mem{"this triangular solver"};
   cudaStream_t own_stream = nullptr;
   cudaStream_t stream = nullptr;  // own_stream or the caller's (use_stream)
   trsv_kernels::DeviceTriangle tri;
@@ -212,7 +145,7 @@ void TriangularSolver::Impl::init(const trsv::TriangleView& t, const trsv::TrsvA
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   else
     device = device_ordinal;
-  TrsvDeviceScope scope(device);
+  DeviceScope scope(device);
   n = t.n;
   nnz = t.nnz();
   offdiag_nnz = a.offdiag_nnz;
@@ -420,7 +353,7 @@ TriangularSolver::~TriangularSolver() = default;
 void TriangularSolver::update_values(const double* values_host) {
   Impl& m = *impl_;
   m.check_host_values(values_host);
-  TrsvDeviceScope scope(m.device);
+  DeviceScope scope(m.device);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.values, values_host, static_cast<size_t>(m.nnz) * sizeof(double),
                                     cudaMemcpyHostToDevice, m.stream));
   m.refresh_derived_values(true);
@@ -429,7 +362,7 @@ void TriangularSolver::update_values(const double* values_host) {
 
 void TriangularSolver::update_values_device(const double* values_dev) {
   Impl& m = *impl_;
-  TrsvDeviceScope scope(m.device);
+  DeviceScope scope(m.device);
   if (values_dev != m.values)
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.values, values_dev, static_cast<size_t>(m.nnz) * sizeof(double),
                                       cudaMemcpyDeviceToDevice, m.stream));
@@ -437,21 +370,21 @@ void TriangularSolver::update_values_device(const double* values_dev) {
 }
 
 void TriangularSolver::solve_device(const double* b_dev, double* x_dev) {
-  TrsvDeviceScope scope(impl_->device);
+  DeviceScope scope(impl_->device);
   impl_->solve_device(b_dev, x_dev);
 }
 
 void TriangularSolver::solve_many_device(int32_t nrhs, const double* b_dev, int64_t ldb, double* x_dev, int64_t ldx) {
   if (nrhs < 0 || ldb < impl_->n || ldx < impl_->n)
     throw Error(Status::invalid_input, "TriangularSolver::solve_many: nrhs < 0 or a leading dimension below n");
-  TrsvDeviceScope scope(impl_->device);
+  DeviceScope scope(impl_->device);
   for (int32_t r = 0; r < nrhs; ++r) impl_->solve_device(b_dev + r * ldb, x_dev + r * ldx);
 }
 
 void TriangularSolver::solve(const double* b_host, double* x_host) {
   Impl& m = *impl_;
   if (m.n == 0) return;
-  TrsvDeviceScope scope(m.device);
+  DeviceScope scope(m.device);
   const size_t bytes = static_cast<size_t>(m.n) * sizeof(double);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.io_work, b_host, bytes, cudaMemcpyHostToDevice, m.stream));
   m.solve_device(m.io_work, m.io_work);
@@ -466,7 +399,7 @@ void TriangularSolver::solve_many(int32_t nrhs, const double* b_host, int64_t ld
 }
 
 void TriangularSolver::synchronize() {
-  TrsvDeviceScope scope(impl_->device);
+  DeviceScope scope(impl_->device);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
 }
 
@@ -474,7 +407,7 @@ void* TriangularSolver::stream() const { return impl_->stream; }
 
 void TriangularSolver::use_stream(void* stream) {
   Impl& m = *impl_;
-  TrsvDeviceScope scope(m.device);
+  DeviceScope scope(m.device);
   cudaStream_t next = stream ? static_cast<cudaStream_t>(stream) : m.own_stream;
   if (next == m.stream) return;
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));  // nothing of ours still runs on the old one

@@ -16,6 +16,7 @@
 #include <cfloat>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/programmatic_launch.cuh"
 #include "cuda/lu_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
@@ -62,18 +63,6 @@ __device__ double block_max(double v) {
   const double out = partial[0];
   __syncthreads();  // partial may be reused by the caller's next reduction
   return out;
-}
-
-// Programmatic dependent launch (sm_90+); both are no-ops for a kernel launched plainly.
-__device__ __forceinline__ void wait_for_previous_kernel() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize();
-#endif
-}
-__device__ __forceinline__ void let_next_kernel_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaTriggerProgrammaticLaunchCompletion();
-#endif
 }
 
 __device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
@@ -458,23 +447,6 @@ unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
 constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
 constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
 
-// A level-loop launch, with programmatic stream serialization when asked (the kernel then
-// may start before the previous one on the stream has finished; see the top of the file).
-template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), unsigned grid, int block, bool programmatic, cudaStream_t stream,
-            Args... args) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(static_cast<unsigned>(block));
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = programmatic ? 1 : 0;
-  GPUGLU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
-}
 
 }  // namespace
 
@@ -507,25 +479,26 @@ void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t 
   if (ncols <= 0) return;
   if (threads_per_column == 32) {
     constexpr int kWarpsPerBlock = 8;
-    launch(pivot_warp_kernel, grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32, programmatic, stream, a,
-           level, col_begin, ncols);
+    launch_maybe_programmatic(pivot_warp_kernel, grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32,
+                              programmatic, stream, a, level, col_begin, ncols);
   } else {
-    launch(pivot_block_kernel, static_cast<unsigned>(ncols), threads_per_column, programmatic, stream, a, level,
-           col_begin);
+    launch_maybe_programmatic(pivot_block_kernel, static_cast<unsigned>(ncols), threads_per_column, programmatic,
+                              stream, a, level, col_begin);
   }
 }
 
 void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
                          bool programmatic, cudaStream_t stream) {
   if (ntargets <= 0) return;
-  launch(update_warp_kernel, grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32, programmatic, stream,
-         a, level, t_begin, ntargets);
+  launch_maybe_programmatic(update_warp_kernel, grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32,
+                            programmatic, stream, a, level, t_begin, ntargets);
 }
 
 void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
                           bool programmatic, cudaStream_t stream) {
   if (ntargets <= 0) return;
-  launch(update_block_kernel, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a, level, t_begin);
+  launch_maybe_programmatic(update_block_kernel, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a,
+                            level, t_begin);
 }
 
 int persistent_blocks(int device) {

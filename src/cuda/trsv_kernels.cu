@@ -25,6 +25,7 @@
 // adds its contributions to x[r] with atomics, __threadfence(), then decrements r's counter;
 // the consumer's acquire load of its counter orders its following read of x[i].
 #include "cuda/cuda_check.hpp"
+#include "cuda/programmatic_launch.cuh"
 #include "cuda/trsv_kernels.cuh"
 
 #include <algorithm>
@@ -100,20 +101,10 @@ __device__ __forceinline__ double group_broadcast(double v, unsigned mask) {
   return __shfl_sync(mask, v, 0, G);
 }
 
-// Programmatic dependent launch (sm_90+); both are no-ops for a kernel launched plainly.
-// LEVR / LEVC kernels let the next level's kernel start at once; it reads the static
-// schedule (jlev, row pointers, column indices, values, diagonal) and then waits for this
-// grid to finish before it reads any x another unknown writes.
-__device__ __forceinline__ void wait_for_previous_kernel() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize();
-#endif
-}
-__device__ __forceinline__ void let_next_kernel_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaTriggerProgrammaticLaunchCompletion();
-#endif
-}
+// Programmatic dependent launch (cuda/programmatic_launch.cuh): LEVR / LEVC kernels let
+// the next level's kernel start at once; it reads the static schedule (jlev, row pointers,
+// column indices, values, diagonal) and then waits for this grid to finish before it reads
+// any x another unknown writes.
 
 // Off-diagonal entries of CSR row i (the diagonal, when stored, is just outside).
 __device__ __forceinline__ void offdiag_row(const DeviceTriangle& t, int32_t i, int64_t& b, int64_t& e) {
@@ -390,23 +381,6 @@ unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((
   }
 
 
-// A level-loop launch, with programmatic stream serialization when asked (the kernel may
-// then start while the previous kernel on the stream drains; see let_next_kernel_start).
-template <class... Params, class... Args>
-void launch_ex(void (*kernel)(Params...), unsigned grid, int block, bool programmatic, cudaStream_t stream,
-               Args... args) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(static_cast<unsigned>(block));
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = programmatic ? 1 : 0;
-  GPUGLU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
-}
 
 }  // namespace
 
@@ -414,7 +388,8 @@ void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group,
                  bool programmatic) {
   if (l2 <= l1) return;
   const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
-#define GPUGLU_LEVR(G) launch_ex(levr_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
+#define GPUGLU_LEVR(G) \
+  launch_maybe_programmatic(levr_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR)
 #undef GPUGLU_LEVR
   GPUGLU_CUDA_CHECK(cudaGetLastError());
@@ -426,7 +401,8 @@ void launch_levr_run(const DeviceTriangle& t, const int32_t* level_ptr, int32_t 
                      int32_t group, double* x, cudaStream_t stream, bool programmatic) {
   if (lev_end <= lev_begin) return;
 #define GPUGLU_LEVR_RUN(G) \
-  launch_ex(levr_run_kernel<G>, 1u, kRunBlock, programmatic, stream, t, level_ptr, lev_begin, lev_end, x)
+  launch_maybe_programmatic(levr_run_kernel<G>, 1u, kRunBlock, programmatic, stream, t, level_ptr, lev_begin, \
+                            lev_end, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR_RUN)
 #undef GPUGLU_LEVR_RUN
   GPUGLU_CUDA_CHECK(cudaGetLastError());
@@ -436,7 +412,8 @@ void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group,
                  bool programmatic) {
   if (l2 <= l1) return;
   const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
-#define GPUGLU_LEVC(G) launch_ex(levc_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
+#define GPUGLU_LEVC(G) \
+  launch_maybe_programmatic(levc_kernel<G>, blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVC)
 #undef GPUGLU_LEVC
   GPUGLU_CUDA_CHECK(cudaGetLastError());
