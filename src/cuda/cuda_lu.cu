@@ -33,12 +33,12 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/env_flags.hpp"
 #include "cuda/lu_kernels.cuh"
 
 namespace gpuglu::cuda {
 
 namespace {
-
 
 template <class T>
 T* pinned_alloc(size_t count, const char* what) {
@@ -53,7 +53,6 @@ T* pinned_alloc(size_t count, const char* what) {
   return static_cast<T*>(p);
 }
 
-
 int pow2_clamped(int64_t x, int lo, int hi) {
   int p = lo;
   while (p < hi && p < x) p *= 2;
@@ -64,11 +63,6 @@ double from_bits(unsigned long long b) {
   double d;
   std::memcpy(&d, &b, sizeof d);
   return d;
-}
-
-bool graph_disabled_by_env() {
-  const char* e = std::getenv("GPUGLU_NO_GRAPH");
-  return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
 }
 
 // One level of the loop: launch shapes fixed at construction.

@@ -25,19 +25,12 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/env_flags.hpp"
 #include "cuda/trsv_kernels.cuh"
 #include "trsv/kernel_choice.hpp"
 
 namespace gpuglu::cuda {
 namespace {
-
-
-
-bool env_flag(const char* name) {
-  const char* v = std::getenv(name);
-  return v && std::strcmp(v, "0") != 0 && *v;
-}
-bool graph_disabled_by_env() { return env_flag("GPUGLU_NO_GRAPH"); }
 
 // LEVR's single-block runs take levels of at most capacity * passes rows (0: no runs,
 // every level its own programmatic launch); GPUGLU_TRSV_RUN_PASSES overrides the rule

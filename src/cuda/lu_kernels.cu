@@ -447,7 +447,6 @@ unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
 constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
 constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
 
-
 }  // namespace
 
 void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStream_t stream) {

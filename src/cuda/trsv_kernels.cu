@@ -380,8 +380,6 @@ unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((
     default: LAUNCH(32); break;                   \
   }
 
-
-
 }  // namespace
 
 void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,

@@ -6,6 +6,8 @@
 // Every test skips (and CTest reports Skipped) where no CUDA device is usable.
 #include <gtest/gtest.h>
 
+#include "gpu_test_support.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -32,12 +34,6 @@ namespace {
 using cuda::CudaLU;
 using cuda::DeviceFactorResult;
 using reference::PivotRule;
-
-#define GPUGLU_REQUIRE_GPU()                                                      \
-  do {                                                                            \
-    const DeviceInfo gpuglu_dev_ = query_device();                                \
-    if (!gpuglu_dev_.usable) GTEST_SKIP() << "no usable CUDA device: " << gpuglu_dev_.reason; \
-  } while (0)
 
 int device_ordinal() { return query_device().ordinal; }
 

@@ -9,6 +9,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "gpu_test_support.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -33,12 +35,6 @@ namespace {
 
 using trsv::Diag;
 using trsv::Fill;
-
-#define GPUGLU_REQUIRE_GPU()                                                                  \
-  do {                                                                                        \
-    const DeviceInfo gpuglu_dev_ = query_device();                                            \
-    if (!gpuglu_dev_.usable) GTEST_SKIP() << "no usable CUDA device: " << gpuglu_dev_.reason; \
-  } while (0)
 
 constexpr double kTolerance = 1e-12;
 const TrsvKernel kAllKernels[] = {TrsvKernel::levr, TrsvKernel::levc, TrsvKernel::slfr,

@@ -4,6 +4,8 @@
 // the automatic backend's choice. Skipped without a usable GPU.
 #include <gtest/gtest.h>
 
+#include "gpu_test_support.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -18,20 +20,8 @@
 namespace gpuglu::test {
 namespace {
 
-#define REQUIRE_GPU()                                                                     \
-  do {                                                                                    \
-    const DeviceInfo d = query_device();                                                  \
-    if (!d.usable) GTEST_SKIP() << "no usable GPU: " << d.reason;                         \
-  } while (0)
-
-Options cuda_options() {
-  Options o;
-  o.backend = Backend::cuda;
-  return o;
-}
-
 TEST(SparseLUCuda, generated_matrices_match_klu) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   for (const NamedMatrix& m : accuracy_matrices()) {
     SCOPED_TRACE(m.name);
     Klu klu(m.a);
@@ -40,7 +30,7 @@ TEST(SparseLUCuda, generated_matrices_match_klu) {
 }
 
 TEST(SparseLUCuda, refactorization_with_new_values_matches_klu) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   const CsrMatrix<int32_t, double> a = gen::from_spec("circuit:20000:200:3");
   SparseLU lu(cuda_options());
   lu.analyze(a.view());
@@ -60,7 +50,7 @@ TEST(SparseLUCuda, refactorization_with_new_values_matches_klu) {
 }
 
 TEST(SparseLUCuda, shared_matrices_match_klu) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   const std::filesystem::path dir(GPUGLU_MATRIX_DIR);
   if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no matrices in " << GPUGLU_MATRIX_DIR;
   std::vector<std::string> files;
@@ -76,7 +66,7 @@ TEST(SparseLUCuda, shared_matrices_match_klu) {
 }
 
 TEST(SparseLUCuda, automatic_backend_follows_the_crossover) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   const CsrMatrix<int32_t, double> a = gen::from_spec("lap2d5:30x30");
   Options o;
   o.auto_gpu_min_factor_nnz = 0;  // every factor is "large"

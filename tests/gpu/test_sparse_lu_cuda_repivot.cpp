@@ -3,6 +3,8 @@
 // pattern and reused by the next factorizations. Skipped without a usable GPU.
 #include <gtest/gtest.h>
 
+#include "gpu_test_support.hpp"
+
 #include "gpuglu/device.hpp"
 #include "gpuglu/lu.hpp"
 #include "repivot_checks.hpp"
@@ -10,37 +12,25 @@
 namespace gpuglu::test {
 namespace {
 
-#define REQUIRE_GPU()                                             \
-  do {                                                            \
-    const DeviceInfo d = query_device();                          \
-    if (!d.usable) GTEST_SKIP() << "no usable GPU: " << d.reason; \
-  } while (0)
-
-Options cuda_options() {
-  Options o;
-  o.backend = Backend::cuda;
-  return o;
-}
-
 TEST(SparseLUCudaRepivot, recovers_a_zero_static_pivot) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   check_repivot_recovers_a_zero_static_pivot(cuda_options());
 }
 
 TEST(SparseLUCudaRepivot, recovers_when_new_values_zero_a_matched_pivot) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   check_repivot_after_values_change(cuda_options());
 }
 
 TEST(SparseLUCudaRepivot, singular_matrix_stays_numerically_singular) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   check_repivot_reports_a_singular_matrix(cuda_options());
 }
 
 // The GPU factor of KLU's order equals the CPU right-looking reference's, entry for entry
 // (the engines' contract), and the engine stays on the GPU.
 TEST(SparseLUCudaRepivot, matches_the_cpu_reference_bitwise) {
-  REQUIRE_GPU();
+  GPUGLU_REQUIRE_GPU();
   const CsrMatrix<int32_t, double> a = swapped_pairs_matrix(2000, 7);
   Options cpu = with_policy(static_diagonal(Options()), PivotPolicy::repivot);
   cpu.backend = Backend::cpu;
