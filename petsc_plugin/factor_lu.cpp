@@ -88,6 +88,11 @@ PetscErrorCode analyze(Mat F, Mat A) {
   } else {
     ++f->analyses;
     F->factorerrortype = MAT_FACTOR_NOERROR;
+    // PETSc's factorizations preallocate from -pc_factor_fill and say when it was short;
+    // gpuglu's symbolic factorization is exact, so the given ratio is only reported.
+    if (f->nnz_a > 0)
+      PetscCall(PetscInfo(A, "gpuglu: fill ratio given %g, needed %g (exact symbolic factorization: nothing is reallocated)\n",
+                          f->fill_given, static_cast<double>(f->lu->schedule().nnz_factor()) / static_cast<double>(f->nnz_a)));
     const Backend active = f->lu->active_backend();
     if (active == Backend::cuda)
       PetscCall(PetscInfo(F, "gpuglu: CUDA backend on device %d (%s), nnz(L+U) %" PetscInt64_FMT "\n",
@@ -163,6 +168,10 @@ PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
 
   PetscFunctionBegin;
   PetscCall(report_repivot(F, stats));
+  if (stats.shift_tries > 0)
+    PetscCall(PetscInfo(A, "gpuglu: number of shift_%s tries %d, shift_amount %g\n",
+                        f->options.shift_type == ShiftType::positive_definite ? "pd" : "nz", stats.shift_tries,
+                        stats.shift_amount));
   switch (stats.status) {
     case Status::ok:
       F->factorerrortype = MAT_FACTOR_NOERROR;

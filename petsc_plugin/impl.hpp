@@ -43,6 +43,7 @@ struct Factor {
   PetscObjectId matrix_id = 0;
   PetscObjectState nonzerostate = -1;
   PetscInt nnz_a = 0;
+  double fill_given = 0.0;   // MatFactorInfo::fill (-pc_factor_fill): reported, not needed for memory
   bool analysis_ok = false;  // false after a structurally singular matrix (MatFactorError set)
 
   int64_t analyses = 0;  // analyses run on this factor Mat (shown by MatView)

@@ -18,6 +18,9 @@ constexpr std::array<Backend, 3> backend_values = {Backend::automatic, Backend::
 constexpr std::array<const char*, 5> ordering_names = {"amd", "colamd", "metis", "natural", "petsc"};
 constexpr std::array<Ordering, 5> ordering_values = {Ordering::amd, Ordering::colamd, Ordering::metis,
                                                      Ordering::natural, Ordering::given};
+constexpr std::array<const char*, 6> trsv_names = {"auto", "levr", "levc", "slfr", "slfc", "cusparse"};
+constexpr std::array<TrsvKernel, 6> trsv_values = {TrsvKernel::automatic, TrsvKernel::levr, TrsvKernel::levc,
+                                                   TrsvKernel::slfr, TrsvKernel::slfc, TrsvKernel::cusparse};
 constexpr std::array<const char*, 3> pivot_names = {"report", "perturb", "repivot"};
 constexpr std::array<PivotPolicy, 3> pivot_values = {PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot};
 
@@ -28,11 +31,38 @@ PetscInt index_of(const std::array<T, N>& values, T v) {
   return 0;
 }
 
+// ILU: PETSc's pivot test and shifts exactly (Options::shift_type, src/api/ilu_shift.hpp).
+// PETSc tests an ILU pivot against zeropivot alone (absolute, shift none) or times its row's
+// sum (nonzero, positive_definite), never against its column: the relative threshold is off.
+PetscErrorCode apply_ilu_shift(Mat F, const MatFactorInfo* info, Options* o) {
+  PetscFunctionBegin;
+  o->pivot_policy = PivotPolicy::report;
+  o->pivot_threshold = 0.0;
+  if (info->shiftamount > 0) o->shift_amount = static_cast<double>(info->shiftamount);
+  const auto shift = static_cast<MatFactorShiftType>(static_cast<int>(info->shifttype));
+  switch (shift) {
+    case MAT_SHIFT_NONE: o->shift_type = ShiftType::none; break;
+    case MAT_SHIFT_NONZERO: o->shift_type = ShiftType::nonzero; break;
+    case MAT_SHIFT_POSITIVE_DEFINITE: o->shift_type = ShiftType::positive_definite; break;
+    case MAT_SHIFT_INBLOCKS:
+      // PETSc adds the amount to each small pivot in place; gpuglu restarts with the whole
+      // diagonal shifted by it (nonzero), which also removes every small pivot.
+      o->shift_type = ShiftType::nonzero;
+      PetscCall(PetscInfo(F, "gpuglu: ILU shift type inblocks is applied as nonzero (the whole diagonal is shifted)\n"));
+      break;
+  }
+  PetscFunctionReturn(0);
+}
+
 // MatFactorInfo first, so that explicit -mat_gpuglu_* options override it.
 PetscErrorCode apply_factor_info(Mat F, const MatFactorInfo* info, Options* o) {
   PetscFunctionBegin;
   if (!info) PetscFunctionReturn(0);
   o->zero_pivot = static_cast<double>(info->zeropivot);
+  if (F->factortype == MAT_FACTOR_ILU) {
+    PetscCall(apply_ilu_shift(F, info, o));
+    PetscFunctionReturn(0);
+  }
   const auto shift = static_cast<MatFactorShiftType>(static_cast<int>(info->shifttype));
   switch (shift) {
     case MAT_SHIFT_NONE: break;
@@ -70,7 +100,7 @@ PetscErrorCode to_int32(PetscInt v, const char* name, int32_t* out) {
 PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor) {
   Options o;
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
-  PetscInt backend = 0, ordering = 0, pivot = 0;
+  PetscInt backend = 0, ordering = 0, pivot = 0, trsv = 0;
   PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads, block_threads, rows_per_thread;
   PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
   PetscInt device = o.device;
@@ -82,6 +112,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   backend = index_of(backend_values, o.backend);
   ordering = index_of(ordering_values, o.ordering);
   pivot = index_of(pivot_values, o.pivot_policy);
+  trsv = index_of(trsv_values, o.trsv_kernel);
   matching = o.matching ? PETSC_TRUE : PETSC_FALSE;
   scaling = o.scaling ? PETSC_TRUE : PETSC_FALSE;
   threshold = o.pivot_threshold;
@@ -141,6 +172,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscOptionsBool("-mat_gpuglu_programmatic_launch",
                              "Overlap each level's kernels with the previous one (Hopper's programmatic launch)",
                              "None", programmatic, &programmatic, nullptr));
+  PetscCall(PetscOptionsEList("-mat_gpuglu_trsv",
+                              "GPU triangular-solve kernel: auto, R. Li's levr/levc/slfr/slfc, or cuSPARSE SpSV", "None",
+                              trsv_names.data(), (PetscInt)trsv_names.size(), trsv_names[trsv], &trsv, nullptr));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
                                    &threads, nullptr, 0));
   PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
@@ -173,6 +207,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   o.matching = matching;
   o.scaling = scaling;
   o.pivot_policy = pivot_values[pivot];
+  o.trsv_kernel = trsv_values[trsv];
   o.pivot_threshold = threshold;
   o.perturbation = perturbation;
   o.refine_tolerance = refine_tol;
@@ -192,6 +227,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   o.auto_gpu_min_factor_nnz = auto_gpu_nnz;
   PetscCall(to_int32(device, "-mat_gpuglu_device", &o.device));
   factor->options = o;
+  if (info) factor->fill_given = static_cast<double>(info->fill);
   factor->use_petsc_ordering = o.ordering == Ordering::given;
   PetscFunctionReturn(0);
 }

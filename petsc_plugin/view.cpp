@@ -23,6 +23,8 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
                                      d.ordinal, d.name.c_str(), d.sm_count,
                                      static_cast<double>(d.memory_bytes) / (1 << 30),
                                      static_cast<double>(f->lu->device_bytes()) / (1 << 20)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s)\n",
+                                     to_string(f->lu->trsv_kernel()).data(), to_string(f->options.trsv_kernel).data()));
   } else {
     if (!f->lu->backend_note().empty())
       PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->lu->backend_note().c_str()));
@@ -50,6 +52,9 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivot policy: %s, threshold %g (relative), zero pivot %g (absolute)\n",
                                    to_string(o.pivot_policy).data(), o.pivot_threshold, o.zero_pivot));
+  if (o.ilu_levels >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shift type: %s, shift amount %g (PETSc's ILU shifts)\n",
+                                     to_string(o.shift_type).data(), o.shift_amount));
   if (o.pivot_policy == PivotPolicy::perturb)
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "perturbation: %g (relative to the column's largest entry)\n", o.perturbation));
@@ -162,6 +167,7 @@ PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType, MatInfo* info) {
     info->nz_used = nnz_f;
     info->nz_allocated = nnz_f;
     info->fill_ratio_needed = f->nnz_a > 0 ? nnz_f / static_cast<double>(f->nnz_a) : 0.0;
+    info->fill_ratio_given = f->fill_given;
   }
   PetscFunctionReturn(0);
 }

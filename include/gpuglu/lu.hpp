@@ -29,6 +29,11 @@ struct FactorStats {
   double device_ms = 0.0;        // of which on the GPU: scatter + level loop (CUDA events; 0 on the CPU)
   int64_t factorizations = 0;    // factor()/refactor() calls since the last analyze() (a re-pivot does not reset it)
 
+  // Options::shift_type (incomplete factorizations): the factorizations this call ran
+  // beyond the first (PETSc's "number of shift tries") and the shift of the factor kept.
+  int32_t shift_tries = 0;
+  double shift_amount = 0.0;
+
   // PivotPolicy::repivot. A tiny pivot under the schedule this call started with makes it
   // re-analyze A with KLU's partial pivoting (analyze_with_partial_pivoting) and factor the
   // same values again with that order; status and the pivot fields above then describe
@@ -108,6 +113,9 @@ class SparseLU {
   // did not fit in device memory); empty otherwise.
   const std::string& backend_note() const noexcept;
   int64_t device_bytes() const noexcept;  // device memory held by the CUDA backend (0 on the CPU)
+  // The kernel of the CUDA backend's triangular solves (Options::trsv_kernel resolved;
+  // the option as given on the CPU backend, whose solves are sequential).
+  TrsvKernel trsv_kernel() const noexcept;
 
  private:
   struct Impl;

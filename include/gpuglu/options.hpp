@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "gpuglu/trsv_kernel.hpp"
+
 namespace gpuglu {
 
 // Which numeric backend executes the schedule.
@@ -33,6 +35,17 @@ enum class PivotPolicy {
   // reuse it. At most one re-analysis per factorization: a tiny pivot under KLU's order (or
   // KLU finding A singular) is then reported as under `report` (docs/design.md, "Re-pivoting").
   repivot,
+};
+
+// How an incomplete factorization (Options::ilu_levels >= 0) answers a small pivot: PETSc's
+// -pc_factor_shift_type, with PETSc's semantics (MatLUFactorNumeric_SeqAIJ's shift loop), so
+// that a PETSc user's ILU behaves as it did with PETSc's own. Row i of the factor fails when
+// |U(i,i)| <= zero_pivot * r_i (nonzero) or U(i,i) <= zero_pivot * r_i (positive_definite),
+// r_i = sum |L(i,:)| + sum |U(i, >i)|; the whole factorization then starts again on A + s I.
+enum class ShiftType {
+  none,               // no shift: |U(i,i)| <= zero_pivot (absolute) is a zero pivot, reported
+  nonzero,            // s = shift_amount at the first failure, doubled at each further one
+  positive_definite,  // Manteuffel: s = f * t, t = 1.1 max_i (sum_j |a_ij| - |a_ii| - a_ii), f bisected in [0, 1], 5 steps
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
@@ -79,6 +92,9 @@ struct Options {
   // matching, scaling and refinement are off (the factor is a preconditioner, not A's).
   // -1: the complete LU.
   int32_t ilu_levels = -1;
+  // Incomplete factorizations only (the complete LU answers tiny pivots by pivot_policy).
+  ShiftType shift_type = ShiftType::none;
+  double shift_amount = 2.220446049250313e-14;  // PETSc's default, 100 machine epsilon
   // CUDA device ordinal; -1: the process's local MPI rank (or 0) modulo the device count.
   int32_t device = -1;
   Ordering ordering = Ordering::amd;
@@ -103,6 +119,10 @@ struct Options {
   // Refinement stops once the componentwise backward error is below this.
   double refine_tolerance = 1e-15;
   KernelModeThresholds modes;
+  // The kernel of the GPU triangular solves (LU, ILU and their transposes): R. Li's LEVR /
+  // LEVC / SLFR / SLFC, or cuSPARSE SpSV; automatic picks from each triangle's analysis
+  // (src/trsv/kernel_choice.hpp has the rule and its measurements).
+  TrsvKernel trsv_kernel = TrsvKernel::automatic;
   // Threads of the reference backend; 0 = OpenMP's default.
   int32_t num_threads = 0;
   // The CPU backend runs each level left-looking (every column gathers its updates:
@@ -114,6 +134,7 @@ struct Options {
 std::string_view to_string(Backend b) noexcept;
 std::string_view to_string(Ordering o) noexcept;
 std::string_view to_string(PivotPolicy p) noexcept;
+std::string_view to_string(ShiftType t) noexcept;
 std::optional<Backend> parse_backend(std::string_view s) noexcept;
 std::optional<Ordering> parse_ordering(std::string_view s) noexcept;
 std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept;

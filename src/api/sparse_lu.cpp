@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api/analyzed_pattern.hpp"
+#include "api/ilu_shift.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/device.hpp"
 #include "reference/level_gather.hpp"
@@ -69,6 +70,7 @@ struct SparseLU::Impl {
   std::unique_ptr<cuda::CudaLU> gpu;
   bool host_factor_current = false;  // f mirrors the device's factor
 #endif
+  int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
 
   explicit Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {}
 
@@ -140,7 +142,10 @@ struct SparseLU::Impl {
     fstats.factorizations = count;
     fstats.repivots = repivots;
     std::copy(values, values + schedule.input_nnz, a_values.begin());
-    factor_with_schedule();
+    if (schedule.incomplete && options.shift_type != ShiftType::none)
+      factor_with_shifts();
+    else
+      factor_with_schedule(reference::PivotRule::from(options));
     // numerically_singular only: NaN/Inf input (nan_or_inf) is no pivot problem.
     // (An ILU factor is no LU of A: KLU's order would turn it into a complete one.)
     if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular &&
@@ -151,10 +156,39 @@ struct SparseLU::Impl {
     return fstats;
   }
 
+  // Options::shift_type (incomplete factorizations): PETSc's shift loop (api/ilu_shift.hpp).
+  // The engines perturb only exact zero pivots meanwhile, which keeps the rows before them
+  // exact for the row test; a factor that passes the test has no perturbed pivot.
+  void factor_with_shifts() {
+    const double top =
+        options.shift_type == ShiftType::positive_definite
+            ? api::manteuffel_bound(schedule.n, pattern.rowptr(), pattern.colind(), a_values.data(), options.zero_pivot)
+            : 0.0;
+    api::ShiftSearch search(options.shift_type, options.shift_amount, top);
+    reference::PivotRule rule{PivotPolicy::perturb, 0.0, 0.0, 1.0, 0.0};
+    // nonzero doubles the shift each time: 64 tries take it from 1e-14 past 1e5.
+    constexpr int32_t kMaxTries = 64;
+    int32_t failing = -1;
+    do {
+      rule.diagonal_shift = search.amount();
+      factor_with_schedule(rule);
+      if (fstats.status != Status::ok) break;  // NaN/Inf: no shift repairs that
+      failing = api::first_failing_row(schedule, factor_values().data(), options.shift_type, options.zero_pivot,
+                                       last_first_perturbed);
+    } while (search.tries() < kMaxTries && search.next(failing >= 0));
+    fstats.shift_tries = search.tries();
+    fstats.shift_amount = rule.diagonal_shift;
+    if (fstats.status == Status::ok && failing >= 0) {
+      fstats.status = Status::numerically_singular;
+      set_failure_column(failing);
+      fstats.pivot_value = factor_values()[static_cast<size_t>(schedule.f_diag[failing])];
+    }
+  }
+
   // One numeric factorization of a_values with the current schedule, on the active backend.
-  void factor_with_schedule() {
+  void factor_with_schedule(const reference::PivotRule& rule) {
 #ifdef GPUGLU_HAVE_CUDA
-    if (gpu) return factor_on_device();
+    if (gpu) return factor_on_device(rule);
 #endif
     const reference::ScatterResult sc = reference::scatter_values(schedule, a_values.data(), f.data());
     if (sc.bad_entry >= 0) {
@@ -165,7 +199,8 @@ struct SparseLU::Impl {
       fstats.pivot_column = schedule.col_perm_inv[col];
       fstats.pivot_value = a_values[sc.bad_entry];
     } else {
-      const reference::PivotRule rule = reference::PivotRule::from(options);
+      if (rule.diagonal_shift != 0.0)
+        for (int32_t j = 0; j < schedule.n; ++j) f[static_cast<size_t>(schedule.f_diag[j])] += rule.diagonal_shift;
       const reference::NumericStats ns =
           options.cpu_right_looking ? reference::factor_levels(schedule, f.data(), rule, options.num_threads)
                                     : reference::factor_levels_gather(schedule, f.data(), rule, options.num_threads);
@@ -173,6 +208,7 @@ struct SparseLU::Impl {
       set_failure_column(ns.pivot_column);
       fstats.pivot_value = ns.pivot_value;
       fstats.perturbed_pivots = ns.perturbed_pivots;
+      last_first_perturbed = ns.first_perturbed;
       fstats.min_pivot_ratio = ns.min_pivot_ratio;
       fstats.growth = sc.max_abs > 0.0 ? ns.max_active / sc.max_abs : 0.0;
     }
@@ -184,9 +220,9 @@ struct SparseLU::Impl {
   }
 
 #ifdef GPUGLU_HAVE_CUDA
-  void factor_on_device() {
+  void factor_on_device(const reference::PivotRule& rule) {
     host_factor_current = false;
-    const cuda::DeviceFactorResult r = gpu->factor(a_values.data(), reference::PivotRule::from(options));
+    const cuda::DeviceFactorResult r = gpu->factor(a_values.data(), rule);
     if (r.bad_entry >= 0) {
       const int32_t col = pattern.colind()[r.bad_entry];
       fstats.status = Status::nan_or_inf;
@@ -199,6 +235,7 @@ struct SparseLU::Impl {
       set_failure_column(ns.pivot_column);
       fstats.pivot_value = ns.pivot_value;
       fstats.perturbed_pivots = ns.perturbed_pivots;
+      last_first_perturbed = ns.first_perturbed;
       fstats.min_pivot_ratio = ns.min_pivot_ratio;
       fstats.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
     }
@@ -240,7 +277,7 @@ struct SparseLU::Impl {
     fstats.repivot_column_original = failed.pivot_column_original;
     fstats.repivot_pivot_value = failed.pivot_value;
     fstats.repivot_nnz_before = nnz_before;
-    factor_with_schedule();
+    factor_with_schedule(reference::PivotRule::from(options));
   }
 
   // The backend stays the one analyze() chose (the CUDA engine is rebuilt for the new
@@ -415,6 +452,13 @@ int64_t SparseLU::analysis_count() const noexcept { return impl_->analysis_count
 const std::vector<double>& SparseLU::factor_values() const { return impl_->factor_values(); }
 const DeviceInfo& SparseLU::device_info() const noexcept { return impl_->device; }
 const std::string& SparseLU::backend_note() const noexcept { return impl_->fallback_reason; }
+TrsvKernel SparseLU::trsv_kernel() const noexcept {
+#ifdef GPUGLU_HAVE_CUDA
+  if (impl_->gpu) return impl_->gpu->trsv_kernel();
+#endif
+  return impl_->options.trsv_kernel;
+}
+
 int64_t SparseLU::device_bytes() const noexcept {
 #ifdef GPUGLU_HAVE_CUDA
   if (impl_->gpu) return impl_->gpu->device_bytes();

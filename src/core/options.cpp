@@ -33,6 +33,15 @@ std::string_view to_string(PivotPolicy p) noexcept {
   return "?";
 }
 
+std::string_view to_string(ShiftType t) noexcept {
+  switch (t) {
+    case ShiftType::none: return "none";
+    case ShiftType::nonzero: return "nonzero";
+    case ShiftType::positive_definite: return "positive_definite";
+  }
+  return "?";
+}
+
 std::optional<Backend> parse_backend(std::string_view s) noexcept {
   for (Backend b : {Backend::automatic, Backend::cpu, Backend::cuda})
     if (s == to_string(b)) return b;

@@ -1,5 +1,7 @@
 // CudaLU: device buffers, the level loop (captured once as a CUDA graph), and the
-// cuSPARSE triangular solves. The kernels are in lu_kernels.cu / solve_kernels.cu.
+// triangular solves, which are the triangular-solve module's (cuda::TriangularSolver with
+// options.trsv_kernel: LEVR by default, cuSPARSE SpSV on request). The kernels are in
+// lu_kernels.cu / solve_kernels.cu / trsv_kernels.cu.
 //
 // Kernel modes per level (GLU3.0 Sec. III-B2, s.level_mode / s.level_warps). Every level
 // is two launches: the pivot kernel (a warp per column for short columns, a block per
@@ -21,7 +23,6 @@
 #include "cuda/cuda_lu.hpp"
 
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
 #include <utility>
@@ -32,9 +33,13 @@
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/cuda_trsv.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/env_flags.hpp"
 #include "cuda/lu_kernels.cuh"
+#include "trsv/factor_triangles.hpp"
+#include "trsv/transpose.hpp"
+#include "trsv/trsv_analysis.hpp"
 
 namespace gpuglu::cuda {
 
@@ -119,37 +124,6 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s) {
   return plan;
 }
 
-// CSR copies of L (strictly lower, unit diagonal implied) and U (diagonal first, so
-// every row's columns ascend) with each entry's position in F.
-template <class I>
-struct Triangles {
-  std::vector<I> l_rowptr, l_colind, u_rowptr, u_colind;
-  std::vector<int64_t> pos;  // L entries, then U entries
-};
-
-template <class I>
-Triangles<I> build_triangles(const Schedule& s) {
-  Triangles<I> t;
-  const int32_t n = s.n;
-  t.l_rowptr.assign(s.l_rowptr.begin(), s.l_rowptr.end());
-  t.l_colind.assign(s.l_colind.begin(), s.l_colind.end());
-  t.pos.reserve(static_cast<size_t>(s.nnz_l + s.nnz_u));
-  t.pos.insert(t.pos.end(), s.l_pos.begin(), s.l_pos.end());
-  t.u_rowptr.resize(static_cast<size_t>(n) + 1);
-  t.u_colind.reserve(static_cast<size_t>(s.nnz_u));
-  for (int32_t j = 0; j < n; ++j) {
-    t.u_rowptr[j] = static_cast<I>(s.u_rowptr[j] + j);
-    t.u_colind.push_back(static_cast<I>(j));
-    t.pos.push_back(s.f_diag[j]);
-    for (int64_t e = s.u_rowptr[j]; e < s.u_rowptr[j + 1]; ++e) {
-      t.u_colind.push_back(static_cast<I>(s.u_colind[e]));
-      t.pos.push_back(s.u_pos[e]);
-    }
-  }
-  t.u_rowptr[n] = static_cast<I>(s.u_rowptr[n] + n);
-  return t;
-}
-
 }  // namespace
 
 struct CudaLU::Impl {
@@ -174,8 +148,15 @@ struct CudaLU::Impl {
   int32_t* col_perm = nullptr;
   double* row_scale = nullptr;
   double* col_scale = nullptr;
-  int64_t* tri_pos = nullptr;
-  double* tri_values = nullptr;  // L values then U values
+  // The solves: L (unit lower; none when L has no entries) and U, and on the first
+  // transposed solve U^T and L^T, each a TriangularSolver on this object's stream whose
+  // values a gather from F fills after every factorization (positions in F: *_pos).
+  TrsvKernel trsv_kernel = TrsvKernel::automatic;
+  std::unique_ptr<TriangularSolver> l_solve, u_solve, lt_solve, ut_solve;
+  int64_t* l_pos = nullptr;
+  int64_t* u_pos = nullptr;
+  int64_t* lt_pos = nullptr;
+  int64_t* ut_pos = nullptr;
   double* x_dev = nullptr;
   double* w1 = nullptr;
   double* w2 = nullptr;
@@ -218,19 +199,7 @@ struct CudaLU::Impl {
   LevelTiming timing{0, 0.0, 0.0};
   bool factored = false;
 
-  // --- cuSPARSE ---
-  cusparseHandle_t sp = nullptr;
-  cusparseSpMatDescr_t mat_l = nullptr, mat_u = nullptr;
-  cusparseDnVecDescr_t vec1 = nullptr, vec2 = nullptr;
-  cusparseSpSVDescr_t sv_l = nullptr, sv_u = nullptr, sv_lt = nullptr, sv_ut = nullptr;
-  void* buf_l = nullptr;
-  void* buf_u = nullptr;
-  void* buf_lt = nullptr;
-  void* buf_ut = nullptr;
-  bool transposed_ready = false;     // the transposed descriptors hold the current values
-  bool forward_analyzed = false;     // cusparseSpSV_analysis ran for L and U
-  bool transposed_analyzed = false;  // ... and for U^T and L^T
-  void update_solve_values();
+  bool transposed_ready = false;  // U^T / L^T hold the values of the last factor()
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -239,19 +208,15 @@ struct CudaLU::Impl {
 
   void init(const Schedule& s, int device_ordinal);
   void init_solves(const Schedule& s);
-  template <class I>
-  void upload_triangles(const Schedule& s, cusparseIndexType_t index_type);
+  std::unique_ptr<TriangularSolver> make_solver(const trsv::Triangle& t, int64_t** pos_dev,
+                                                const std::vector<int64_t>& pos, const char* what);
+  void gather_solve_values();
+  void init_transposed();
   void capture_graph();
   void init_persistent(const Schedule& s);
   void enqueue_loop(cudaStream_t st);  // the level loop: graph, plain launches, or persistent
   void enqueue_level(const LevelLaunch& ll, cudaStream_t st) const;
   void enqueue_levels(cudaStream_t st) const;
-  void spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
-                   cusparseDnVecDescr_t x, cusparseDnVecDescr_t y, void** buffer, const char* what);
-  void analyze_forward();
-  void analyze_transposed();
-  void spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
-                  cusparseDnVecDescr_t x, cusparseDnVecDescr_t y);
   void solve_device(const double* in, double* out, bool transpose);  // device vectors; may alias
   void build_transpose();
   double residual(bool transpose, const double* x, double* r);  // r = b_dev - op(A) x; backward error
@@ -265,13 +230,11 @@ CudaLU::Impl::~Impl() {
   if (stream) cudaStreamSynchronize(stream);
   if (graph_exec) cudaGraphExecDestroy(graph_exec);
   if (graph) cudaGraphDestroy(graph);
-  for (cusparseSpSVDescr_t d : {sv_l, sv_u, sv_lt, sv_ut})
-    if (d) cusparseSpSV_destroyDescr(d);
-  if (mat_l) cusparseDestroySpMat(mat_l);
-  if (mat_u) cusparseDestroySpMat(mat_u);
-  if (vec1) cusparseDestroyDnVec(vec1);
-  if (vec2) cusparseDestroyDnVec(vec2);
-  if (sp) cusparseDestroy(sp);
+  // The solvers run on `stream`: they go before it does.
+  l_solve.reset();
+  u_solve.reset();
+  lt_solve.reset();
+  ut_solve.reset();
   for (cudaEvent_t e : {ev_start, ev_loop, ev_end})
     if (e) cudaEventDestroy(e);
   if (stream) cudaStreamDestroy(stream);
@@ -346,31 +309,6 @@ void CudaLU::Impl::init(const Schedule& s, int device_ordinal) {
   if (use_graph && !plan.empty()) capture_graph();
 }
 
-template <class I>
-void CudaLU::Impl::upload_triangles(const Schedule& s, cusparseIndexType_t index_type) {
-  const Triangles<I> t = build_triangles<I>(s);
-  tri_pos = mem.upload(t.pos, "the triangular factors' positions in F");
-  tri_values = mem.allocate<double>(static_cast<size_t>(nnz_l + nnz_u), "the triangular factors' values");
-  if (nnz_l > 0) {
-    I* rp = mem.upload(t.l_rowptr, "L's row pointers");
-    I* ci = mem.upload(t.l_colind, "L's column indices");
-    GPUGLU_CUSPARSE_CHECK(cusparseCreateCsr(&mat_l, n, n, nnz_l, rp, ci, tri_values, index_type, index_type,
-                                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
-    cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_UNIT;
-    GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
-    GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
-  }
-  I* rp = mem.upload(t.u_rowptr, "U's row pointers");
-  I* ci = mem.upload(t.u_colind, "U's column indices");
-  GPUGLU_CUSPARSE_CHECK(cusparseCreateCsr(&mat_u, n, n, nnz_u, rp, ci, tri_values + nnz_l, index_type, index_type,
-                                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  cusparseFillMode_t fill = CUSPARSE_FILL_MODE_UPPER;
-  cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
-  GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_u, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
-  GPUGLU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(mat_u, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
-}
-
 void CudaLU::Impl::init_solves(const Schedule& s) {
   x_dev = mem.allocate<double>(static_cast<size_t>(n), "the solve's right-hand side");
   w1 = mem.allocate<double>(static_cast<size_t>(n), "the solve's work vector");
@@ -382,77 +320,67 @@ void CudaLU::Impl::init_solves(const Schedule& s) {
   x_next = mem.allocate<double>(static_cast<size_t>(n), "the refinement's next iterate");
   berr_bits = mem.allocate<unsigned long long>(1, "the backward error");
   if (n == 0) return;
-  GPUGLU_CUSPARSE_CHECK(cusparseCreate(&sp));
-  GPUGLU_CUSPARSE_CHECK(cusparseSetStream(sp, stream));
-  // cuSPARSE wants one index type for row offsets and column indices: 32 bits while they fit.
-  constexpr int64_t int32_max = std::numeric_limits<int32_t>::max();
-  if (nnz_l + nnz_u + n < int32_max)
-    upload_triangles<int32_t>(s, CUSPARSE_INDEX_32I);
-  else
-    upload_triangles<int64_t>(s, CUSPARSE_INDEX_64I);
-  GPUGLU_CUSPARSE_CHECK(cusparseCreateDnVec(&vec1, n, w1, CUDA_R_64F));
-  GPUGLU_CUSPARSE_CHECK(cusparseCreateDnVec(&vec2, n, w2, CUDA_R_64F));
-  // A x = b: L (w1 -> w2), U (w2 -> w1). A^T x = b: U^T (w1 -> w2), L^T (w2 -> w1).
-  if (mat_l) spsv_buffer(&sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_l, vec1, vec2, &buf_l, "the L solve's buffer");
-  spsv_buffer(&sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_u, vec2, vec1, &buf_u, "the U solve's buffer");
-  spsv_buffer(&sv_ut, CUSPARSE_OPERATION_TRANSPOSE, mat_u, vec1, vec2, &buf_ut, "the U^T solve's buffer");
-  if (mat_l) spsv_buffer(&sv_lt, CUSPARSE_OPERATION_TRANSPOSE, mat_l, vec2, vec1, &buf_lt, "the L^T solve's buffer");
+  trsv_kernel = s.options.trsv_kernel;
+  const trsv::FactorTriangles t = trsv::factor_triangles(s);
+  if (nnz_l > 0) l_solve = make_solver(t.l, &l_pos, t.l_pos, "L's positions in F");
+  u_solve = make_solver(t.u, &u_pos, t.u_pos, "U's positions in F");
 }
 
-void CudaLU::Impl::spsv_buffer(cusparseSpSVDescr_t* descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
-                               cusparseDnVecDescr_t x, cusparseDnVecDescr_t y, void** buffer, const char* what) {
-  const double one = 1.0;
-  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_createDescr(descr));
-  size_t bytes = 0;
-  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_bufferSize(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT,
-                                                *descr, &bytes));
-  *buffer = mem.allocate_bytes(bytes, what);
+// A solver for triangle t (pattern only: its values come from F after each factorization,
+// through pos) on this object's stream. The level analysis runs here, once per pattern.
+std::unique_ptr<TriangularSolver> CudaLU::Impl::make_solver(const trsv::Triangle& t, int64_t** pos_dev,
+                                                            const std::vector<int64_t>& pos, const char* what) {
+  const trsv::TrsvAnalysis a = trsv::analyze(t.view());
+  auto solver = std::make_unique<TriangularSolver>(t.view(), a, trsv_kernel, device);
+  solver->use_stream(stream);
+  *pos_dev = mem.upload(pos, what);
+  return solver;
 }
 
-// cuSPARSE's analysis depends on the pattern only, but keeps its own copy of the values:
-// it runs once (the U^T / L^T one lazily, on the first transposed solve), and later
-// factorizations hand over the new values with cusparseSpSV_updateMatrix, which costs a
-// copy instead of a level analysis (measured: the analysis was most of a refactorization).
-void CudaLU::Impl::update_solve_values() {
-  if (!forward_analyzed) {
-    analyze_forward();
-    forward_analyzed = true;
-    return;
+// F's values into the solvers (one gather each, no host round trip), then whatever the
+// solvers derive from them.
+void CudaLU::Impl::gather_solve_values() {
+  struct Part {
+    TriangularSolver* solver;
+    const int64_t* pos;
+    int64_t count;
+  };
+  const Part parts[] = {{l_solve.get(), l_pos, nnz_l},
+                        {u_solve.get(), u_pos, nnz_u},
+                        {lt_solve.get(), lt_pos, nnz_l},
+                        {ut_solve.get(), ut_pos, nnz_u}};
+  for (const Part& p : parts) {
+    if (!p.solver) continue;
+    kernels::launch_gather(p.count, p.pos, f, p.solver->device_values(), stream);
+    p.solver->update_values_device(p.solver->device_values());
   }
-  if (mat_l) GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_l, tri_values, CUSPARSE_SPSV_UPDATE_GENERAL));
-  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_u, tri_values + nnz_l, CUSPARSE_SPSV_UPDATE_GENERAL));
-  if (transposed_analyzed) {
-    GPUGLU_CUSPARSE_CHECK(
-        cusparseSpSV_updateMatrix(sp, sv_ut, tri_values + nnz_l, CUSPARSE_SPSV_UPDATE_GENERAL));
-    if (mat_l) GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv_lt, tri_values, CUSPARSE_SPSV_UPDATE_GENERAL));
-  }
+  transposed_ready = ut_solve != nullptr;
 }
 
-void CudaLU::Impl::analyze_forward() {
-  const double one = 1.0;
-  if (mat_l)
-    GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_l, vec1, vec2,
-                                                CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_l, buf_l));
-  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_u, vec2, vec1,
-                                              CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_u, buf_u));
-}
-
-void CudaLU::Impl::analyze_transposed() {
-  const double one = 1.0;
-  GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_TRANSPOSE, &one, mat_u, vec1, vec2, CUDA_R_64F,
-                                              CUSPARSE_SPSV_ALG_DEFAULT, sv_ut, buf_ut));
-  if (mat_l)
-    GPUGLU_CUSPARSE_CHECK(cusparseSpSV_analysis(sp, CUSPARSE_OPERATION_TRANSPOSE, &one, mat_l, vec2, vec1,
-                                                CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv_lt, buf_lt));
-  transposed_ready = true;
-  transposed_analyzed = true;
-}
-
-void CudaLU::Impl::spsv_solve(cusparseSpSVDescr_t descr, cusparseOperation_t op, cusparseSpMatDescr_t mat,
-                              cusparseDnVecDescr_t x, cusparseDnVecDescr_t y) {
-  const double one = 1.0;
-  GPUGLU_CUSPARSE_CHECK(
-      cusparseSpSV_solve(sp, op, &one, mat, x, y, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, descr));
+// U^T (lower, diagonal stored) and L^T (unit upper), built on the first transposed solve
+// from the forward solvers' patterns: most users never solve with A^T, and these double
+// the solves' device memory. Their positions in F compose the transpose's source map
+// with the forward positions.
+void CudaLU::Impl::init_transposed() {
+  auto build = [&](const TriangularSolver& fwd, trsv::Fill fill, trsv::Diag diag, const int64_t* fwd_pos_dev,
+                   int64_t count, int64_t** pos_dev, const char* what) {
+    trsv::Triangle t;
+    t.n = n;
+    t.fill = fill;
+    t.diag = diag;
+    fwd.download_pattern(t.rowptr, t.colind);
+    std::vector<int64_t> fwd_pos(static_cast<size_t>(count));
+    if (count > 0)
+      GPUGLU_CUDA_CHECK(cudaMemcpy(fwd_pos.data(), fwd_pos_dev, fwd_pos.size() * sizeof(int64_t),
+                                   cudaMemcpyDeviceToHost));
+    trsv::TransposedTriangle tt = trsv::transpose(t.view());
+    for (int64_t& src : tt.source) src = fwd_pos[static_cast<size_t>(src)];
+    return make_solver(tt.t, pos_dev, tt.source, what);
+  };
+  ut_solve = build(*u_solve, trsv::Fill::upper, trsv::Diag::stored, u_pos, nnz_u, &ut_pos, "U^T's positions in F");
+  if (l_solve)
+    lt_solve = build(*l_solve, trsv::Fill::lower, trsv::Diag::unit, l_pos, nnz_l, &lt_pos, "L^T's positions in F");
+  gather_solve_values();
 }
 
 // Tasks in level order (each level's pivots, then its targets), with the counts they wait
@@ -564,11 +492,11 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
   kernels::launch_reset(m.state, rule, m.stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(m.f, 0, static_cast<size_t>(m.nnz_f) * sizeof(double), m.stream));
   kernels::launch_scatter(m.input_nnz, m.a_dev, m.value_map, m.value_scale, m.f, m.state, m.stream);
+  kernels::launch_shift_diagonal(m.n, m.args.diag, m.f, rule.diagonal_shift, m.stream);
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_loop, m.stream));
   const bool graphed = m.graph_exec != nullptr;
   m.enqueue_loop(m.stream);
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_end, m.stream));
-  kernels::launch_gather(m.nnz_l + m.nnz_u, m.tri_pos, m.f, m.tri_values, m.stream);
   GPUGLU_CUDA_CHECK(
       cudaMemcpyAsync(m.state_pinned, m.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, m.stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
@@ -588,6 +516,7 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
   out.stats.max_active = from_bits(st.max_active_bits);
   out.stats.min_pivot_ratio = m.n > 0 ? from_bits(st.min_ratio_bits) : 1.0;
   out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
+  out.stats.first_perturbed = st.first_perturbed == kernels::kNoEntry ? -1 : static_cast<int32_t>(st.first_perturbed);
   if (st.bad_entry != kernels::kNoEntry) {
     out.bad_entry = static_cast<int32_t>(st.bad_entry);
     out.stats.status = Status::nan_or_inf;
@@ -602,8 +531,7 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
     return out;
   }
   if (m.n > 0) {
-    m.update_solve_values();
-    m.transposed_ready = m.transposed_analyzed;
+    m.gather_solve_values();
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   }
   m.factored = true;
@@ -621,24 +549,28 @@ void CudaLU::download_factor(double* f_host) const {
 
 void CudaLU::Impl::solve_device(const double* in, double* out, bool transpose) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(double);
-  if (!transpose) {
-    kernels::launch_gather_scaled(n, row_perm, row_scale, in, w1, stream);
-    if (mat_l)
-      spsv_solve(sv_l, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_l, vec1, vec2);
-    else
-      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(w2, w1, bytes, cudaMemcpyDeviceToDevice, stream));
-    spsv_solve(sv_u, CUSPARSE_OPERATION_NON_TRANSPOSE, mat_u, vec2, vec1);
-    kernels::launch_scatter_scaled(n, col_perm, col_scale, w1, out, stream);
-  } else {
-    if (!transposed_ready) analyze_transposed();
-    kernels::launch_gather_scaled(n, col_perm, col_scale, in, w1, stream);
-    spsv_solve(sv_ut, CUSPARSE_OPERATION_TRANSPOSE, mat_u, vec1, vec2);
-    if (mat_l)
-      spsv_solve(sv_lt, CUSPARSE_OPERATION_TRANSPOSE, mat_l, vec2, vec1);
+  // A x = b: L (w1 -> w2), U (w2 -> w1). A^T x = b: U^T (w1 -> w2), L^T (w2 -> w1).
+  if (transpose && !transposed_ready) {
+    if (!ut_solve) init_transposed();
+    else gather_solve_values();
+  }
+  TriangularSolver* first = transpose ? ut_solve.get() : l_solve.get();
+  TriangularSolver* second = transpose ? lt_solve.get() : u_solve.get();
+  kernels::launch_gather_scaled(n, transpose ? col_perm : row_perm, transpose ? col_scale : row_scale, in, w1, stream);
+  if (transpose) {
+    first->solve_device(w1, w2);
+    if (second)
+      second->solve_device(w2, w1);
     else
       GPUGLU_CUDA_CHECK(cudaMemcpyAsync(w1, w2, bytes, cudaMemcpyDeviceToDevice, stream));
-    kernels::launch_scatter_scaled(n, row_perm, row_scale, w1, out, stream);
+  } else {
+    if (first)
+      first->solve_device(w1, w2);
+    else
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(w2, w1, bytes, cudaMemcpyDeviceToDevice, stream));
+    second->solve_device(w2, w1);
   }
+  kernels::launch_scatter_scaled(n, transpose ? row_perm : col_perm, transpose ? row_scale : col_scale, w1, out, stream);
 }
 
 void CudaLU::solve(const double* b, double* x, bool transpose) { solve_refined(b, x, transpose, 0, 0.0); }
@@ -721,7 +653,15 @@ CudaLU::Refinement CudaLU::solve_refined(const double* b, double* x, bool transp
   return out;
 }
 
-int64_t CudaLU::device_bytes() const { return impl_->mem.bytes(); }
+int64_t CudaLU::device_bytes() const {
+  const Impl& m = *impl_;
+  int64_t bytes = m.mem.bytes();
+  for (const auto* t : {&m.l_solve, &m.u_solve, &m.lt_solve, &m.ut_solve})
+    if (*t) bytes += (*t)->device_bytes();
+  return bytes;
+}
+
+TrsvKernel CudaLU::trsv_kernel() const { return impl_->u_solve ? impl_->u_solve->kernel() : impl_->trsv_kernel; }
 
 int64_t CudaLU::factor_bytes() const {
   const Impl& m = *impl_;
@@ -755,6 +695,7 @@ std::vector<float> CudaLU::profile_levels(const double* a_values, const referenc
     kernels::launch_reset(m.state, rule, m.stream);
     GPUGLU_CUDA_CHECK(cudaMemsetAsync(m.f, 0, static_cast<size_t>(m.nnz_f) * sizeof(double), m.stream));
     kernels::launch_scatter(m.input_nnz, m.a_dev, m.value_map, m.value_scale, m.f, m.state, m.stream);
+    kernels::launch_shift_diagonal(m.n, m.args.diag, m.f, rule.diagonal_shift, m.stream);
     GPUGLU_CUDA_CHECK(cudaEventRecord(events[0], m.stream));
     for (size_t l = 0; l < m.plan.size(); ++l) {
       m.enqueue_level(m.plan[l], m.stream);

@@ -6,13 +6,15 @@
 // entry for entry: the same scatter, the same pivot test (reference::pivot_and_scale),
 // and every F(i, k) receives its updates F(i, k) -= L(i, j) * U(j, k) in ascending source
 // order, rounded as the CPU rounds them (no fused multiply-add). solve() runs the
-// triangular solves through cuSPARSE SpSV with the schedule's permutations and scalings
-// applied on the device, as reference::solve_with_factor / solve_transpose_with_factor do.
+// triangular solves through the triangular-solve module (cuda::TriangularSolver with
+// s.options.trsv_kernel) with the schedule's permutations and scalings applied on the
+// device, as reference::solve_with_factor / solve_transpose_with_factor do.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "gpuglu/schedule.hpp"
+#include "gpuglu/trsv_kernel.hpp"
 #include "reference/numeric_types.hpp"
 
 namespace gpuglu::cuda {
@@ -62,7 +64,8 @@ class CudaLU {
   // Needs set_input_pattern() when max_steps > 0.
   Refinement solve_refined(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance);
 
-  int64_t device_bytes() const;  // bytes of device memory this object holds (cuSPARSE buffers included)
+  int64_t device_bytes() const;  // bytes of device memory this object holds (its triangular solvers' included)
+  TrsvKernel trsv_kernel() const;  // the kernel the solves run (auto resolved; auto when n == 0)
   int64_t factor_bytes() const;  // bytes of F values + F pattern (colptr, rowind, diag)
 
   // Diagnostics of the last factor(): levels, and the level loop's time (graph_ms when it

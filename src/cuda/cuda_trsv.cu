@@ -133,7 +133,6 @@ void TriangularSolver::Impl::init(const trsv::TriangleView& t, const trsv::TrsvA
   if (a.n != t.n || a.nnz != t.nnz() || a.fill != t.fill || a.diag != t.diag ||
       static_cast<int64_t>(a.jlev.size()) != t.n || static_cast<int64_t>(a.csc_map.size()) != a.offdiag_nnz)
     throw Error(Status::invalid_input, "TriangularSolver: the analysis is not trsv::analyze() of this triangle");
-  if (t.nnz() > 0 && !t.values) throw Error(Status::invalid_input, "TriangularSolver: the triangle has no values");
   if (device_ordinal < 0)
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   else
@@ -155,7 +154,12 @@ void TriangularSolver::Impl::init(const trsv::TriangleView& t, const trsv::TrsvA
   tri.unit = diag == trsv::Diag::unit;
   tri.rowptr = mem.upload(t.rowptr, static_cast<size_t>(n) + 1, "the triangle's row pointers");
   tri.colind = mem.upload(t.colind, static_cast<size_t>(nnz), "the triangle's column indices");
-  values = mem.upload(t.values, static_cast<size_t>(nnz), "the triangle's values");
+  if (t.values) {
+    values = mem.upload(t.values, static_cast<size_t>(nnz), "the triangle's values");
+  } else {
+    values = mem.allocate<double>(static_cast<size_t>(nnz), "the triangle's values");
+    if (nnz > 0) GPUGLU_CUDA_CHECK(cudaMemset(values, 0, static_cast<size_t>(nnz) * sizeof(double)));
+  }
   tri.values = values;
   x_work = mem.allocate<double>(static_cast<size_t>(n), "the solve's work vector");
   rhs_work = mem.allocate<double>(static_cast<size_t>(n), "the solve's right-hand side copy");
@@ -360,6 +364,20 @@ void TriangularSolver::update_values_device(const double* values_dev) {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.values, values_dev, static_cast<size_t>(m.nnz) * sizeof(double),
                                       cudaMemcpyDeviceToDevice, m.stream));
   m.refresh_derived_values(true);
+}
+
+double* TriangularSolver::device_values() { return impl_->values; }
+
+void TriangularSolver::download_pattern(std::vector<int64_t>& rowptr, std::vector<int32_t>& colind) const {
+  const Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  rowptr.resize(static_cast<size_t>(m.n) + 1);
+  colind.resize(static_cast<size_t>(m.nnz));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  GPUGLU_CUDA_CHECK(cudaMemcpy(rowptr.data(), m.tri.rowptr, rowptr.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+  if (m.nnz > 0)
+    GPUGLU_CUDA_CHECK(
+        cudaMemcpy(colind.data(), m.tri.colind, colind.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
 }
 
 void TriangularSolver::solve_device(const double* b_dev, double* x_dev) {

@@ -11,6 +11,7 @@
 // cusparseSpSV_updateMatrix for new values.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "gpuglu/trsv_kernel.hpp"
 #include "trsv/triangle.hpp"
@@ -20,8 +21,9 @@ namespace gpuglu::cuda {
 
 class TriangularSolver {
  public:
-  // t: the triangle with its values (host arrays); a: trsv::analyze(t). device_ordinal < 0:
-  // the calling thread's current device. Throws gpuglu::Error (invalid_input when a does not
+  // t: the triangle (host arrays); a: trsv::analyze(t). t.values null: the values are set
+  // later (update_values*, or written to device_values()); until then they are zero.
+  // device_ordinal < 0: the calling thread's current device. Throws gpuglu::Error (invalid_input when a does not
   // match t, out_of_memory naming the bytes asked, device_error, no_device).
   TriangularSolver(const trsv::TriangleView& t, const trsv::TrsvAnalysis& a, TrsvKernel kernel = TrsvKernel::automatic,
                    int device_ordinal = -1);
@@ -34,6 +36,14 @@ class TriangularSolver {
   // and is asynchronous on stream().
   void update_values(const double* values_host);
   void update_values_device(const double* values_dev);
+  // The device array of the nnz CSR values the kernels read: a producer on the device (the
+  // LU engine's gather) writes them there, on stream(), then calls
+  // update_values_device(device_values()), which copies nothing and refreshes what is
+  // derived from them (LEVC/SLFC's column copy, cuSPARSE's copy).
+  double* device_values();
+  // The pattern as uploaded (rowptr n + 1, colind nnz), copied back to the host: a
+  // transposed solver is built from it on demand, without keeping a host copy alive.
+  void download_pattern(std::vector<int64_t>& rowptr, std::vector<int32_t>& colind) const;
 
   // x = T^{-1} b on the device. b and x are device arrays of n doubles; they may alias.
   // Asynchronous on stream() (call synchronize() before reading x from another stream).

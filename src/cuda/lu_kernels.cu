@@ -140,6 +140,7 @@ __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int t
     if (tid == 0) {
       f[d] = pivot;
       atomicAdd(&st->perturbed, 1ull);
+      atomicMin(&st->first_perturbed, static_cast<unsigned long long>(j));
     }
   }
   for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(load_f<Coherent>(f + p), pivot);
@@ -386,6 +387,7 @@ __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, 
   st->policy = policy;
   st->bad_entry = kNoEntry;
   st->perturbed = 0;
+  st->first_perturbed = kNoEntry;
   st->min_ratio_bits = kPlusInfBits;
   st->max_active_bits = 0;
   st->max_input_bits = 0;
@@ -459,6 +461,19 @@ void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const doub
                     FactorState* state, cudaStream_t stream) {
   if (nnz <= 0) return;
   scatter_kernel<<<grid_for(nnz, 256, kStreamingGrid), 256, 0, stream>>>(nnz, a, map, scale, f, state);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+__global__ void __launch_bounds__(256) shift_diagonal_kernel(int32_t n, const int64_t* __restrict__ diag, double* f,
+                                                              double shift) {
+  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    f[diag[j]] += shift;
+}
+
+void launch_shift_diagonal(int32_t n, const int64_t* diag, double* f, double shift, cudaStream_t stream) {
+  if (n <= 0 || shift == 0.0) return;
+  shift_diagonal_kernel<<<grid_for(n, 256, kStreamingGrid), 256, 0, stream>>>(n, diag, f, shift);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -27,6 +27,7 @@ struct FactorState {
   int32_t policy;         // PivotPolicy as int
   unsigned long long bad_entry;  // smallest input position holding NaN/Inf
   unsigned long long perturbed;
+  unsigned long long first_perturbed;  // smallest perturbed column; kNoEntry if none
   unsigned long long min_ratio_bits;
   unsigned long long max_active_bits;
   unsigned long long max_input_bits;
@@ -57,6 +58,8 @@ void launch_reset(FactorState* state, const reference::PivotRule& rule, cudaStre
 // f[map[p]] = scale[p] * a[p] (f zeroed before), NaN/Inf detection and max |scaled value|.
 void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
                     FactorState* state, cudaStream_t stream);
+// f[diag[j]] += shift for every column j (PivotRule::diagonal_shift; nothing when shift == 0).
+void launch_shift_diagonal(int32_t n, const int64_t* diag, double* f, double shift, cudaStream_t stream);
 // Whether the device and these kernels' binary support programmatic dependent launch.
 bool programmatic_launch_supported(int device);
 

@@ -42,6 +42,7 @@ NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group
       min_ratio = std::min(min_ratio, o.ratio);
       out.max_active = std::max(out.max_active, o.colmax);
       out.perturbed_pivots += o.perturbed;
+      if (o.perturbed && (out.first_perturbed < 0 || j < out.first_perturbed)) out.first_perturbed = j;
       if (o.failed) {
         failed = std::min(failed, j);
         continue;  // its L part is not scaled: nothing downstream is valid any more

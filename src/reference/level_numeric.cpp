@@ -20,6 +20,7 @@ struct ThreadStats {
   double min_ratio = std::numeric_limits<double>::infinity();
   double max_active = 0.0;
   int64_t perturbed = 0;
+  int32_t first_perturbed = std::numeric_limits<int32_t>::max();
 };
 
 struct LevelRun {
@@ -122,6 +123,7 @@ void run_levels(LevelRun& run, ThreadStats& local) {
       local.min_ratio = std::min(local.min_ratio, o.ratio);
       local.max_active = std::max(local.max_active, o.colmax);
       local.perturbed += o.perturbed;
+      if (o.perturbed) local.first_perturbed = std::min(local.first_perturbed, j);
       if (o.failed) lower_to_min(run.failed_column, j);
     }
     // The barrier above orders every write of failed_column before this read, and no
@@ -155,6 +157,7 @@ NumericStats factor_levels(const Schedule& s, double* f, const PivotRule& rule, 
         total.min_ratio = std::min(total.min_ratio, local.min_ratio);
         total.max_active = std::max(total.max_active, local.max_active);
         total.perturbed += local.perturbed;
+        total.first_perturbed = std::min(total.first_perturbed, local.first_perturbed);
       }
     }
   }
@@ -166,6 +169,7 @@ NumericStats factor_levels(const Schedule& s, double* f, const PivotRule& rule, 
   out.min_pivot_ratio = s.n > 0 ? total.min_ratio : 1.0;
   out.max_active = total.max_active;
   out.perturbed_pivots = total.perturbed;
+  out.first_perturbed = total.first_perturbed < s.n ? total.first_perturbed : -1;
   const int32_t failed = run.failed_column.load();
   if (failed < s.n) {
     out.status = Status::numerically_singular;

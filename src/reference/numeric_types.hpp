@@ -14,12 +14,15 @@ struct PivotRule {
   double threshold = 1e-13;
   double zero_pivot = 0.0;
   double perturbation = 1.4901161193847656e-08;
+  // Added to every diagonal entry of C after the scatter, before any elimination (the
+  // shift of Options::shift_type: PETSc adds it to the row's diagonal the same way).
+  double diagonal_shift = 0.0;
 
   // The engines (CPU and CUDA) know report and perturb only. Under repivot a tiny pivot is
   // reported like under report; SparseLU then re-analyzes with KLU's pivoting and factors again.
   static PivotRule from(const Options& o) {
     const PivotPolicy engine = o.pivot_policy == PivotPolicy::perturb ? PivotPolicy::perturb : PivotPolicy::report;
-    return {engine, o.pivot_threshold, o.zero_pivot, o.perturbation};
+    return {engine, o.pivot_threshold, o.zero_pivot, o.perturbation, 0.0};
   }
 };
 
@@ -31,6 +34,7 @@ struct NumericStats {
   int32_t pivot_column = -1;  // smallest failing column of C, -1 if none
   double pivot_value = 0.0;   // its pivot, untouched
   int64_t perturbed_pivots = 0;
+  int32_t first_perturbed = -1;  // smallest perturbed column, -1 if none
   // min_j |pivot_j| / max_i |F(i, j)|, measured before any perturbation; 1 for n == 0.
   double min_pivot_ratio = 1.0;
   // max over columns of max_i |F(i, j)| when column j is pivoted, i.e. the largest entry

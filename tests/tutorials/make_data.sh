@@ -9,3 +9,8 @@ make_one() {  # name spec
 }
 make_one circuit circuit:3000:40:7
 make_one convdiff convdiff3d:12x12x12:5
+# The same convection-diffusion matrix with every 7th diagonal entry stored as an exact zero:
+# ILU(0) meets a zero pivot in row 0, so -pc_factor_shift_type decides what happens.
+awk 'BEGIN { size = 1 } /^%/ { print; next } size { print; size = 0; next }
+     { if ($1 == $2 && ($1 - 1) % 7 == 0) $3 = 0; print }' "$out/convdiff.mtx" > "$out/convdiff_zero_diag.mtx"
+"$mm2petsc" -fin "$out/convdiff_zero_diag.mtx" -fout "$out/convdiff_zero_diag.petsc" -rhs Ax
