@@ -5,16 +5,14 @@
 #include "petsc_e2e.hpp"
 
 #include <petscmat.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "factor_view.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
@@ -98,24 +96,6 @@ double relative_residual(const Objects& o) {
   check(VecNorm(o.x, NORM_INFINITY, &xn), "VecNorm");
   check(VecNorm(o.b, NORM_INFINITY, &bn), "VecNorm");
   return rn / (an * xn + bn);
-}
-
-// The factor's view as -ksp_view prints it, through a file: PETSc's string viewer is not
-// an ASCII viewer, and factor views print only to ASCII viewers.
-std::string view_factor(Mat F) {
-  const std::string path = "/tmp/gpuglu_e2e_view." + std::to_string(getpid());
-  PetscViewer v = nullptr;
-  check(PetscViewerASCIIOpen(PETSC_COMM_SELF, path.c_str(), &v), "PetscViewerASCIIOpen");
-  PetscErrorCode ierr = PetscViewerPushFormat(v, PETSC_VIEWER_ASCII_INFO);
-  if (!ierr) ierr = MatView(F, v);
-  if (!ierr) ierr = PetscViewerPopFormat(v);
-  PetscViewerDestroy(&v);
-  check(ierr, "MatView");
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  std::remove(path.c_str());
-  return s.str();
 }
 
 void measure(const CsrMatrix<int32_t, double>& a, const E2eRun& r, E2eTimes& t) {
@@ -219,7 +199,7 @@ void measure(const CsrMatrix<int32_t, double>& a, const E2eRun& r, E2eTimes& t) 
   // Only solvers implementing MatGetInfo for their factor report nnz(L+U); the others error.
   MatInfo minfo;
   if (MatGetInfo(o.F, MAT_LOCAL, &minfo) == 0 && minfo.nz_used > 0) t.nnz_factor = static_cast<int64_t>(minfo.nz_used);
-  if (r.solver == "gpuglu") t.view = view_factor(o.F);
+  if (r.solver == "gpuglu") check(view_factor_to_string(o.F, &t.view), "MatView");
   if (!(t.residual < r.residual_tol))
     throw std::runtime_error("relative residual " + sci(t.residual) + " not below " + sci(r.residual_tol));
 }

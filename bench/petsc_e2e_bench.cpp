@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench_matrices.hpp"
+#include "factor_view.hpp"
 #include "gpuglu/device.hpp"
 #include "petsc_e2e.hpp"
 #include "results_jsonl.hpp"
@@ -85,23 +86,6 @@ Args parse(int argc, char** argv) {
   if (a.matrices.empty()) usage("no matrix given");
   if (a.peers.empty()) a.peers = {"klu", "mumps", "superlu"};
   return a;
-}
-
-// PETSc's -ksp_view lines of the gpuglu factor that say what ran ("backend: cuda (requested
-// auto)", the device, the levels, whether refactorizations re-analyzed).
-void add_view_extras(const std::string& view, gb::Record& r) {
-  std::stringstream s(view);
-  for (std::string line; std::getline(s, line);) {
-    line.erase(0, line.find_first_not_of(' '));
-    auto after = [&](const char* key) { return line.substr(std::string(key).size()); };
-    if (line.rfind("backend: ", 0) == 0) r.extra["gpuglu_backend"] = after("backend: ");
-    else if (line.rfind("device: ", 0) == 0) r.extra["gpuglu_device"] = after("device: ");
-    else if (line.rfind("GPU not used: ", 0) == 0) r.extra["gpuglu_gpu_note"] = after("GPU not used: ");
-    else if (line.rfind("levels: ", 0) == 0) r.extra["levels"] = std::atof(after("levels: ").c_str());
-    else if (line.rfind("analyses run: ", 0) == 0) r.extra["analyses"] = std::atof(after("analyses run: ").c_str());
-    else if (const auto p = line.find("refinement steps: "); p != std::string::npos)
-      r.extra["refine_steps"] = std::atof(line.substr(p + 18).c_str());
-  }
 }
 
 void add_times(const gb::E2eTimes& t, const std::string& prefix, gb::Record& r) {
@@ -194,7 +178,7 @@ int main(int argc, char** argv) {
       add_times(ours, "", rec);
       add_times(p, "peer_", rec);
       if (p.nnz_factor > 0) rec.extra["peer_nnz_factor"] = static_cast<double>(p.nnz_factor);
-      add_view_extras(ours.view, rec);
+      gb::add_gpuglu_view_extras(ours.view, rec);
       rec.extra["warmup"] = static_cast<double>(args.warmup);
       rec.extra["repeat"] = static_cast<double>(args.repeat);
       rec.extra["omp_num_threads"] = omp ? std::string(omp) : std::string("unset");

@@ -1,0 +1,20 @@
+#pragma once
+// The view of a PETSc factor matrix as -ksp_view prints it, and the lines of gpuglu's view
+// that say what ran (backend, device, levels), for the benchmarks' records.
+#include <petscmat.h>
+
+#include <string>
+
+#include "results_jsonl.hpp"
+
+namespace gpuglu::bench {
+
+// MatView of F in the ASCII info format, as text. Goes through a file: PETSc's string
+// viewer is not an ASCII viewer, and factor views print only to ASCII viewers.
+PetscErrorCode view_factor_to_string(Mat F, std::string* text);
+
+// Adds gpuglu_backend, gpuglu_device, gpuglu_gpu_note, levels, analyses and refine_steps
+// from a gpuglu factor's view to r's extras (lines that are absent are left out).
+void add_gpuglu_view_extras(const std::string& view, Record& r);
+
+}  // namespace gpuglu::bench
