@@ -5,8 +5,10 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv]...
-#   (default: all but trsv; trsv = the triangular-solve tests and gpuglu_trsv_bench, issue 4)
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres]...
+#   (default: all but trsv and ilu_gmres; trsv = the triangular-solve tests and
+#   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
+#   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; both issue 4)
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -134,5 +136,54 @@ if want trsv; then
     fi
   } > "$out/trsv.log" 2>&1
   grep -E ' \| |^trsv |^geometric|^L = |FAILED|FATAL|WRONG|skipped' "$out/trsv.log"
+fi
+if want ilu_gmres; then
+  # ILU(0)-GMRES to rtol 1e-8 through PETSc (issue 4). One rank: gpuglu's ILU(0) on the GPU
+  # against PETSc's ILU(0), hypre's Euclid ILU(0) (one core each) and cuSPARSE csrilu02 +
+  # SpSV. Then bjacobi/ILU(0) and hypre on GPUGLU_DEVICE_ILU_RANKS ranks, recorded against
+  # the one-rank gpuglu numbers (--ours-from). Matrices (GPUGLU_DEVICE_ILU_MATRICES):
+  # generator specs and *.mtx paths as given, other names looked up as NAME.mtx below the
+  # shared matrices. GPUGLU_DEVICE_ILU_REPEAT timed rounds (3) after one warm-up.
+  ilu=$build/bench/gpuglu_ilu_gmres_bench
+  mpi=$deps/mpi
+  if [[ -x $ilu && -x $mpi/bin/orterun ]]; then
+    ilu_matrices=()
+    for m in ${GPUGLU_DEVICE_ILU_MATRICES:-convdiff3d:100x100x100 add32 orsreg_1 watt__1 sherman1}; do
+      if [[ $m == *:* || $m == *.mtx ]]; then ilu_matrices+=(--matrix "$m"); continue; fi
+      f=$(find -L "$shared/matrices" -name "$m.mtx" 2>/dev/null | head -1)
+      if [[ -n $f ]]; then ilu_matrices+=(--matrix "$f"); else echo "ilu_gmres: no $m.mtx below $shared/matrices"; status=1; fi
+    done
+    ranks=${GPUGLU_DEVICE_ILU_RANKS:-16}
+    repeat=${GPUGLU_DEVICE_ILU_REPEAT:-3}
+    (
+      # Debian's OpenMPI and PMIx throughout (pack_device_bundle.sh: mpi/): the launcher, the
+      # daemon a one-process run starts, their plugins, help texts and settings. For PMIx's
+      # plugins the folder alone is not enough: the machine's pmix-mca-params.conf (in PMIx's
+      # sysconfdir) names the machine's own PMIx plugins, which Debian's PMIx cannot load
+      # (warnings on the H100 machine), so PMIX_SYSCONFDIR points where there is none.
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs, $(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core"
+      export LD_LIBRARY_PATH=$mpi/lib:$LD_LIBRARY_PATH
+      export PMIX_MCA_mca_base_component_path=$mpi/pmix PMIX_PKGLIBDIR=$mpi/pmix PMIX_SYSCONFDIR=$mpi/etc
+      export PMIX_PKGDATADIR=$mpi/share/pmix
+      export OPAL_BINDIR=$mpi/bin OPAL_PKGDATADIR=$mpi/share/openmpi OPAL_SYSCONFDIR=$mpi/etc
+      export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
+      "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --out "$out/results.jsonl" "${ilu_matrices[@]}"
+      rc1=$?
+      # One rank per hardware thread, bound to it (the machine may count hyperthreads as CPUs).
+      "$mpi/bin/mpiexec" -n "$ranks" --use-hwthread-cpus --bind-to hwthread --mca pml ob1 --mca btl self,vader \
+        "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --ours-from "$out/results.jsonl" --out "$out/results.jsonl" \
+        "${ilu_matrices[@]}"
+      rc2=$?
+      echo "ilu_gmres: one rank exit $rc1, $ranks ranks exit $rc2"
+      [[ $rc1 -eq 0 && $rc2 -eq 0 ]]
+    ) > "$out/ilu_gmres.log" 2>&1
+    ilu_rc=$?
+    grep -E '^[^ ]+ +[^ ]+ +(setup +[0-9]|failed:)|^ilu_gmres|^== ' "$out/ilu_gmres.log"
+    [[ $ilu_rc -eq 0 ]] || { status=1; echo "ilu_gmres: FAILED; the log ends:"; tail -15 "$out/ilu_gmres.log"; }
+  else
+    echo "device_run.sh: no gpuglu_ilu_gmres_bench or bundled mpiexec in $build_rel (configured without PETSc? old bundle?)" |
+      tee "$out/ilu_gmres.log"
+    status=1
+  fi
 fi
 exit $status

@@ -32,6 +32,30 @@ done
 # PETSc opens these by name at run time (not through ldd); OpenMPI its plugins.
 cp -a /usr/lib/x86_64-linux-gnu/openmpi "$stage/openmpi"
 rm -rf "$stage/openmpi/include"
+# mpiexec for the multi-rank runs of device_run.sh (step ilu_gmres). The GPU machine's own
+# OpenMPI is another release than the libmpi travelling in lib/ (Debian's 4.1.4): its
+# launcher would run with these libraries and plugins, and its PMIx server would talk to
+# Debian's PMIx clients. So Debian's launcher travels too (orterun, orted), with the PMIx
+# it was built with and both packages' data files, under mpi/: apart from lib/, so the
+# one-process runs of the other steps keep the environment they have been measured in.
+mkdir -p "$stage/mpi/bin" "$stage/mpi/lib" "$stage/mpi/share"
+cp -L /usr/bin/orterun /usr/bin/orted "$stage/mpi/bin/"
+ln -s orterun "$stage/mpi/bin/mpiexec"
+pmix=/usr/lib/x86_64-linux-gnu/pmix2  # Debian 12's libpmix2, which its OpenMPI uses
+cp -L "$pmix/lib/libpmix.so.2" "$stage/mpi/lib/"
+cp -a "$pmix/lib/pmix" "$stage/mpi/pmix"              # PMIx's plugins
+cp -a "$pmix/share/pmix" "$stage/mpi/share/pmix"      # its help texts
+cp -a /usr/share/openmpi "$stage/mpi/share/openmpi"   # OpenMPI's help texts
+rm -f "$stage/mpi/share/openmpi/"*wrapper-data.txt
+cp -a /etc/openmpi "$stage/mpi/etc"                   # openmpi-mca-params.conf
+# What the launcher, PMIx and OpenMPI's PMIx plugin load that lib/ does not hold yet (libmunge).
+for lib in $(for e in "$stage/mpi/bin/orterun" "$stage/mpi/bin/orted" "$stage/mpi/lib/libpmix.so.2" \
+               "$stage"/mpi/pmix/*.so "$stage/openmpi/lib/openmpi3/mca_pmix_ext3x.so"; do
+               ldd "$e" 2>/dev/null | awk '/=> \//{print $3}'; done | sort -u); do
+  base=$(basename "$lib")
+  [[ $base =~ $skip || -e $stage/lib/$base || -e $stage/mpi/lib/$base ]] && continue
+  cp -L "$lib" "$stage/mpi/lib/$base"
+done
 petsc=$(pkg-config --variable=prefix petsc 2>/dev/null || true)
 if [[ -n $petsc ]]; then
   mkdir -p "$stage/petsc-bin"
