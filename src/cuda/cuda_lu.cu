@@ -58,6 +58,42 @@ T* pinned_alloc(size_t count, const char* what) {
   return static_cast<T*>(p);
 }
 
+// Copies of the caller's (pageable) arrays: A's values per factorization, b and x per solve.
+// Staged: a host memcpy into a pinned buffer, then one DMA, one after the other. Direct:
+// cudaMemcpyAsync from pageable memory, which the driver stages itself in pipelined
+// chunks, overlapping the host copy with the DMA. GPUGLU_STAGING=pinned|direct forces one
+// (a measurement knob); otherwise arrays from kDirectCopyBytes on are copied directly
+// (measured on the H100 in docs/performance.md, ILU-GMRES section).
+constexpr size_t kDirectCopyBytes = size_t{1} << 20;
+bool copy_directly(size_t bytes) {
+  const char* v = std::getenv("GPUGLU_STAGING");
+  if (v && std::strcmp(v, "pinned") == 0) return false;
+  if (v && std::strcmp(v, "direct") == 0) return true;
+  return bytes >= kDirectCopyBytes;
+}
+
+void upload_from_host(double* dev, const double* host, double* pinned, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return;
+  if (copy_directly(bytes)) {
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  std::memcpy(pinned, host, bytes);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, bytes, cudaMemcpyHostToDevice, stream));
+}
+
+// Synchronous: host holds the values on return.
+void download_to_host(double* host, const double* dev, double* pinned, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) {
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
+  const bool direct = copy_directly(bytes);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(direct ? host : pinned, dev, bytes, cudaMemcpyDeviceToHost, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (!direct) std::memcpy(host, pinned, bytes);
+}
+
 int pow2_clamped(int64_t x, int lo, int hi) {
   int p = lo;
   while (p < hi && p < x) p *= 2;
@@ -485,8 +521,7 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
   m.transposed_ready = false;
   const size_t in_bytes = static_cast<size_t>(m.input_nnz) * sizeof(double);
   if (in_bytes > 0) {
-    std::memcpy(m.a_pinned, a_values, in_bytes);
-    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.a_dev, m.a_pinned, in_bytes, cudaMemcpyHostToDevice, m.stream));
+    upload_from_host(m.a_dev, a_values, m.a_pinned, in_bytes, m.stream);
   }
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
   kernels::launch_reset(m.state, rule, m.stream);
@@ -629,8 +664,7 @@ CudaLU::Refinement CudaLU::solve_refined(const double* b, double* x, bool transp
     throw Error(Status::invalid_input, "CudaLU::solve_refined: set_input_pattern() was not called");
   DeviceScope scope(m.device);
   const size_t bytes = static_cast<size_t>(m.n) * sizeof(double);
-  std::memcpy(m.v_pinned, b, bytes);
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.b_dev, m.v_pinned, bytes, cudaMemcpyHostToDevice, m.stream));
+  upload_from_host(m.b_dev, b, m.v_pinned, bytes, m.stream);
   m.solve_device(m.b_dev, m.x_dev, transpose);
   if (max_steps > 0) {
     if (transpose && !m.at_rowptr) m.build_transpose();
@@ -647,9 +681,7 @@ CudaLU::Refinement CudaLU::solve_refined(const double* b, double* x, bool transp
     }
     out.backward_error = berr;
   }
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.v_pinned, m.x_dev, bytes, cudaMemcpyDeviceToHost, m.stream));
-  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
-  std::memcpy(x, m.v_pinned, bytes);
+  download_to_host(x, m.x_dev, m.v_pinned, bytes, m.stream);
   return out;
 }
 
@@ -689,8 +721,7 @@ std::vector<float> CudaLU::profile_levels(const double* a_values, const referenc
     for (cudaEvent_t& e : events) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
     const size_t in_bytes = static_cast<size_t>(m.input_nnz) * sizeof(double);
     if (in_bytes > 0) {
-      std::memcpy(m.a_pinned, a_values, in_bytes);
-      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(m.a_dev, m.a_pinned, in_bytes, cudaMemcpyHostToDevice, m.stream));
+      upload_from_host(m.a_dev, a_values, m.a_pinned, in_bytes, m.stream);
     }
     kernels::launch_reset(m.state, rule, m.stream);
     GPUGLU_CUDA_CHECK(cudaMemsetAsync(m.f, 0, static_cast<size_t>(m.nnz_f) * sizeof(double), m.stream));
