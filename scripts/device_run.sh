@@ -167,8 +167,16 @@ if want ilu_gmres; then
       export PMIX_PKGDATADIR=$mpi/share/pmix
       export OPAL_BINDIR=$mpi/bin OPAL_PKGDATADIR=$mpi/share/openmpi OPAL_SYSCONFDIR=$mpi/etc
       export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
-      "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --out "$out/results.jsonl" "${ilu_matrices[@]}"
+      # GPUGLU_DEVICE_ILU_VARIANTS: the one-rank variants (default all); GPUGLU_DEVICE_ILU_RANKS=1
+      # skips the multi-rank run.
+      variants=()
+      [[ -n ${GPUGLU_DEVICE_ILU_VARIANTS:-} ]] && variants=(--variants "$GPUGLU_DEVICE_ILU_VARIANTS")
+      "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --out "$out/results.jsonl" "${variants[@]}" "${ilu_matrices[@]}"
       rc1=$?
+      if [[ $ranks -le 1 ]]; then
+        echo "ilu_gmres: one rank exit $rc1"
+        exit $rc1
+      fi
       # One rank per hardware thread, bound to it (the machine may count hyperthreads as CPUs).
       "$mpi/bin/mpiexec" -n "$ranks" --use-hwthread-cpus --bind-to hwthread --mca pml ob1 --mca btl self,vader \
         "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --ours-from "$out/results.jsonl" --out "$out/results.jsonl" \
