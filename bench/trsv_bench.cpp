@@ -4,14 +4,21 @@
 // kernel (levr, levc, slfr, slfc), with cuSPARSE SpSV and with what `auto` picks, all in the
 // same run on the same stream. Reported per kernel: the median of the device time of the
 // lower-then-upper pair (cudaEvents, after warm-ups), GFLOPS = 2 nnz(A) / t (Li's Eq. 4),
-// the setup time (construction: upload, graph capture or cuSPARSE's analysis), our CPU
-// analysis, and the number of solves after which our setup pays off against cuSPARSE's
-// (Li's Table 7). Every kernel's x is checked against the CPU reference; a wrong result
-// fails the run (exit 1). JSON lines: benchmark "sptrsv", ours "gpuglu-<auto's kernel>",
-// peer "cusparse_spsv", extras per kernel.
+// the setup time (construction: upload, graph capture or cuSPARSE's analysis), our analysis
+// of L and U two ways (trsv_analysis_timing.hpp: all on the CPU, analysis_ms, and with the
+// levels from the GPU by Kahn's algorithm, analysis_gpu_ms; the level part alone of each,
+// cpu_levels_ms and gpu_levels_ms), and the number of solves after which our setup pays
+// off against cuSPARSE's (Li's Table 7) with either analysis: payoff_solves counts our
+// setup as analysis_ms + auto's construction, payoff_solves_gpu_analysis as
+// analysis_gpu_ms + the same construction, cuSPARSE's as its construction (its analysis
+// runs there). Every kernel's x is checked against the CPU reference, and the GPU's levels
+// against the CPU's; a difference fails the run (exit 1). JSON lines: benchmark "sptrsv",
+// ours "gpuglu-<auto's kernel>", peer "cusparse_spsv", extras per kernel.
+// --analysis-only: the analyses alone (no solves, no JSON lines), one table line a matrix.
 //
 //   gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--model-problems]
 //                     [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...]
+//                     [--analysis-only]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -30,6 +37,7 @@
 #include "gpuglu/trsv_kernel.hpp"
 #include "results_jsonl.hpp"
 #include "timing.hpp"
+#include "trsv_analysis_timing.hpp"
 #include "trsv/kernel_choice.hpp"
 #include "trsv/reference_trsv.hpp"
 #include "trsv/triangle.hpp"
@@ -51,12 +59,14 @@ struct Args {
   std::string out = "docs/performance/results.jsonl";
   std::string device;
   std::vector<TrsvKernel> only;  // --kernels: run just these (cusparse and auto always run)
+  bool analysis_only = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "gpuglu_trsv_bench: %s\nusage: gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
-               "[--model-problems] [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...]\n",
+               "[--model-problems] [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...] "
+               "[--analysis-only]\n",
                why.c_str());
   std::exit(2);
 }
@@ -85,6 +95,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--warmup") a.warmup = count(0);
     else if (k == "--out") a.out = value();
     else if (k == "--device") a.device = value();
+    else if (k == "--analysis-only") a.analysis_only = true;
     else if (k == "--kernels") {
       const std::string v = value();
       size_t start = 0;
@@ -201,27 +212,41 @@ int main(int argc, char** argv) {
   int wrong = 0, slow = 0, measured = 0;
   double log_auto = 0, log_best = 0;
   std::printf("L = lower(A) unit, U = upper(A) with diagonal; x = U^-1 L^-1 b; ms = median device time of L+U\n");
-  std::printf("%-22s %8s %5s %5s | %8s %8s %8s %8s %8s | %-9s %8s %7s %6s %7s %s\n", "matrix", "n", "levL", "levU",
-              "levr", "levc", "slfr", "slfc", "cusparse", "auto", "auto_ms", "vs_cus", "GFLOPS", "payoff", "verdict");
+  std::printf("analysis of L and U (ms): ana_cpu all on the CPU, ana_gpu with the levels by Kahn's algorithm on the GPU; "
+              "payoff / payoffG: solves after which auto's setup with either beats cuSPARSE's (Li's Table 7)\n");
+  if (args.analysis_only)
+    std::printf("%-22s %8s %6s %6s | %8s %8s | %8s %8s %8s %8s | %7s %s\n", "matrix", "n", "levL", "levU", "ana_cpu",
+                "lev_cpu", "ana_gpu", "lev_gpu", "kernels", "copies", "lev_x", "levels");
+  else
+    std::printf("%-22s %8s %5s %5s | %8s %8s %8s %8s %8s | %-9s %8s %7s %6s %7s | %8s %8s %7s %s\n", "matrix", "n",
+                "levL", "levU", "levr", "levc", "slfr", "slfc", "cusparse", "auto", "auto_ms", "vs_cus", "GFLOPS",
+                "payoff", "ana_cpu", "ana_gpu", "payoffG", "verdict");
   for (const std::string& spec : args.matrices) {
     gb::BenchMatrix m;
     trsv::Triangle l, u;
     trsv::TrsvAnalysis al, au;
-    double analysis_ms = 0;
+    gb::TrsvAnalysisTiming at;
     try {
       m = gb::load_bench_matrix(spec);
       l = trsv::triangle_part(m.a.view(), trsv::Fill::lower, trsv::Diag::unit);
       u = trsv::triangle_part(m.a.view(), trsv::Fill::upper, trsv::Diag::stored);
-      std::vector<double> at;
-      for (int i = 0; i < 3; ++i) {
-        const double t0 = gb::now_ms();
-        al = trsv::analyze(l.view());
-        au = trsv::analyze(u.view());
-        at.push_back(gb::now_ms() - t0);
-      }
-      analysis_ms = gb::median(at);
+      at = gb::time_trsv_analyses(l, u, al, au, 3);
     } catch (const std::exception& e) {
       std::printf("%-22s skipped: %s\n", spec.c_str(), e.what());
+      continue;
+    }
+    const double analysis_ms = at.analysis_ms;
+    const bool levels_ok = at.gpu_equal;
+    if (!levels_ok)
+      std::printf("  %s GPU levels: %s\n", spec.c_str(),
+                  at.gpu_failure.empty() ? "DIFFER FROM THE CPU'S" : at.gpu_failure.c_str());
+    if (args.analysis_only) {
+      if (!levels_ok) ++wrong;
+      std::printf("%-22s %8d %6d %6d | %8.2f %8.2f | %8.2f %8.2f %8.2f %8.2f | %6.2fx %s\n", m.name.c_str(),
+                  m.a.nrows, al.num_levels, au.num_levels, at.analysis_ms, at.cpu_levels_ms, at.analysis_gpu_ms,
+                  at.gpu_levels_ms, at.gpu_kernel_ms, at.gpu_copy_ms,
+                  at.gpu_levels_ms > 0 ? at.cpu_levels_ms / at.gpu_levels_ms : 0.0, levels_ok ? "equal" : "WRONG");
+      std::fflush(stdout);
       continue;
     }
     const size_t n = static_cast<size_t>(m.a.nrows);
@@ -237,7 +262,7 @@ int main(int argc, char** argv) {
       if (wanted) res[k] = run_kernel(k, l, al, u, au, b, ref, args, stream);
       else res[k].rel_error = 0;  // not run: solve_ms stays -1
     }
-    bool ok = true;
+    bool ok = levels_ok;
     for (auto& [k, r] : res)
       if (!r.failure.empty() || !(r.rel_error <= kMaxError)) {
         ok = false;
@@ -253,6 +278,9 @@ int main(int argc, char** argv) {
       if (res[k].solve_ms > 0 && (best_ms < 0 || res[k].solve_ms < best_ms)) best_ms = res[k].solve_ms;
     const double ratio = ra.solve_ms > 0 && rc.solve_ms > 0 ? rc.solve_ms / ra.solve_ms : -1;
     const double payoff = payoff_solves(analysis_ms + ra.setup_ms, ra.solve_ms, rc.setup_ms, rc.solve_ms);
+    const double payoff_gpu = at.analysis_gpu_ms < 0
+                                  ? -1
+                                  : payoff_solves(at.analysis_gpu_ms + ra.setup_ms, ra.solve_ms, rc.setup_ms, rc.solve_ms);
     std::string verdict = ok ? "ok" : "WRONG";
     if (ok && ratio > 0 && ratio < 0.9) {
       verdict = "SLOW(<0.9x cusparse)";
@@ -265,10 +293,11 @@ int main(int argc, char** argv) {
       ++measured;
     }
     auto ms = [&](TrsvKernel k) { return res[k].solve_ms; };
-    std::printf("%-22s %8zu %5d %5d | %8.3f %8.3f %8.3f %8.3f %8.3f | %-9s %8.3f %6.2fx %6.2f %7.0f %s\n",
+    std::printf("%-22s %8zu %5d %5d | %8.3f %8.3f %8.3f %8.3f %8.3f | %-9s %8.3f %6.2fx %6.2f %7.0f | %8.2f %8.2f %7.0f %s\n",
                 m.name.c_str(), n, al.num_levels, au.num_levels, ms(TrsvKernel::levr), ms(TrsvKernel::levc),
                 ms(TrsvKernel::slfr), ms(TrsvKernel::slfc), ms(TrsvKernel::cusparse), picked.c_str(), ra.solve_ms,
-                ratio, ra.solve_ms > 0 ? gflop / (ra.solve_ms * 1e-3) : 0.0, payoff, verdict.c_str());
+                ratio, ra.solve_ms > 0 ? gflop / (ra.solve_ms * 1e-3) : 0.0, payoff, at.analysis_ms,
+                at.analysis_gpu_ms, payoff_gpu, verdict.c_str());
     std::fflush(stdout);
 
     gb::Record r;
@@ -289,6 +318,13 @@ int main(int argc, char** argv) {
     r.extra["group_u"] = static_cast<double>(trsv::group_size(au));
     r.extra["analysis_ms"] = analysis_ms;
     r.extra["payoff_solves"] = payoff;
+    r.extra["cpu_levels_ms"] = at.cpu_levels_ms;
+    r.extra["analysis_gpu_ms"] = at.analysis_gpu_ms;
+    r.extra["gpu_levels_ms"] = at.gpu_levels_ms;
+    r.extra["gpu_levels_kernel_ms"] = at.gpu_kernel_ms;
+    r.extra["gpu_levels_copy_ms"] = at.gpu_copy_ms;
+    r.extra["gpu_levels_equal"] = levels_ok ? std::string("yes") : std::string("no");
+    r.extra["payoff_solves_gpu_analysis"] = payoff_gpu;
     r.extra["correct"] = ok ? std::string("yes") : std::string("no");
     r.extra["repeat"] = static_cast<double>(args.repeat);
     for (auto& [k, kr] : res) {

@@ -5,10 +5,12 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres]...
-#   (default: all but trsv and ilu_gmres; trsv = the triangular-solve tests and
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels]...
+#   (default: all but trsv, ilu_gmres and levels; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
-#   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; both issue 4)
+#   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
+#   Kahn's algorithm: its tests, compute-sanitizer on them, and gpuglu_trsv_bench
+#   --analysis-only under its launch-shape knobs; all issue 4)
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -193,5 +195,46 @@ if want ilu_gmres; then
       tee "$out/ilu_gmres.log"
     status=1
   fi
+fi
+if want levels; then
+  levels_test=$build/tests/gpu/gpuglu_cuda_trsv_levels_tests
+  trsv_bench=$build/bench/gpuglu_trsv_bench
+  {
+    if [[ -x $levels_test ]]; then
+      timeout 300 "$levels_test" --gtest_brief=1
+      rc=$?
+      echo "levels tests: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")"
+      [[ $rc -eq 0 ]] || status=1
+      # Races and bad accesses on the small cases (the sanitizers slow kernels ~100x).
+      for tool in memcheck racecheck synccheck; do
+        timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$levels_test" \
+          --gtest_filter='Generated/*lap2d5_8x700:Generated/*lap3d7*:Generated/*circuit_3000*:CudaTrsvLevels.one_level*:CudaTrsvLevels.a_cycle*' \
+          > "$out/levels_sanitize_$tool.log" 2>&1
+        rc=$?
+        echo "compute-sanitizer $tool: exit $rc; $(grep -m1 'ERROR SUMMARY' "$out/levels_sanitize_$tool.log")"
+        [[ $rc -eq 0 ]] || status=1
+      done
+    else
+      echo "levels tests: missing ($levels_test)"; status=1
+    fi
+    if [[ -x $trsv_bench ]]; then
+      # CPU against GPU levels on Li's model problems and ../shared/matrices, then the
+      # launch-shape knobs (kahn_shape.hpp) on a few: grid barriers only, block 0 up to 2048
+      # rows, 2 blocks per SM.
+      trsv_dir=()
+      [[ -d $shared/matrices ]] && trsv_dir=(--matrix-dir "$shared/matrices")
+      "$trsv_bench" --analysis-only --out - ${GPUGLU_DEVICE_LEVELS_MATRICES:---model-problems} "${trsv_dir[@]}" ||
+        status=1
+      some=(--matrix lap2d5:1024x1024 --matrix lap2d5:64x16384 --matrix lap3d7:128x128x128
+            --matrix lap3d27:128x128x128 --matrix lap3d7:32x32x2048 --matrix circuit:200000:2000)
+      for knobs in "GPUGLU_KAHN_NARROW_ROWS=0" "GPUGLU_KAHN_NARROW_ROWS=2048" "GPUGLU_KAHN_BLOCKS_PER_SM=2"; do
+        echo "== $knobs"
+        env "$knobs" "$trsv_bench" --analysis-only --out - "${some[@]}" || status=1
+      done
+    else
+      echo "trsv bench: missing ($trsv_bench)"; status=1
+    fi
+  } > "$out/levels.log" 2>&1
+  grep -E ' \| |^levels |^compute-sanitizer|^== |FAILED|FATAL|WRONG|DIFFER|skipped' "$out/levels.log"
 fi
 exit $status

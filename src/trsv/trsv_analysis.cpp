@@ -1,5 +1,6 @@
-// trsv::analyze: checks, levels, jlev, dependency counts and the CSC map, each one pass
-// over the pattern (Li, Sec. 4.4: the row-wise level loop of Sec. 4.1).
+// trsv::analyze: checks, dependency counts and the CSC map (analyze_dependencies), then
+// levels and jlev (compute_levels), each one pass over the pattern (Li, Sec. 4.4: the
+// row-wise level loop of Sec. 4.1).
 #include "trsv/trsv_analysis.hpp"
 
 #include <algorithm>
@@ -57,7 +58,7 @@ void check_values(const TriangleView& t) {
   }
 }
 
-TrsvAnalysis analyze(const TriangleView& t) {
+TrsvAnalysis analyze_dependencies(const TriangleView& t) {
   check_pattern(t);
   check_values(t);
   TrsvAnalysis a;
@@ -66,35 +67,12 @@ TrsvAnalysis analyze(const TriangleView& t) {
   a.fill = t.fill;
   a.diag = t.diag;
   a.nnz = t.nnz();
-  a.level.assign(n, 0);
   a.dep_count.assign(n, 0);
-
-  // Levels in solve order (ascending rows for L, descending for U): every row a row depends
-  // on comes earlier in that order, so its level is final when it is read.
-  const bool lower = t.fill == Fill::lower;
-  for (int32_t s = 0; s < n; ++s) {
-    const int32_t i = lower ? s : n - 1 - s;
-    int32_t lev = 0;
-    const int64_t b = t.offdiag_begin(i), e = t.offdiag_end(i);
-    for (int64_t k = b; k < e; ++k) lev = std::max(lev, a.level[t.colind[k]] + 1);
-    a.level[i] = lev;
-    a.dep_count[i] = static_cast<int32_t>(e - b);
-    a.offdiag_nnz += e - b;
+  for (int32_t i = 0; i < n; ++i) {
+    const int64_t deps = t.offdiag_end(i) - t.offdiag_begin(i);
+    a.dep_count[i] = static_cast<int32_t>(deps);
+    a.offdiag_nnz += deps;
     a.max_row_offdiag = std::max(a.max_row_offdiag, a.dep_count[i]);
-    a.num_levels = std::max(a.num_levels, lev + 1);
-  }
-
-  // jlev: a counting sort of the rows by level (stable: ascending rows within a level).
-  a.level_ptr.assign(static_cast<size_t>(a.num_levels) + 1, 0);
-  for (int32_t i = 0; i < n; ++i) ++a.level_ptr[a.level[i] + 1];
-  for (int32_t l = 0; l < a.num_levels; ++l) {
-    a.max_level_rows = std::max(a.max_level_rows, a.level_ptr[l + 1]);
-    a.level_ptr[l + 1] += a.level_ptr[l];
-  }
-  a.jlev.resize(n);
-  {
-    std::vector<int32_t> next(a.level_ptr.begin(), a.level_ptr.end() - 1);
-    for (int32_t i = 0; i < n; ++i) a.jlev[next[a.level[i]]++] = i;
   }
 
   // CSC of the off-diagonal part: rows ascending within each column, and the CSR position
@@ -117,6 +95,44 @@ TrsvAnalysis analyze(const TriangleView& t) {
         a.csc_map[p] = k;
       }
   }
+  return a;
+}
+
+void compute_levels(const TriangleView& t, TrsvAnalysis& a) {
+  const int32_t n = t.n;
+  a.level.assign(n, 0);
+  a.num_levels = 0;
+
+  // Levels in solve order (ascending rows for L, descending for U): every row a row depends
+  // on comes earlier in that order, so its level is final when it is read.
+  const bool lower = t.fill == Fill::lower;
+  for (int32_t s = 0; s < n; ++s) {
+    const int32_t i = lower ? s : n - 1 - s;
+    int32_t lev = 0;
+    for (int64_t k = t.offdiag_begin(i); k < t.offdiag_end(i); ++k) lev = std::max(lev, a.level[t.colind[k]] + 1);
+    a.level[i] = lev;
+    a.num_levels = std::max(a.num_levels, lev + 1);
+  }
+
+  // jlev: a counting sort of the rows by level (stable: ascending rows within a level).
+  a.level_ptr.assign(static_cast<size_t>(a.num_levels) + 1, 0);
+  for (int32_t i = 0; i < n; ++i) ++a.level_ptr[a.level[i] + 1];
+  for (int32_t l = 0; l < a.num_levels; ++l) a.level_ptr[l + 1] += a.level_ptr[l];
+  a.max_level_rows = widest_level(a.level_ptr);
+  a.jlev.resize(n);
+  std::vector<int32_t> next(a.level_ptr.begin(), a.level_ptr.end() - 1);
+  for (int32_t i = 0; i < n; ++i) a.jlev[next[a.level[i]]++] = i;
+}
+
+int32_t widest_level(const std::vector<int32_t>& level_ptr) {
+  int32_t widest = 0;
+  for (size_t l = 1; l < level_ptr.size(); ++l) widest = std::max(widest, level_ptr[l] - level_ptr[l - 1]);
+  return widest;
+}
+
+TrsvAnalysis analyze(const TriangleView& t) {
+  TrsvAnalysis a = analyze_dependencies(t);
+  compute_levels(t, a);
   return a;
 }
 

@@ -49,7 +49,22 @@ struct TrsvAnalysis {
 // the problem: invalid_input (sizes, indices out of range or unsorted, an entry on the wrong
 // side of the diagonal, a stored diagonal under Diag::unit), structurally_singular (a row
 // without its diagonal under Diag::stored), and check_values' errors.
+// analyze(t) is analyze_dependencies(t) followed by compute_levels(t, a).
 TrsvAnalysis analyze(const TriangleView& t);
+
+// The analysis without its levels: the same checks and errors as analyze(), then n, nnz,
+// dep_count, the CSC and its map, max_row_offdiag and max_col_offdiag. level, level_ptr and
+// jlev stay empty and num_levels, max_level_rows 0 until compute_levels() (CPU) or
+// cuda::compute_levels_on_device() (GPU, Kahn's algorithm: src/cuda/trsv_levels.hpp) fills
+// them: the split lets the two be timed and compared on the same dependency data.
+TrsvAnalysis analyze_dependencies(const TriangleView& t);
+
+// The levels on the CPU (Li, Sec. 4.1, the row-wise loop) into a = analyze_dependencies(t):
+// level, num_levels, level_ptr, jlev, max_level_rows. O(nnz).
+void compute_levels(const TriangleView& t, TrsvAnalysis& a);
+
+// The widest level of a level_ptr (0 for none): max_level_rows, for either level builder.
+int32_t widest_level(const std::vector<int32_t>& level_ptr);
 
 // Values only (the pattern must have passed analyze()): nan_or_inf for a NaN or Inf entry,
 // numerically_singular for a zero diagonal. O(nnz); run again on new values.
