@@ -144,8 +144,8 @@ void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a
   kahn::Graph g;
   kahn::Work w;
   g.n = n;
-  // Everything is allocated before the first copy, so an out-of-memory error comes before
-  // any device work.
+  // Everything but the sort's buffer (its size depends on the level count) is allocated
+  // before the first copy.
   w.indegree = mem.allocate<int32_t>(un, "the in-degree counters");
   w.queue = mem.allocate<int32_t>(un, "the frontier queue");
   w.level = mem.allocate<int32_t>(un, "the levels");
@@ -153,10 +153,6 @@ void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a
   w.level_count = mem.allocate<int32_t>(un + 2, "the per-level row counts");
   w.state = mem.allocate<int32_t>(kahn::kStateWords, "the level kernel's state");
   int32_t* jlev = mem.allocate<int32_t>(un, "the rows by level (jlev)");
-  const int32_t max_level_bits = bits_for(n - 1);
-  size_t temp_bytes = 0;
-  kahn::sort_rows_by_level(n, w.level, max_level_bits, w.queue, w.indegree, jlev, nullptr, temp_bytes, stream);
-  void* temp = mem.allocate_bytes(temp_bytes, "the level sort's buffer");
 
   tl.mark(0);
   g.colptr = upload(mem, a.csc_colptr, "the column pointers", stream);
@@ -183,7 +179,11 @@ void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a
 
   // The queue (no longer needed) becomes the sort's 0..n-1 and the counters (all zero now)
   // its sorted keys.
-  kahn::sort_rows_by_level(n, w.level, bits_for(levels - 1), w.queue, w.indegree, jlev, temp, temp_bytes, stream);
+  const int32_t level_bits = bits_for(levels - 1);
+  size_t temp_bytes = 0;
+  kahn::sort_rows_by_level(n, w.level, level_bits, w.queue, w.indegree, jlev, nullptr, temp_bytes, stream);
+  void* temp = mem.allocate_bytes(temp_bytes, "the level sort's buffer");
+  kahn::sort_rows_by_level(n, w.level, level_bits, w.queue, w.indegree, jlev, temp, temp_bytes, stream);
   tl.mark(3);
   download(a.level, w.level, un, stream);
   download(a.jlev, jlev, un, stream);

@@ -29,7 +29,7 @@ namespace gpuglu::cuda {
 struct DeviceLevelStats {
   double upload_ms = 0;    // counts and CSC to the device
   double kahn_ms = 0;      // the cooperative level kernel
-  double sort_ms = 0;      // jlev: the stable sort of the rows by level
+  double sort_ms = 0;      // the level count back to the host, then jlev: the stable sort of the rows by level
   double download_ms = 0;  // level, jlev, level_ptr back
   double total_ms = 0;
   int32_t blocks = 0;       // cooperative grid
