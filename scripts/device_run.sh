@@ -220,7 +220,7 @@ if want levels; then
     fi
     if [[ -x $trsv_bench ]]; then
       # CPU against GPU levels on Li's model problems and ../shared/matrices, then the
-      # launch-shape knobs (kahn_shape.hpp) on a few: grid barriers only, block 0 up to 2048
+      # launch-shape knobs (kahn_shape.hpp) on a few: grid barriers only, block 0 up to 1024
       # rows, 2 blocks per SM.
       trsv_dir=()
       [[ -d $shared/matrices ]] && trsv_dir=(--matrix-dir "$shared/matrices")
@@ -228,7 +228,7 @@ if want levels; then
         status=1
       some=(--matrix lap2d5:1024x1024 --matrix lap2d5:64x16384 --matrix lap3d7:128x128x128
             --matrix lap3d27:128x128x128 --matrix lap3d7:32x32x2048 --matrix circuit:200000:2000)
-      for knobs in "GPUGLU_KAHN_NARROW_ROWS=0" "GPUGLU_KAHN_NARROW_ROWS=2048" "GPUGLU_KAHN_BLOCKS_PER_SM=2"; do
+      for knobs in "GPUGLU_KAHN_NARROW_ROWS=0" "GPUGLU_KAHN_NARROW_ROWS=1024" "GPUGLU_KAHN_BLOCKS_PER_SM=2"; do
         echo "== $knobs"
         env "$knobs" "$trsv_bench" --analysis-only --out - "${some[@]}" || status=1
       done

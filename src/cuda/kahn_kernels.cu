@@ -89,12 +89,23 @@ __device__ void wide_level(const Graph& g, const Work& w, int32_t group, int32_t
 // Block 0 alone: frontiers of at most narrow_rows rows, one after another, from shared
 // memory, until one is wider (or none is left). Updates lev / first / last and level_ptr,
 // and leaves them in w.state for the other blocks.
+//
+// A narrow level is a chain of dependent memory round trips (column range, its row indices,
+// the decrement), so the shared frontier holds each row's column range rather than the row:
+// the lanes load a dependent's range together with its decrement, and a row that becomes
+// ready brings its range along, one round trip fewer per level.
 __device__ void narrow_levels(const Graph& g, const Work& w, int32_t group, int32_t narrow_rows, int32_t& lev,
                               int32_t& first, int32_t& last) {
-  __shared__ int32_t front[2][kNarrowCapacity];
+  __shared__ int64_t col_begin[2][kNarrowCapacity];
+  __shared__ int32_t col_len[2][kNarrowCapacity];
   __shared__ int32_t found_count;  // rows found so far in the next frontier
   __shared__ int32_t found_final;
-  for (int32_t p = threadIdx.x; p < last - first; p += blockDim.x) front[0][p] = __ldcg(&w.queue[first + p]);
+  for (int32_t p = threadIdx.x; p < last - first; p += blockDim.x) {
+    const int32_t r = __ldcg(&w.queue[first + p]);
+    const int64_t b = g.colptr[r];
+    col_begin[0][p] = b;
+    col_len[0][p] = static_cast<int32_t>(g.colptr[r + 1] - b);
+  }
   if (threadIdx.x == 0) found_count = 0;
   __syncthreads();
   const int32_t slots = static_cast<int32_t>(blockDim.x) / group;
@@ -103,15 +114,20 @@ __device__ void narrow_levels(const Graph& g, const Work& w, int32_t group, int3
   while (true) {
     const int32_t width = last - first;
     for (int32_t p = static_cast<int32_t>(threadIdx.x) / group; p < width; p += slots) {
-      const int32_t r = front[cur][p];
-      const int64_t e = g.colptr[r + 1];
-      for (int64_t k = g.colptr[r] + sub; k < e; k += group) {
-        const int32_t d = g.rowind[k];
+      const int64_t b = col_begin[cur][p];
+      const int32_t len = col_len[cur][p];
+      for (int32_t j = sub; j < len; j += group) {
+        const int32_t d = g.rowind[b + j];
+        const int64_t d_begin = __ldg(&g.colptr[d]);  // in flight with the decrement
+        const int64_t d_end = __ldg(&g.colptr[d + 1]);
         if (atomicSub(&w.indegree[d], 1) == 1) {
           const int32_t q = atomicAdd(&found_count, 1);
           w.queue[last + q] = d;
           w.level[d] = lev + 1;
-          if (q < kNarrowCapacity) front[cur ^ 1][q] = d;
+          if (q < kNarrowCapacity) {
+            col_begin[cur ^ 1][q] = d_begin;
+            col_len[cur ^ 1][q] = static_cast<int32_t>(d_end - d_begin);
+          }
         }
       }
     }

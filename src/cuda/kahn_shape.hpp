@@ -18,7 +18,7 @@
 namespace gpuglu::cuda::kahn {
 
 constexpr int32_t kBlock = 512;            // threads per block
-constexpr int32_t kNarrowCapacity = 2048;  // frontier rows block 0 keeps in shared memory
+constexpr int32_t kNarrowCapacity = 1024;  // frontier rows block 0 keeps in shared memory (12 bytes each, twice)
 constexpr int32_t kDefaultBlocksPerSm = 1;
 
 struct Shape {

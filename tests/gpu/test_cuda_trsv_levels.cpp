@@ -40,7 +40,7 @@ struct Knobs {
 };
 const Knobs kShapes[] = {{nullptr, nullptr, "default"},
                          {"0", nullptr, "grid barriers only"},
-                         {"2048", nullptr, "block 0 up to 2048 rows"},
+                         {"1024", nullptr, "block 0 up to its capacity, 1024 rows"},
                          {"1", "4", "4 blocks per SM, block 0 for single rows"}};
 
 void set_knob(const char* name, const char* value) {
