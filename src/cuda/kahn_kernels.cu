@@ -91,13 +91,17 @@ __device__ void wide_level(const Graph& g, const Work& w, int32_t group, int32_t
 // and leaves them in w.state for the other blocks.
 //
 // A narrow level is a chain of dependent memory round trips (column range, its row indices,
-// the decrement), so the shared frontier holds each row's column range rather than the row:
-// the lanes load a dependent's range together with its decrement, and a row that becomes
-// ready brings its range along, one round trip fewer per level.
+// the decrement), so the shared frontier holds each row's column range rather than the row,
+// and the lanes load a dependent's range in flight with its decrement: a row that becomes
+// ready brings its range along, one round trip fewer per level. The range is stored whether
+// or not the row became ready (into the thread's own spare slot when not): a range used
+// only when ready is loaded after the decrement returns (ptxas sinks the loads into that
+// branch; measured: no gain), which is the round trip this is meant to save.
 __device__ void narrow_levels(const Graph& g, const Work& w, int32_t group, int32_t narrow_rows, int32_t& lev,
                               int32_t& first, int32_t& last) {
-  __shared__ int64_t col_begin[2][kNarrowCapacity];
-  __shared__ int32_t col_len[2][kNarrowCapacity];
+  constexpr int32_t kSlots = kNarrowCapacity + kBlock;  // the frontier, then one spare slot a thread
+  __shared__ int64_t col_begin[2][kSlots];
+  __shared__ int32_t col_len[2][kSlots];
   __shared__ int32_t found_count;  // rows found so far in the next frontier
   __shared__ int32_t found_final;
   for (int32_t p = threadIdx.x; p < last - first; p += blockDim.x) {
@@ -110,6 +114,7 @@ __device__ void narrow_levels(const Graph& g, const Work& w, int32_t group, int3
   __syncthreads();
   const int32_t slots = static_cast<int32_t>(blockDim.x) / group;
   const int32_t sub = static_cast<int32_t>(threadIdx.x) % group;
+  const int32_t spare = kNarrowCapacity + static_cast<int32_t>(threadIdx.x);
   int cur = 0;
   while (true) {
     const int32_t width = last - first;
@@ -118,17 +123,17 @@ __device__ void narrow_levels(const Graph& g, const Work& w, int32_t group, int3
       const int32_t len = col_len[cur][p];
       for (int32_t j = sub; j < len; j += group) {
         const int32_t d = g.rowind[b + j];
-        const int64_t d_begin = __ldg(&g.colptr[d]);  // in flight with the decrement
+        const int64_t d_begin = __ldg(&g.colptr[d]);
         const int64_t d_end = __ldg(&g.colptr[d + 1]);
+        int32_t slot = spare;
         if (atomicSub(&w.indegree[d], 1) == 1) {
           const int32_t q = atomicAdd(&found_count, 1);
           w.queue[last + q] = d;
           w.level[d] = lev + 1;
-          if (q < kNarrowCapacity) {
-            col_begin[cur ^ 1][q] = d_begin;
-            col_len[cur ^ 1][q] = static_cast<int32_t>(d_end - d_begin);
-          }
+          if (q < kNarrowCapacity) slot = q;
         }
+        col_begin[cur ^ 1][slot] = d_begin;
+        col_len[cur ^ 1][slot] = static_cast<int32_t>(d_end - d_begin);
       }
     }
     __syncthreads();  // the next frontier is complete
