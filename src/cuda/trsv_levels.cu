@@ -33,14 +33,15 @@ class Timeline {
  public:
   static constexpr int kMarks = 5;  // start, uploaded, levels found, sorted, downloaded
   Timeline() {
-    GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    for (cudaEvent_t& e : events_) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
+    try {
+      GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      for (cudaEvent_t& e : events_) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
+    } catch (...) {
+      release();
+      throw;
+    }
   }
-  ~Timeline() {
-    for (cudaEvent_t e : events_)
-      if (e) cudaEventDestroy(e);
-    if (stream_) cudaStreamDestroy(stream_);
-  }
+  ~Timeline() { release(); }
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
 
@@ -54,6 +55,15 @@ class Timeline {
   void synchronize() { GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
+  void release() noexcept {
+    for (cudaEvent_t& e : events_) {
+      if (e) cudaEventDestroy(e);
+      e = nullptr;
+    }
+    if (stream_) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+
   cudaStream_t stream_ = nullptr;
   cudaEvent_t events_[kMarks] = {};
 };
@@ -75,17 +85,6 @@ void download(std::vector<T>& v, const T* p, size_t count, cudaStream_t stream) 
   throw Error(Status::invalid_input, "GPU level analysis: " + what);
 }
 
-// a must be analyze_dependencies(t): the kernel trusts its counts and CSC (indices in range).
-void check_matches(const trsv::TriangleView& t, const trsv::TrsvAnalysis& a) {
-  if (a.n != t.n || a.nnz != t.nnz() || a.fill != t.fill || a.diag != t.diag)
-    reject("the analysis is not trsv::analyze_dependencies() of this triangle (size, fill or diagonal differ)");
-  const size_t n = static_cast<size_t>(a.n);
-  if (a.dep_count.size() != n || a.csc_colptr.size() != n + 1 ||
-      static_cast<int64_t>(a.csc_rowind.size()) != a.offdiag_nnz || a.csc_colptr.back() != a.offdiag_nnz)
-    reject("the analysis holds no dependency counts and CSC of " + std::to_string(a.n) +
-           " rows (call trsv::analyze_dependencies() first)");
-}
-
 // The device to run on; no_device (not a generic CUDA error) where there is none.
 int resolve_device(int ordinal) {
   int count = 0;
@@ -96,8 +95,8 @@ int resolve_device(int ordinal) {
                                        (err != cudaSuccess ? cudaGetErrorString(err) : "none present") + ")");
   }
   if (ordinal >= count)
-    throw Error(Status::no_device, "GPU level analysis: CUDA device " + std::to_string(ordinal) + " requested but only " +
-                                       std::to_string(count) + " present");
+    throw Error(Status::no_device, "GPU level analysis: CUDA device " + std::to_string(ordinal) +
+                                       " requested but only " + std::to_string(count) + " present");
   int device = ordinal;
   if (device < 0) GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   return device;
@@ -115,15 +114,11 @@ int32_t bits_for(int32_t max_value) {
 void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a, int device_ordinal,
                               DeviceLevelStats* stats) {
   const auto started = std::chrono::steady_clock::now();
-  check_matches(t, a);
+  trsv::check_dependencies(t, a);  // the kernel trusts a's counts and CSC
   const int32_t n = a.n;
   if (stats) *stats = DeviceLevelStats{};
-  if (n == 0) {  // no levels; the device is not needed
-    a.level.clear();
-    a.jlev.clear();
-    a.level_ptr.assign(1, 0);
-    a.num_levels = 0;
-    a.max_level_rows = 0;
+  if (n == 0) {  // no levels to find: the device is not needed
+    trsv::compute_levels(t, a);
     return;
   }
   int device = resolve_device(device_ordinal);
@@ -134,8 +129,9 @@ void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a
   if (!cooperative)
     throw Error(Status::unsupported, "GPU level analysis: CUDA device " + std::to_string(device) +
                                          " does not support cooperative launches; use the CPU level analysis");
-  const kahn::Shape shape = kahn::choose_shape(n, a.offdiag_nnz, sms, kahn::max_blocks_per_sm(),
-                                               env_int("GPUGLU_KAHN_BLOCKS_PER_SM"), env_int("GPUGLU_KAHN_NARROW_ROWS"));
+  const kahn::Shape shape =
+      kahn::choose_shape(n, a.offdiag_nnz, sms, kahn::max_blocks_per_sm(), env_int("GPUGLU_KAHN_BLOCKS_PER_SM"),
+                         env_int("GPUGLU_KAHN_NARROW_ROWS"));
 
   DeviceMemory mem("the GPU level analysis");
   Timeline tl;

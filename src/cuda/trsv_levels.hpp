@@ -17,6 +17,20 @@
 // ones: kahn_shape.hpp), one radix sort of n keys, and one host synchronization to read the
 // level count. Like every level algorithm, the time grows with the number of levels: on a
 // chain (n levels) the CPU loop wins by far.
+//
+// Measured (H100 and its host, device run 3 of branch trsv-kahn, gpuglu_trsv_bench
+// --analysis-only; ms for L + U; the CPU numbers vary by ~30% between runs):
+//                       levels  CPU levels  GPU levels (kernels + copies)  whole analysis CPU / GPU levels
+//   lap2d5 1024^2         2047     33.6       21.9  (10.9 + 9.6)             130 / 105
+//   lap2d5 64x16384      16447     28.5       46.0  (34.0 + 10.1)            110 / 126
+//   lap3d7 128^3           382     66.1       27.3  ( 3.6 + 21.9)            362 / 288
+//   lap3d27 128^3          890    116.3       51.5  ( 7.1 + 42.6)           1157 / 1101
+//   lap3d27 32x32x2048    8282     96.4      101.6  (56.1 + 43.7)           1051 / 1031
+//   n <= 5000 (../shared/matrices)  0.01-0.1   0.6-1.1 (fixed costs: stream, allocations, two synchronizations)
+// The level part is 1.3-2.5x faster on the GPU for 3-D problems and up to ~2k levels and
+// slower beyond ~8k levels or below ~100k rows; the whole analysis changes little, because
+// trsv::analyze_dependencies (the checks and the CSC with its map, on the CPU) is 70-90% of
+// it, and the copies of the CSC dominate the GPU part on 3-D problems.
 #include <cstdint>
 
 #include "trsv/triangle.hpp"
@@ -27,7 +41,7 @@ namespace gpuglu::cuda {
 // Where the time of one compute_levels_on_device call went (device events on its stream;
 // total_ms is the host wall clock of the whole call, allocations included).
 struct DeviceLevelStats {
-  double upload_ms = 0;    // counts and CSC to the device
+  double upload_ms = 0;    // counts and CSC to the device (and the work arrays' initialization)
   double kahn_ms = 0;      // the cooperative level kernel
   double sort_ms = 0;      // the level count back to the host, then jlev: the stable sort of the rows by level
   double download_ms = 0;  // level, jlev, level_ptr back

@@ -7,7 +7,14 @@
 
 namespace gpuglu::cuda {
 
-void compute_levels_on_device(const trsv::TriangleView&, trsv::TrsvAnalysis&, int, DeviceLevelStats*) {
+// As the CUDA build: a's dependency part is checked first, and an empty triangle needs no device.
+void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a, int, DeviceLevelStats* stats) {
+  trsv::check_dependencies(t, a);
+  if (stats) *stats = DeviceLevelStats{};
+  if (t.n == 0) {
+    trsv::compute_levels(t, a);
+    return;
+  }
   throw Error(Status::no_device, "GPU level analysis: built without CUDA");
 }
 

@@ -124,6 +124,16 @@ void compute_levels(const TriangleView& t, TrsvAnalysis& a) {
   for (int32_t i = 0; i < n; ++i) a.jlev[next[a.level[i]]++] = i;
 }
 
+void check_dependencies(const TriangleView& t, const TrsvAnalysis& a) {
+  if (a.n != t.n || a.nnz != t.nnz() || a.fill != t.fill || a.diag != t.diag)
+    reject(Status::invalid_input, "the analysis is not of this triangle (size, fill or diagonal differ)");
+  const size_t n = static_cast<size_t>(a.n);
+  if (a.dep_count.size() != n || a.csc_colptr.size() != n + 1 ||
+      static_cast<int64_t>(a.csc_rowind.size()) != a.offdiag_nnz || a.csc_colptr.back() != a.offdiag_nnz)
+    reject(Status::invalid_input, "the analysis holds no dependency counts and CSC of " + std::to_string(a.n) +
+                                      " rows (not trsv::analyze_dependencies() of this triangle)");
+}
+
 int32_t widest_level(const std::vector<int32_t>& level_ptr) {
   int32_t widest = 0;
   for (size_t l = 1; l < level_ptr.size(); ++l) widest = std::max(widest, level_ptr[l] - level_ptr[l - 1]);

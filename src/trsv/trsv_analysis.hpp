@@ -63,6 +63,11 @@ TrsvAnalysis analyze_dependencies(const TriangleView& t);
 // level, num_levels, level_ptr, jlev, max_level_rows. O(nnz).
 void compute_levels(const TriangleView& t, TrsvAnalysis& a);
 
+// Throws invalid_input unless a holds the dependency part of t's analysis (what
+// analyze_dependencies(t) returns: same n, nnz, fill and diagonal; dep_count and the CSC of
+// the right lengths). What a level builder checks before it trusts a's counts and CSC.
+void check_dependencies(const TriangleView& t, const TrsvAnalysis& a);
+
 // The widest level of a level_ptr (0 for none): max_level_rows, for either level builder.
 int32_t widest_level(const std::vector<int32_t>& level_ptr);
 

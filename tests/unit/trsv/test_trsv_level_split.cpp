@@ -72,6 +72,33 @@ TEST(TrsvLevelSplit, compute_levels_replaces_earlier_levels) {
   EXPECT_EQ(a.max_level_rows, 1);
 }
 
+TEST(TrsvLevelSplit, check_dependencies_accepts_its_triangle_only) {
+  const trsv::Triangle t = random_triangle(300, 5, Fill::upper, Diag::stored, 4);
+  EXPECT_NO_THROW(trsv::check_dependencies(t.view(), trsv::analyze_dependencies(t.view())));
+  EXPECT_NO_THROW(trsv::check_dependencies(t.view(), trsv::analyze(t.view())));
+  const auto status = [&](const trsv::TrsvAnalysis& a) {
+    try {
+      trsv::check_dependencies(t.view(), a);
+    } catch (const Error& e) {
+      return e.status();
+    }
+    return Status::ok;
+  };
+  EXPECT_EQ(status(trsv::analyze_dependencies(random_triangle(301, 5, Fill::upper, Diag::stored, 4).view())),
+            Status::invalid_input);
+  trsv::TrsvAnalysis other_fill = trsv::analyze_dependencies(t.view());
+  other_fill.fill = Fill::lower;
+  EXPECT_EQ(status(other_fill), Status::invalid_input);
+  trsv::TrsvAnalysis no_csc = trsv::analyze_dependencies(t.view());
+  no_csc.csc_rowind.pop_back();
+  EXPECT_EQ(status(no_csc), Status::invalid_input);
+  trsv::TrsvAnalysis bare;  // sizes only
+  bare.n = t.n;
+  bare.nnz = t.view().nnz();
+  bare.fill = t.fill;
+  EXPECT_EQ(status(bare), Status::invalid_input);
+}
+
 TEST(TrsvLevelSplit, widest_level_of_level_pointers) {
   EXPECT_EQ(trsv::widest_level({}), 0);
   EXPECT_EQ(trsv::widest_level({0}), 0);
