@@ -21,6 +21,8 @@ constexpr std::array<Ordering, 5> ordering_values = {Ordering::amd, Ordering::co
 constexpr std::array<const char*, 6> trsv_names = {"auto", "levr", "levc", "slfr", "slfc", "cusparse"};
 constexpr std::array<TrsvKernel, 6> trsv_values = {TrsvKernel::automatic, TrsvKernel::levr, TrsvKernel::levc,
                                                    TrsvKernel::slfr, TrsvKernel::slfc, TrsvKernel::cusparse};
+constexpr std::array<const char*, 2> site_names = {"cpu", "gpu"};
+constexpr std::array<TrsvAnalysisSite, 2> site_values = {TrsvAnalysisSite::cpu, TrsvAnalysisSite::gpu};
 constexpr std::array<const char*, 3> pivot_names = {"report", "perturb", "repivot"};
 constexpr std::array<PivotPolicy, 3> pivot_values = {PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot};
 
@@ -100,7 +102,7 @@ PetscErrorCode to_int32(PetscInt v, const char* name, int32_t* out) {
 PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor) {
   Options o;
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
-  PetscInt backend = 0, ordering = 0, pivot = 0, trsv = 0;
+  PetscInt backend = 0, ordering = 0, pivot = 0, trsv = 0, site = 0;
   PetscInt refine_steps, stream_columns, total_warps, min_warps, max_warps, threads, block_threads, rows_per_thread;
   PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
   PetscInt device = o.device;
@@ -113,6 +115,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   ordering = index_of(ordering_values, o.ordering);
   pivot = index_of(pivot_values, o.pivot_policy);
   trsv = index_of(trsv_values, o.trsv_kernel);
+  site = index_of(site_values, o.trsv_analysis);
   matching = o.matching ? PETSC_TRUE : PETSC_FALSE;
   scaling = o.scaling ? PETSC_TRUE : PETSC_FALSE;
   threshold = o.pivot_threshold;
@@ -175,6 +178,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscOptionsEList("-mat_gpuglu_trsv",
                               "GPU triangular-solve kernel: auto, R. Li's levr/levc/slfr/slfc, or cuSPARSE SpSV", "None",
                               trsv_names.data(), (PetscInt)trsv_names.size(), trsv_names[trsv], &trsv, nullptr));
+  PetscCall(PetscOptionsEList("-mat_gpuglu_trsv_analysis",
+                              "Level analysis of the GPU triangular solves: cpu, or gpu (Kahn's algorithm; same levels)",
+                              "None", site_names.data(), (PetscInt)site_names.size(), site_names[site], &site, nullptr));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
                                    &threads, nullptr, 0));
   PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
@@ -208,6 +214,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   o.scaling = scaling;
   o.pivot_policy = pivot_values[pivot];
   o.trsv_kernel = trsv_values[trsv];
+  o.trsv_analysis = site_values[site];
   o.pivot_threshold = threshold;
   o.perturbation = perturbation;
   o.refine_tolerance = refine_tol;

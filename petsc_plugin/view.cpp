@@ -23,8 +23,9 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
                                      d.ordinal, d.name.c_str(), d.sm_count,
                                      static_cast<double>(d.memory_bytes) / (1 << 30),
                                      static_cast<double>(f->lu->device_bytes()) / (1 << 20)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s)\n",
-                                     to_string(f->lu->trsv_kernel()).data(), to_string(f->options.trsv_kernel).data()));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s), level analysis on the %s\n",
+                                     to_string(f->lu->trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
+                                     f->options.trsv_analysis == TrsvAnalysisSite::gpu ? "GPU" : "CPU"));
   } else {
     if (!f->lu->backend_note().empty())
       PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->lu->backend_note().c_str()));

@@ -48,6 +48,13 @@ enum class ShiftType {
   positive_definite,  // Manteuffel: s = f * t, t = 1.1 max_i (sum_j |a_ij| - |a_ii| - a_ii), f bisected in [0, 1], 5 steps
 };
 
+// Where the level analysis of the GPU triangular solves runs. Both give the same levels
+// (tested), so the solves are identical; gpu is Kahn's algorithm in one cooperative launch
+// (src/cuda/trsv_levels.hpp), which pays on 3-D problems with up to ~2k levels and loses on
+// long chains and small triangles (docs/performance.md). The dependency counts and the
+// column copy stay on the CPU either way.
+enum class TrsvAnalysisSite { cpu, gpu };
+
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
 struct KernelModeThresholds {
   // Levels with at most this many columns run in stream mode (paper: 16).
@@ -123,6 +130,7 @@ struct Options {
   // LEVC / SLFR / SLFC, or cuSPARSE SpSV; automatic picks from each triangle's analysis
   // (src/trsv/kernel_choice.hpp has the rule and its measurements).
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
+  TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   // Threads of the reference backend; 0 = OpenMP's default.
   int32_t num_threads = 0;
   // The CPU backend runs each level left-looking (every column gathers its updates:
@@ -135,6 +143,7 @@ std::string_view to_string(Backend b) noexcept;
 std::string_view to_string(Ordering o) noexcept;
 std::string_view to_string(PivotPolicy p) noexcept;
 std::string_view to_string(ShiftType t) noexcept;
+std::string_view to_string(TrsvAnalysisSite s) noexcept;
 std::optional<Backend> parse_backend(std::string_view s) noexcept;
 std::optional<Ordering> parse_ordering(std::string_view s) noexcept;
 std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept;

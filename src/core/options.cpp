@@ -42,6 +42,8 @@ std::string_view to_string(ShiftType t) noexcept {
   return "?";
 }
 
+std::string_view to_string(TrsvAnalysisSite s) noexcept { return s == TrsvAnalysisSite::gpu ? "gpu" : "cpu"; }
+
 std::optional<Backend> parse_backend(std::string_view s) noexcept {
   for (Backend b : {Backend::automatic, Backend::cpu, Backend::cuda})
     if (s == to_string(b)) return b;

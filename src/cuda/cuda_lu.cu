@@ -35,6 +35,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_trsv.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/trsv_levels.hpp"
 #include "cuda/env_flags.hpp"
 #include "cuda/lu_kernels.cuh"
 #include "trsv/factor_triangles.hpp"
@@ -188,6 +189,7 @@ struct CudaLU::Impl {
   // transposed solve U^T and L^T, each a TriangularSolver on this object's stream whose
   // values a gather from F fills after every factorization (positions in F: *_pos).
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
+  TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   std::unique_ptr<TriangularSolver> l_solve, u_solve, lt_solve, ut_solve;
   int64_t* l_pos = nullptr;
   int64_t* u_pos = nullptr;
@@ -357,6 +359,7 @@ void CudaLU::Impl::init_solves(const Schedule& s) {
   berr_bits = mem.allocate<unsigned long long>(1, "the backward error");
   if (n == 0) return;
   trsv_kernel = s.options.trsv_kernel;
+  trsv_analysis = s.options.trsv_analysis;
   const trsv::FactorTriangles t = trsv::factor_triangles(s);
   if (nnz_l > 0) l_solve = make_solver(t.l, &l_pos, t.l_pos, "L's positions in F");
   u_solve = make_solver(t.u, &u_pos, t.u_pos, "U's positions in F");
@@ -366,7 +369,18 @@ void CudaLU::Impl::init_solves(const Schedule& s) {
 // through pos) on this object's stream. The level analysis runs here, once per pattern.
 std::unique_ptr<TriangularSolver> CudaLU::Impl::make_solver(const trsv::Triangle& t, int64_t** pos_dev,
                                                             const std::vector<int64_t>& pos, const char* what) {
-  const trsv::TrsvAnalysis a = trsv::analyze(t.view());
+  trsv::TrsvAnalysis a;
+  if (trsv_analysis == TrsvAnalysisSite::gpu) {
+    try {
+      a = analyze_with_device_levels(t.view(), device);
+    } catch (const Error& e) {
+      // A device without cooperative launches: the CPU computes the same levels.
+      if (e.status() != Status::unsupported) throw;
+      a = trsv::analyze(t.view());
+    }
+  } else {
+    a = trsv::analyze(t.view());
+  }
   auto solver = std::make_unique<TriangularSolver>(t.view(), a, trsv_kernel, device);
   solver->use_stream(stream);
   *pos_dev = mem.upload(pos, what);

@@ -101,6 +101,28 @@ TEST(SparseLUCudaTrsv, ilu_solves_with_every_kernel_match_the_cpu) {
     for (int32_t k : {0, 1}) check_against_cpu(spec, k, 1e-11);
 }
 
+TEST(SparseLUCudaTrsv, levels_from_the_gpu_solve_as_the_cpus) {
+  GPUGLU_REQUIRE_GPU();
+  const CsrMatrix<int32_t, double> a = gen::from_spec("convdiff3d:12x10x9");
+  std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x_cpu(b.size()), x_gpu(b.size()), xt_cpu(b.size()),
+      xt_gpu(b.size());
+  Options o = cuda_options();
+  o.refine_steps = 0;
+  SparseLU cpu_levels(o);
+  o.trsv_analysis = TrsvAnalysisSite::gpu;
+  SparseLU gpu_levels(o);
+  for (SparseLU* lu : {&cpu_levels, &gpu_levels}) {
+    lu->analyze(a.view());
+    ASSERT_EQ(lu->factor(a.view()).status, Status::ok);
+  }
+  cpu_levels.solve(b.data(), x_cpu.data());
+  gpu_levels.solve(b.data(), x_gpu.data());
+  cpu_levels.solve_transpose(b.data(), xt_cpu.data());
+  gpu_levels.solve_transpose(b.data(), xt_gpu.data());
+  EXPECT_EQ(x_gpu, x_cpu) << "the same levels give the same solves, bit for bit";
+  EXPECT_EQ(xt_gpu, xt_cpu);
+}
+
 TEST(SparseLUCudaTrsv, ilu_shift_on_the_gpu_takes_the_cpus_shifts) {
   GPUGLU_REQUIRE_GPU();
   CsrMatrix<int32_t, double> a = gen::from_spec("convdiff3d:8x8x6");
