@@ -44,6 +44,20 @@ export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 status=0
 
+# Debian's OpenMPI and PMIx from the bundle (pack_device_bundle.sh: mpi/): the launcher, the
+# daemon a one-process run starts, their plugins, help texts and settings. For PMIx's
+# plugins the folder alone is not enough: the machine's pmix-mca-params.conf (in PMIx's
+# sysconfdir) names the machine's own PMIx plugins, which Debian's PMIx cannot load
+# (warnings on the H100 machine), so PMIX_SYSCONFDIR points where there is none.
+mpi=$deps/mpi
+use_bundled_mpi() {
+  export LD_LIBRARY_PATH=$mpi/lib:$LD_LIBRARY_PATH
+  export PMIX_MCA_mca_base_component_path=$mpi/pmix PMIX_PKGLIBDIR=$mpi/pmix PMIX_SYSCONFDIR=$mpi/etc
+  export PMIX_PKGDATADIR=$mpi/share/pmix
+  export OPAL_BINDIR=$mpi/bin OPAL_PKGDATADIR=$mpi/share/openmpi OPAL_SYSCONFDIR=$mpi/etc
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
+}
+
 if want tests; then
   (cd "$build" && ctest -L gpu --output-on-failure --timeout 600) 2>&1 | tee "$out/gpu_tests.log"
   [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
@@ -75,6 +89,21 @@ if want petsc; then
       $args -ksp_type preonly -pc_type lu -dll_append "$plugin" -pc_factor_mat_solver_type gpuglu \
         -mat_gpuglu_backend cuda -ksp_view 2>&1 | grep -E "backend|device|Norm|Residual|iterations|ERROR" | head -12
     done 2>&1 | tee "$out/petsc_examples.log"
+    # ILU with the CUDA backend under MPI, the ranks sharing the one GPU (issue 4): bjacobi
+    # and asm sub-solvers against PETSc's own ILU, as the CPU tutorial tests do.
+    if [[ -x $mpi/bin/orterun ]]; then
+      (
+        use_bundled_mpi
+        export MPIEXEC=$mpi/bin/mpiexec
+        for run in "2 -pc_type bjacobi -sub_pc_type ilu" "4 -pc_type asm -sub_pc_type ilu"; do
+          read -r np rest <<< "$run"
+          echo "== ex2 np $np $rest (gpuglu ILU, CUDA backend, one shared GPU)"
+          python3 "$source_root/tests/tutorials/compare_with_petsc_lu.py" --nsize "$np" --plugin "$plugin" -- \
+            "$tut/petsc_tutorial_ex2" -m 150 -n 150 -ksp_type gmres $rest -sub_mat_gpuglu_backend cuda 2>&1 | tail -2
+        done
+      ) 2>&1 | tee -a "$out/petsc_examples.log"
+      grep -q "^FAILED\|differ\|was not used" "$out/petsc_examples.log" && status=1
+    fi
   else
     echo "device_run.sh: no PETSc plugin in $build_rel (configured without PETSc?)"
   fi
@@ -147,7 +176,6 @@ if want ilu_gmres; then
   # generator specs and *.mtx paths as given, other names looked up as NAME.mtx below the
   # shared matrices. GPUGLU_DEVICE_ILU_REPEAT timed rounds (3) after one warm-up.
   ilu=$build/bench/gpuglu_ilu_gmres_bench
-  mpi=$deps/mpi
   if [[ -x $ilu && -x $mpi/bin/orterun ]]; then
     ilu_matrices=()
     for m in ${GPUGLU_DEVICE_ILU_MATRICES:-convdiff3d:100x100x100 add32 orsreg_1 watt__1 sherman1}; do
@@ -158,17 +186,8 @@ if want ilu_gmres; then
     ranks=${GPUGLU_DEVICE_ILU_RANKS:-16}
     repeat=${GPUGLU_DEVICE_ILU_REPEAT:-3}
     (
-      # Debian's OpenMPI and PMIx throughout (pack_device_bundle.sh: mpi/): the launcher, the
-      # daemon a one-process run starts, their plugins, help texts and settings. For PMIx's
-      # plugins the folder alone is not enough: the machine's pmix-mca-params.conf (in PMIx's
-      # sysconfdir) names the machine's own PMIx plugins, which Debian's PMIx cannot load
-      # (warnings on the H100 machine), so PMIX_SYSCONFDIR points where there is none.
       echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs, $(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core"
-      export LD_LIBRARY_PATH=$mpi/lib:$LD_LIBRARY_PATH
-      export PMIX_MCA_mca_base_component_path=$mpi/pmix PMIX_PKGLIBDIR=$mpi/pmix PMIX_SYSCONFDIR=$mpi/etc
-      export PMIX_PKGDATADIR=$mpi/share/pmix
-      export OPAL_BINDIR=$mpi/bin OPAL_PKGDATADIR=$mpi/share/openmpi OPAL_SYSCONFDIR=$mpi/etc
-      export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
+      use_bundled_mpi
       # GPUGLU_DEVICE_ILU_VARIANTS: the one-rank variants (default all); GPUGLU_DEVICE_ILU_RANKS=1
       # skips the multi-rank run.
       variants=()
