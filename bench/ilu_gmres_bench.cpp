@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "bench_matrices.hpp"
+#include "cli.hpp"
 #include "factor_view.hpp"
 #include "gpuglu/device.hpp"
 #include "ilu_gmres_problem.hpp"
@@ -83,49 +84,32 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    auto count = [&](int min) {
-      const std::string v = value();
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < min) usage(k + " needs an integer >= " + std::to_string(min));
-      return static_cast<int>(n);
-    };
-    auto positive = [&]() {
-      const std::string v = value();
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(x > 0)) usage(k + " needs a positive number");
-      return x;
-    };
-    if (k == "--matrix") a.matrices.push_back(value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(value())) a.matrices.push_back(f);
+  gb::ArgReader r(argc, argv, usage);
+  while (r.next()) {
+    const std::string k = r.key();
+    if (k == "--matrix") a.matrices.push_back(r.value());
+    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
     else if (k == "--variants") {
-      std::stringstream s(value());
+      std::stringstream s(r.value());
       for (std::string v; std::getline(s, v, ',');)
         if (!v.empty()) a.variants.push_back(v);
     } else if (k == "--backend") {
-      a.backend = value();
+      a.backend = r.value();
       if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
-    } else if (k == "--threads") a.threads = count(1);
-    else if (k == "--warmup") a.gmres.warmup = count(0);
-    else if (k == "--repeat") a.gmres.repeat = count(1);
-    else if (k == "--restart") a.gmres.restart = count(1);
-    else if (k == "--max-it") a.gmres.max_it = count(1);
-    else if (k == "--rtol") a.gmres.rtol = positive();
-    else if (k == "--residual-tol") a.gmres.max_rel_residual = positive();
-    else if (k == "--petsc-options") a.gmres.extra_options = a.petsc_options = value();
-    else if (k == "--out") a.out = value();
-    else if (k == "--device") a.device = value();
-    else if (k == "--ours-from") a.ours_from = value();
+    } else if (k == "--threads") a.threads = r.integer(1);
+    else if (k == "--warmup") a.gmres.warmup = r.integer(0);
+    else if (k == "--repeat") a.gmres.repeat = r.integer(1);
+    else if (k == "--restart") a.gmres.restart = r.integer(1);
+    else if (k == "--max-it") a.gmres.max_it = r.integer(1);
+    else if (k == "--rtol") a.gmres.rtol = r.positive();
+    else if (k == "--residual-tol") a.gmres.max_rel_residual = r.positive();
+    else if (k == "--petsc-options") a.gmres.extra_options = a.petsc_options = r.value();
+    else if (k == "--out") a.out = r.value();
+    else if (k == "--device") a.device = r.value();
+    else if (k == "--ours-from") a.ours_from = r.value();
     else if (k == "--require-all") a.require_all = true;
     else if (k == "--match-iterations") {
-      a.match_variant = value();
+      a.match_variant = r.value();
       if (const auto colon = a.match_variant.find(':'); colon != std::string::npos) {
         char* end = nullptr;
         const std::string t = a.match_variant.substr(colon + 1);

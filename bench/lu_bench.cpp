@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_matrices.hpp"
+#include "cli.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
@@ -55,31 +56,21 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    auto positive = [&](int min) {
-      const std::string v = value();
-      char* end = nullptr;
-      const long x = std::strtol(v.c_str(), &end, 10);
-      if (*end || x < min || x > 1000000) usage("bad value '" + v + "' for " + k);
-      return static_cast<int>(x);
-    };
-    if (k == "--matrix") a.matrices.push_back(value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(value())) a.matrices.push_back(f);
-    else if (k == "--repeat") a.repeat = positive(1);
-    else if (k == "--warmup") a.warmup = positive(0);
-    else if (k == "--analysis-repeat") a.analysis_repeat = positive(1);
-    else if (k == "--threads") a.threads = positive(1);
-    else if (k == "--out") a.out = value();
-    else if (k == "--device") a.device = value();
+  gb::ArgReader r(argc, argv, usage);
+  while (r.next()) {
+    const std::string k = r.key();
+    if (k == "--matrix") a.matrices.push_back(r.value());
+    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
+    else if (k == "--repeat") a.repeat = r.integer(1);
+    else if (k == "--warmup") a.warmup = r.integer(0);
+    else if (k == "--analysis-repeat") a.analysis_repeat = r.integer(1);
+    else if (k == "--threads") a.threads = r.integer(1);
+    else if (k == "--out") a.out = r.value();
+    else if (k == "--device") a.device = r.value();
     else if (k == "--no-petsc") a.petsc = false;
     else if (k == "--no-umfpack") a.umfpack = false;
     else if (k == "--backend") {
-      const auto b = gpuglu::parse_backend(value());
+      const auto b = gpuglu::parse_backend(r.value());
       if (!b) usage("unknown backend");
       a.backend = *b;
     } else usage("unknown argument " + k);

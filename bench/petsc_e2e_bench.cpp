@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench_matrices.hpp"
+#include "cli.hpp"
 #include "factor_view.hpp"
 #include "gpuglu/device.hpp"
 #include "petsc_e2e.hpp"
@@ -47,39 +48,24 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    auto count = [&](int min) {
-      const std::string v = value();
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < min) usage(k + " needs an integer >= " + std::to_string(min));
-      return static_cast<int>(n);
-    };
-    if (k == "--matrix") a.matrices.push_back(value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(value())) a.matrices.push_back(f);
-    else if (k == "--warmup") a.warmup = count(0);
-    else if (k == "--repeat") a.repeat = count(1);
-    else if (k == "--threads") a.threads = count(1);
-    else if (k == "--out") a.out = value();
-    else if (k == "--device") a.device = value();
-    else if (k == "--petsc-options") a.petsc_options = value();
-    else if (k == "--residual-tol") {
-      const std::string v = value();
-      char* end = nullptr;
-      a.residual_tol = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(a.residual_tol > 0)) usage("--residual-tol needs a positive number");
-    }
+  gb::ArgReader r(argc, argv, usage);
+  while (r.next()) {
+    const std::string k = r.key();
+    if (k == "--matrix") a.matrices.push_back(r.value());
+    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
+    else if (k == "--warmup") a.warmup = r.integer(0);
+    else if (k == "--repeat") a.repeat = r.integer(1);
+    else if (k == "--threads") a.threads = r.integer(1);
+    else if (k == "--out") a.out = r.value();
+    else if (k == "--device") a.device = r.value();
+    else if (k == "--petsc-options") a.petsc_options = r.value();
+    else if (k == "--residual-tol") a.residual_tol = r.positive();
     else if (k == "--solver-peer") {
-      std::stringstream s(value());
+      std::stringstream s(r.value());
       for (std::string p; std::getline(s, p, ',');)
         if (!p.empty()) a.peers.push_back(p);
     } else if (k == "--backend") {
-      a.backend = value();
+      a.backend = r.value();
       if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
     } else usage("unknown argument " + k);
   }

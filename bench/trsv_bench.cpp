@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bench_matrices.hpp"
+#include "cli.hpp"
 #include "cuda/cuda_trsv.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/trsv_kernel.hpp"
@@ -73,31 +74,21 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    auto count = [&](int min) {
-      const std::string v = value();
-      char* end = nullptr;
-      const long x = std::strtol(v.c_str(), &end, 10);
-      if (*end || x < min || x > 100000) usage("bad value '" + v + "' for " + k);
-      return static_cast<int>(x);
-    };
-    if (k == "--matrix") a.matrices.push_back(value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(value())) a.matrices.push_back(f);
+  gb::ArgReader r(argc, argv, usage);
+  while (r.next()) {
+    const std::string k = r.key();
+    if (k == "--matrix") a.matrices.push_back(r.value());
+    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
     else if (k == "--model-problems") {
       for (const char* g : kModelGrids2d) for (const char* s : {"lap2d5:", "lap2d9:"}) a.matrices.push_back(s + std::string(g));
       for (const char* g : kModelGrids3d) for (const char* s : {"lap3d7:", "lap3d27:"}) a.matrices.push_back(s + std::string(g));
-    } else if (k == "--repeat") a.repeat = count(1);
-    else if (k == "--warmup") a.warmup = count(0);
-    else if (k == "--out") a.out = value();
-    else if (k == "--device") a.device = value();
+    } else if (k == "--repeat") a.repeat = r.integer(1);
+    else if (k == "--warmup") a.warmup = r.integer(0);
+    else if (k == "--out") a.out = r.value();
+    else if (k == "--device") a.device = r.value();
     else if (k == "--analysis-only") a.analysis_only = true;
     else if (k == "--kernels") {
-      const std::string v = value();
+      const std::string v = r.value();
       size_t start = 0;
       while (start <= v.size()) {
         const size_t comma = std::min(v.find(',', start), v.size());
