@@ -7,6 +7,7 @@
 
 #include "factor_view.hpp"
 #include "gpuglu/device.hpp"
+#include "petsc_error_capture.hpp"
 #include "timing.hpp"
 #ifdef GPUGLU_BENCH_HAVE_CUDA
 #include "pc_cusparse_ilu0.hpp"
@@ -15,26 +16,6 @@
 namespace gpuglu::bench {
 
 namespace {
-
-std::string last_error;  // PETSc's message of the error now being unwound
-
-// Keeps PETSc's first message of an error for the variant's failure note instead of
-// printing a traceback: a peer failing (a zero pivot, hypre refusing a matrix) is a result.
-PetscErrorCode capture_error(MPI_Comm, int, const char* fun, const char*, PetscErrorCode n, PetscErrorType p,
-                             const char* mess, void*) {
-  if (p == PETSC_ERROR_INITIAL) {
-    const char* text = nullptr;
-    PetscErrorMessage(n, &text, nullptr);
-    last_error = std::string(mess && *mess ? mess : (text ? text : "unknown error")) + " [in " + (fun ? fun : "?") + "]";
-  }
-  return n;
-}
-
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
 
 struct KspHolder {
   KSP ksp = nullptr;
@@ -186,14 +167,16 @@ PetscErrorCode measure(IluProblem& p, const Variant& v, const GmresSettings& s, 
 
 VariantResult run_variant(IluProblem& problem, const Variant& v, const GmresSettings& s) {
   VariantResult r;
-  if (PetscPushErrorHandler(capture_error, nullptr)) {
-    r.failure = "PetscPushErrorHandler failed";
-    return r;
+  PetscErrorCode ierr;
+  {
+    const PetscErrorCapture capture;
+    if (!capture.ok()) {
+      r.failure = "PetscPushErrorHandler failed";
+      return r;
+    }
+    ierr = measure(problem, v, s, r);
   }
-  last_error.clear();
-  const PetscErrorCode ierr = measure(problem, v, s, r);
-  PetscPopErrorHandler();
-  if (ierr) r.failure = last_error + " (PETSc error " + std::to_string(ierr) + ")";
+  if (ierr) r.failure = last_petsc_error() + " (PETSc error " + std::to_string(ierr) + ")";
   return r;
 }
 

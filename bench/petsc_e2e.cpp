@@ -13,34 +13,17 @@
 #include <vector>
 
 #include "factor_view.hpp"
+#include "petsc_error_capture.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
 
 namespace {
 
-std::string last_error;  // PETSc's message of the error now being unwound
-
-// Keeps PETSc's message for the exception instead of printing a traceback for what may be
-// an expected failure (PETSc's own LU on a matrix with zero diagonals).
-PetscErrorCode capture_error(MPI_Comm, int, const char* fun, const char*, PetscErrorCode n, PetscErrorType p,
-                             const char* mess, void*) {
-  if (p == PETSC_ERROR_INITIAL) {
-    const char* text = nullptr;
-    PetscErrorMessage(n, &text, nullptr);
-    last_error = std::string(mess && *mess ? mess : (text ? text : "unknown error")) + " [in " + (fun ? fun : "?") + "]";
-  }
-  return n;
-}
-
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
-
 void check(PetscErrorCode ierr, const char* call) {
-  if (ierr) throw std::runtime_error(std::string(call) + ": " + last_error + " (PETSc error " + std::to_string(ierr) + ")");
+  if (ierr)
+    throw std::runtime_error(std::string(call) + ": " + last_petsc_error() + " (PETSc error " + std::to_string(ierr) +
+                             ")");
 }
 
 struct Objects {
@@ -208,7 +191,8 @@ void measure(const CsrMatrix<int32_t, double>& a, const E2eRun& r, E2eTimes& t) 
 
 E2eTimes run_petsc_e2e(const CsrMatrix<int32_t, double>& a, const E2eRun& r) {
   E2eTimes t;
-  if (PetscPushErrorHandler(capture_error, nullptr)) {
+  const PetscErrorCapture capture;
+  if (!capture.ok()) {
     t.failure = "PetscPushErrorHandler failed";
     return t;
   }
@@ -217,7 +201,6 @@ E2eTimes run_petsc_e2e(const CsrMatrix<int32_t, double>& a, const E2eRun& r) {
   } catch (const std::exception& e) {
     t.failure = e.what();
   }
-  PetscPopErrorHandler();
   return t;
 }
 
