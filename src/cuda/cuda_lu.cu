@@ -37,6 +37,7 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/trsv_levels.hpp"
 #include "cuda/env_flags.hpp"
+#include "cuda/graph_capture.hpp"
 #include "cuda/lu_kernels.cuh"
 #include "trsv/factor_triangles.hpp"
 #include "trsv/transpose.hpp"
@@ -67,10 +68,14 @@ T* pinned_alloc(size_t count, const char* what) {
 // (measured on the H100 in docs/performance.md, ILU-GMRES section).
 constexpr size_t kDirectCopyBytes = size_t{1} << 20;
 bool copy_directly(size_t bytes) {
-  const char* v = std::getenv("GPUGLU_STAGING");
-  if (v && std::strcmp(v, "pinned") == 0) return false;
-  if (v && std::strcmp(v, "direct") == 0) return true;
-  return bytes >= kDirectCopyBytes;
+  // Read once per process: this runs on every solve.
+  static const int forced = [] {
+    const char* v = std::getenv("GPUGLU_STAGING");
+    if (v && std::strcmp(v, "pinned") == 0) return 0;
+    if (v && std::strcmp(v, "direct") == 0) return 1;
+    return -1;
+  }();
+  return forced < 0 ? bytes >= kDirectCopyBytes : forced == 1;
 }
 
 void upload_from_host(double* dev, const double* host, double* pinned, size_t bytes, cudaStream_t stream) {
@@ -237,7 +242,6 @@ struct CudaLU::Impl {
   LevelTiming timing{0, 0.0, 0.0};
   bool factored = false;
 
-  bool transposed_ready = false;  // U^T / L^T hold the values of the last factor()
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -249,6 +253,7 @@ struct CudaLU::Impl {
   std::unique_ptr<TriangularSolver> make_solver(const trsv::Triangle& t, int64_t** pos_dev,
                                                 const std::vector<int64_t>& pos, const char* what);
   void gather_solve_values();
+  void gather_into(TriangularSolver& solver, const int64_t* pos, int64_t count);
   void init_transposed();
   void capture_graph();
   void init_persistent(const Schedule& s);
@@ -387,24 +392,20 @@ std::unique_ptr<TriangularSolver> CudaLU::Impl::make_solver(const trsv::Triangle
   return solver;
 }
 
-// F's values into the solvers (one gather each, no host round trip), then whatever the
-// solvers derive from them.
+// F's values into a solver (one gather, no host round trip), then whatever the solver
+// derives from them.
+void CudaLU::Impl::gather_into(TriangularSolver& solver, const int64_t* pos, int64_t count) {
+  kernels::launch_gather(count, pos, f, solver.device_values(), stream);
+  solver.update_values_device(solver.device_values());
+}
+
+// After each factorization: every solver built so far (the transposed ones once a
+// transposed solve has built them) holds the new factor.
 void CudaLU::Impl::gather_solve_values() {
-  struct Part {
-    TriangularSolver* solver;
-    const int64_t* pos;
-    int64_t count;
-  };
-  const Part parts[] = {{l_solve.get(), l_pos, nnz_l},
-                        {u_solve.get(), u_pos, nnz_u},
-                        {lt_solve.get(), lt_pos, nnz_l},
-                        {ut_solve.get(), ut_pos, nnz_u}};
-  for (const Part& p : parts) {
-    if (!p.solver) continue;
-    kernels::launch_gather(p.count, p.pos, f, p.solver->device_values(), stream);
-    p.solver->update_values_device(p.solver->device_values());
-  }
-  transposed_ready = ut_solve != nullptr;
+  if (l_solve) gather_into(*l_solve, l_pos, nnz_l);
+  gather_into(*u_solve, u_pos, nnz_u);
+  if (lt_solve) gather_into(*lt_solve, lt_pos, nnz_l);
+  if (ut_solve) gather_into(*ut_solve, ut_pos, nnz_u);
 }
 
 // U^T (lower, diagonal stored) and L^T (unit upper), built on the first transposed solve
@@ -425,12 +426,13 @@ void CudaLU::Impl::init_transposed() {
                                    cudaMemcpyDeviceToHost));
     trsv::TransposedTriangle tt = trsv::transpose(t.view());
     for (int64_t& src : tt.source) src = fwd_pos[static_cast<size_t>(src)];
-    return make_solver(tt.t, pos_dev, tt.source, what);
+    std::unique_ptr<TriangularSolver> solver = make_solver(tt.t, pos_dev, tt.source, what);
+    gather_into(*solver, *pos_dev, count);  // the factor of the last factor()
+    return solver;
   };
   ut_solve = build(*u_solve, trsv::Fill::upper, trsv::Diag::stored, u_pos, nnz_u, &ut_pos, "U^T's positions in F");
   if (l_solve)
     lt_solve = build(*l_solve, trsv::Fill::lower, trsv::Diag::unit, l_pos, nnz_l, &lt_pos, "L^T's positions in F");
-  gather_solve_values();
 }
 
 // Tasks in level order (each level's pivots, then its targets), with the counts they wait
@@ -506,19 +508,7 @@ void CudaLU::Impl::enqueue_levels(cudaStream_t st) const {
 // Thousands of levels, two launches each: captured once, replayed per factorization.
 // The graph keeps only fixed pointers; the pivot rule lives in the device state.
 void CudaLU::Impl::capture_graph() {
-  GPUGLU_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  try {
-    enqueue_levels(stream);
-  } catch (...) {
-    cudaGraph_t broken = nullptr;
-    cudaStreamEndCapture(stream, &broken);
-    if (broken) cudaGraphDestroy(broken);
-    (void)cudaGetLastError();
-    throw;
-  }
-  GPUGLU_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  GPUGLU_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
-  GPUGLU_CUDA_CHECK(cudaGraphUpload(graph_exec, stream));
+  cuda::capture_graph(stream, [this](cudaStream_t st) { enqueue_levels(st); }, &graph, &graph_exec);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -532,7 +522,6 @@ DeviceFactorResult CudaLU::factor(const double* a_values, const reference::Pivot
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factored = false;
-  m.transposed_ready = false;
   const size_t in_bytes = static_cast<size_t>(m.input_nnz) * sizeof(double);
   if (in_bytes > 0) {
     upload_from_host(m.a_dev, a_values, m.a_pinned, in_bytes, m.stream);
@@ -599,10 +588,7 @@ void CudaLU::download_factor(double* f_host) const {
 void CudaLU::Impl::solve_device(const double* in, double* out, bool transpose) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(double);
   // A x = b: L (w1 -> w2), U (w2 -> w1). A^T x = b: U^T (w1 -> w2), L^T (w2 -> w1).
-  if (transpose && !transposed_ready) {
-    if (!ut_solve) init_transposed();
-    else gather_solve_values();
-  }
+  if (transpose && !ut_solve) init_transposed();  // solve() runs only after a successful factor()
   TriangularSolver* first = transpose ? ut_solve.get() : l_solve.get();
   TriangularSolver* second = transpose ? lt_solve.get() : u_solve.get();
   kernels::launch_gather_scaled(n, transpose ? col_perm : row_perm, transpose ? col_scale : row_scale, in, w1, stream);
@@ -724,7 +710,6 @@ std::vector<float> CudaLU::profile_levels(const double* a_values, const referenc
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factored = false;
-  m.transposed_ready = false;
   std::vector<cudaEvent_t> events(m.plan.size() + 1, nullptr);
   std::vector<float> ms(m.plan.size(), 0.0f);
   auto destroy = [&] {

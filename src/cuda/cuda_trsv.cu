@@ -26,6 +26,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/env_flags.hpp"
+#include "cuda/graph_capture.hpp"
 #include "cuda/trsv_kernels.cuh"
 #include "trsv/kernel_choice.hpp"
 
@@ -258,18 +259,7 @@ void TriangularSolver::Impl::enqueue_levels(cudaStream_t st) {
 // dependent launch, ~3 us without, ~4 us per plain launch:
 // docs/design.md) on the fixed work vector x_work; captured once.
 void TriangularSolver::Impl::capture_graph() {
-  GPUGLU_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  try {
-    enqueue_levels(stream);
-  } catch (...) {
-    cudaGraph_t broken = nullptr;
-    cudaStreamEndCapture(stream, &broken);
-    if (broken) cudaGraphDestroy(broken);
-    throw;
-  }
-  GPUGLU_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  GPUGLU_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
-  GPUGLU_CUDA_CHECK(cudaGraphUpload(graph_exec, stream));
+  cuda::capture_graph(stream, [this](cudaStream_t st) { enqueue_levels(st); }, &graph, &graph_exec);
 }
 
 // Everything computed from the CSR values: the CSC copy, and cuSPARSE's own copy (its

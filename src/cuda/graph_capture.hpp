@@ -1,0 +1,30 @@
+#pragma once
+// Stream capture into an instantiated, uploaded CUDA graph, shared by the LU level loop and
+// the level-scheduled triangular solves: both enqueue a launch per level (thousands) and
+// replay them as one graph. A failure while capturing ends the capture and throws.
+#include <cuda_runtime.h>
+
+#include "cuda/cuda_check.hpp"
+
+namespace gpuglu::cuda {
+
+// enqueue(stream) puts the work on stream; *graph and *exec receive the result (the caller
+// destroys them).
+template <class Enqueue>
+void capture_graph(cudaStream_t stream, Enqueue&& enqueue, cudaGraph_t* graph, cudaGraphExec_t* exec) {
+  GPUGLU_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  try {
+    enqueue(stream);
+  } catch (...) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(stream, &broken);
+    if (broken) cudaGraphDestroy(broken);
+    (void)cudaGetLastError();  // the capture's error is not the caller's next call's
+    throw;
+  }
+  GPUGLU_CUDA_CHECK(cudaStreamEndCapture(stream, graph));
+  GPUGLU_CUDA_CHECK(cudaGraphInstantiate(exec, *graph, 0));
+  GPUGLU_CUDA_CHECK(cudaGraphUpload(*exec, stream));
+}
+
+}  // namespace gpuglu::cuda
