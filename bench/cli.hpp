@@ -2,7 +2,12 @@
 // The benchmarks' command lines: one reader of "--key value" arguments, so that every
 // benchmark rejects a missing or malformed value the same way, through its own usage().
 #include <cstdlib>
+#include <utility>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include "bench_matrices.hpp"
 
 namespace gpuglu::bench {
 
@@ -32,6 +37,25 @@ class ArgReader {
     if (v.empty() || *end || x < min || x > max)
       fail(key_ + " needs an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], not '" + v + "'");
     return static_cast<int>(x);
+  }
+  // The current key's comma-separated value, appended to out (empty items skipped).
+  void append_list(std::vector<std::string>& out) {
+    std::stringstream s(value());
+    for (std::string item; std::getline(s, item, ',');)
+      if (!item.empty()) out.push_back(item);
+  }
+  // --matrix SPEC|FILE and --matrix-dir DIR, which every benchmark takes: true when the
+  // current key was one of them (its matrices appended to out).
+  bool matrix_option(std::vector<std::string>& out) {
+    if (key_ == "--matrix") {
+      out.push_back(value());
+      return true;
+    }
+    if (key_ == "--matrix-dir") {
+      for (std::string& f : matrix_files_below(value())) out.push_back(std::move(f));
+      return true;
+    }
+    return false;
   }
   double positive() {
     const std::string v = value();

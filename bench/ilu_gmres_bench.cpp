@@ -38,7 +38,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,13 +86,9 @@ Args parse(int argc, char** argv) {
   gb::ArgReader r(argc, argv, usage);
   while (r.next()) {
     const std::string k = r.key();
-    if (k == "--matrix") a.matrices.push_back(r.value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
-    else if (k == "--variants") {
-      std::stringstream s(r.value());
-      for (std::string v; std::getline(s, v, ',');)
-        if (!v.empty()) a.variants.push_back(v);
-    } else if (k == "--backend") {
+    if (r.matrix_option(a.matrices)) continue;
+    if (k == "--variants") r.append_list(a.variants);
+    else if (k == "--backend") {
       a.backend = r.value();
       if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
     } else if (k == "--threads") a.threads = r.integer(1);

@@ -59,9 +59,8 @@ Args parse(int argc, char** argv) {
   gb::ArgReader r(argc, argv, usage);
   while (r.next()) {
     const std::string k = r.key();
-    if (k == "--matrix") a.matrices.push_back(r.value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
-    else if (k == "--repeat") a.repeat = r.integer(1);
+    if (r.matrix_option(a.matrices)) continue;
+    if (k == "--repeat") a.repeat = r.integer(1);
     else if (k == "--warmup") a.warmup = r.integer(0);
     else if (k == "--analysis-repeat") a.analysis_repeat = r.integer(1);
     else if (k == "--threads") a.threads = r.integer(1);

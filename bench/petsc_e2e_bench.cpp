@@ -14,7 +14,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,20 +50,16 @@ Args parse(int argc, char** argv) {
   gb::ArgReader r(argc, argv, usage);
   while (r.next()) {
     const std::string k = r.key();
-    if (k == "--matrix") a.matrices.push_back(r.value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
-    else if (k == "--warmup") a.warmup = r.integer(0);
+    if (r.matrix_option(a.matrices)) continue;
+    if (k == "--warmup") a.warmup = r.integer(0);
     else if (k == "--repeat") a.repeat = r.integer(1);
     else if (k == "--threads") a.threads = r.integer(1);
     else if (k == "--out") a.out = r.value();
     else if (k == "--device") a.device = r.value();
     else if (k == "--petsc-options") a.petsc_options = r.value();
     else if (k == "--residual-tol") a.residual_tol = r.positive();
-    else if (k == "--solver-peer") {
-      std::stringstream s(r.value());
-      for (std::string p; std::getline(s, p, ',');)
-        if (!p.empty()) a.peers.push_back(p);
-    } else if (k == "--backend") {
+    else if (k == "--solver-peer") r.append_list(a.peers);
+    else if (k == "--backend") {
       a.backend = r.value();
       if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
     } else usage("unknown argument " + k);

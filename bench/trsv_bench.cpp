@@ -77,9 +77,8 @@ Args parse(int argc, char** argv) {
   gb::ArgReader r(argc, argv, usage);
   while (r.next()) {
     const std::string k = r.key();
-    if (k == "--matrix") a.matrices.push_back(r.value());
-    else if (k == "--matrix-dir") for (auto& f : gb::matrix_files_below(r.value())) a.matrices.push_back(f);
-    else if (k == "--model-problems") {
+    if (r.matrix_option(a.matrices)) continue;
+    if (k == "--model-problems") {
       for (const char* g : kModelGrids2d) for (const char* s : {"lap2d5:", "lap2d9:"}) a.matrices.push_back(s + std::string(g));
       for (const char* g : kModelGrids3d) for (const char* s : {"lap3d7:", "lap3d27:"}) a.matrices.push_back(s + std::string(g));
     } else if (k == "--repeat") a.repeat = r.integer(1);
