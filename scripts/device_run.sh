@@ -10,7 +10,8 @@
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
 #   Kahn's algorithm: its tests, compute-sanitizer on them, and gpuglu_trsv_bench
-#   --analysis-only under its launch-shape knobs; all issue 4)
+#   --analysis-only under its launch-shape knobs; all issue 4).
+#   GPUGLU_DEVICE_SANITIZE_TOOLS: the sanitize step's tools (memcheck racecheck).
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -66,7 +67,7 @@ fi
 if want sanitize; then
   gpu_test=$build/tests/gpu/gpuglu_cuda_tests
   if [[ -x $gpu_test ]]; then
-    for tool in memcheck racecheck; do
+    for tool in ${GPUGLU_DEVICE_SANITIZE_TOOLS:-memcheck racecheck}; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*:CudaLU.device_refinement*:SparseLUCudaRepivot.*:SparseLUCudaTrsv.*' \
         > "$out/sanitize_$tool.log" 2>&1
       rc=$?
@@ -192,7 +193,11 @@ if want ilu_gmres; then
       # skips the multi-rank run.
       variants=()
       [[ -n ${GPUGLU_DEVICE_ILU_VARIANTS:-} ]] && variants=(--variants "$GPUGLU_DEVICE_ILU_VARIANTS")
-      "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --out "$out/results.jsonl" "${variants[@]}" "${ilu_matrices[@]}"
+      # GPUGLU_DEVICE_ILU_CPU: a core (list) the one-rank run is bound to (taskset), so that
+      # the host's scheduler cannot move it between variants; default unbound.
+      pin=()
+      [[ -n ${GPUGLU_DEVICE_ILU_CPU:-} ]] && pin=(taskset -c "$GPUGLU_DEVICE_ILU_CPU")
+      "${pin[@]}" "$ilu" --backend cuda --warmup 1 --repeat "$repeat" --out "$out/results.jsonl" "${variants[@]}" "${ilu_matrices[@]}"
       rc1=$?
       if [[ $ranks -le 1 ]]; then
         echo "ilu_gmres: one rank exit $rc1"
