@@ -250,6 +250,24 @@ CsrMatrixD with_equal_rows(const CsrMatrixD& a, int32_t from, int32_t copy) {
   return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, t);
 }
 
+// One matrix analysed twice, for the level loop and for the persistent kernel (the same
+// options otherwise), with a CudaLU for each.
+struct LevelsAndPersistent {
+  Schedule s, sp;
+  PivotRule rule;
+  CudaLU levels, persistent;
+  LevelsAndPersistent(const CsrMatrixD& a, Options o)
+      : s(analyze(a.view(), o)),
+        sp(analyze(a.view(), with_persistent_kernel(o))),
+        rule(PivotRule::from(o)),
+        levels(s, device_ordinal()),
+        persistent(sp, device_ordinal()) {}
+  static Options with_persistent_kernel(Options o) {
+    o.modes.persistent_kernel = true;
+    return o;
+  }
+};
+
 // The persistent, self-scheduled level loop gives bitwise the graph's factor (the same
 // update order per column), on matrices that use all kernel modes and on a 200k-unknown
 // circuit whose tasks far outnumber the resident blocks; a tiny pivot is reported at the
@@ -259,31 +277,19 @@ TEST(CudaLU, persistent_kernel_agrees_with_the_level_loop_bitwise) {
   for (const char* spec : {"powergrid:3000:30:2", "circuit:50000:500", "lap3d7:20x20x20", "circuit:200000:2000"}) {
     SCOPED_TRACE(spec);
     const CsrMatrixD a = gen::from_spec(spec);
-    Options o = device_options();
-    const Schedule s = analyze(a.view(), o);
-    o.modes.persistent_kernel = true;
-    const Schedule sp = analyze(a.view(), o);
-    const PivotRule rule = PivotRule::from(o);
-    CudaLU levels(s, device_ordinal());
-    CudaLU persistent(sp, device_ordinal());
-    EXPECT_FALSE(persistent.uses_graph());
+    LevelsAndPersistent both(a, device_options());
+    EXPECT_FALSE(both.persistent.uses_graph());
     for (int round = 0; round < 2; ++round) {
       const std::vector<double> values = round == 0 ? a.values : varied_values(a);
-      ASSERT_EQ(levels.factor(values.data(), rule).stats.status, Status::ok);
-      ASSERT_EQ(persistent.factor(values.data(), rule).stats.status, Status::ok);
-      EXPECT_EQ(download(s, levels), download(sp, persistent)) << "round " << round;
+      ASSERT_EQ(both.levels.factor(values.data(), both.rule).stats.status, Status::ok);
+      ASSERT_EQ(both.persistent.factor(values.data(), both.rule).stats.status, Status::ok);
+      EXPECT_EQ(download(both.s, both.levels), download(both.sp, both.persistent)) << "round " << round;
     }
   }
   const CsrMatrixD singular = with_equal_rows(gen::from_spec("randdd:400:5:7"), 40, 41);
-  Options o = plain_options();
-  const Schedule s = analyze(singular.view(), o);
-  o.modes.persistent_kernel = true;
-  const Schedule sp = analyze(singular.view(), o);
-  const PivotRule rule = PivotRule::from(o);
-  CudaLU levels(s, device_ordinal());
-  CudaLU persistent(sp, device_ordinal());
-  const DeviceFactorResult g = levels.factor(singular.values.data(), rule);
-  const DeviceFactorResult p = persistent.factor(singular.values.data(), rule);
+  LevelsAndPersistent both(singular, plain_options());
+  const DeviceFactorResult g = both.levels.factor(singular.values.data(), both.rule);
+  const DeviceFactorResult p = both.persistent.factor(singular.values.data(), both.rule);
   EXPECT_EQ(g.stats.status, Status::numerically_singular);
   EXPECT_EQ(p.stats.status, Status::numerically_singular);
   EXPECT_EQ(p.stats.pivot_column, g.stats.pivot_column);
