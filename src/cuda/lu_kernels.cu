@@ -169,6 +169,20 @@ __device__ __forceinline__ Source source_pattern(const LevelArgs& a, int64_t e) 
 
 constexpr int kUnroll = 4;  // rows in flight per thread: independent loads overlap their latency
 
+// The first position in [lo, hi) of the ascending rowind whose row is at least i (hi
+// where there is none): where target row i sits, or would sit, in column k.
+__device__ __forceinline__ int64_t first_row_at_least(const int32_t* __restrict__ rowind, int64_t lo, int64_t hi,
+                                                      int32_t i) {
+  while (lo < hi) {
+    const int64_t mid = lo + ((hi - lo) >> 1);
+    if (rowind[mid] < i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
 // Returns true when a row had no (i, k) entry in column k (a broken fill pattern).
 template <bool Coherent = false>
@@ -182,14 +196,7 @@ __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s
     int64_t lo = first;  // a thread's rows ascend: each search starts after its last hit
     for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
       const int32_t i = rowind[p];
-      int64_t hi = qend;
-      while (lo < hi) {
-        const int64_t mid = lo + ((hi - lo) >> 1);
-        if (rowind[mid] < i)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
+      lo = first_row_at_least(rowind, lo, qend, i);
       if (lo == qend) break;         // no row of column k at or after i: the rest is dropped
       if (rowind[lo] != i) continue;  // (i, k) is not in the ILU pattern: dropped
       f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
@@ -233,16 +240,8 @@ __device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s
   // below U(j, k), and leaves room for the L rows after it, which bounds the window.
   for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
     const int32_t i = rowind[p];
-    int64_t lo = first + (p - s.lbegin);
-    int64_t hi = qend - (s.lend - p) + 1;
-    const int64_t to = hi;
-    while (lo < hi) {
-      const int64_t mid = lo + ((hi - lo) >> 1);
-      if (rowind[mid] < i)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+    const int64_t to = qend - (s.lend - p) + 1;
+    const int64_t lo = first_row_at_least(rowind, first + (p - s.lbegin), to, i);
     if (lo == to || rowind[lo] != i) return true;
     f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
   }
