@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
+#include "core/transpose_pattern.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "gpuglu/status.hpp"
 
@@ -66,20 +68,11 @@ template InputPattern check_input(const CsrView<int32_t, double>&, bool);
 template InputPattern check_input(const CsrView<int64_t, double>&, bool);
 
 ColumnPattern columns_of(const InputPattern& a) {
-  const int32_t n = a.n;
+  TransposedPattern<int32_t> p = transpose_pattern(a.n, a.n, a.rowptr.data(), a.colind.data());
   ColumnPattern t;
-  t.colptr.assign(static_cast<size_t>(n) + 1, 0);
-  t.rowind.resize(a.colind.size());
-  t.src.resize(a.colind.size());
-  for (int32_t c : a.colind) ++t.colptr[c + 1];
-  for (int32_t j = 0; j < n; ++j) t.colptr[j + 1] += t.colptr[j];
-  std::vector<int32_t> next(t.colptr.begin(), t.colptr.end() - 1);
-  for (int32_t i = 0; i < n; ++i)
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-      const int32_t q = next[a.colind[p]]++;
-      t.rowind[q] = i;
-      t.src[q] = p;
-    }
+  t.colptr = std::move(p.ptr);
+  t.rowind = std::move(p.ind);
+  t.src = std::move(p.src);
   return t;
 }
 

@@ -39,6 +39,7 @@
 #include "cuda/env_flags.hpp"
 #include "cuda/graph_capture.hpp"
 #include "cuda/lu_kernels.cuh"
+#include "core/transpose_pattern.hpp"
 #include "trsv/factor_triangles.hpp"
 #include "trsv/transpose.hpp"
 #include "trsv/trsv_analysis.hpp"
@@ -627,20 +628,10 @@ bool CudaLU::has_input_pattern() const { return impl_->a_rowptr != nullptr; }
 // A^T by rows = A by columns, with each entry's position in A's values: built on the host
 // once, on the first transposed refinement.
 void CudaLU::Impl::build_transpose() {
-  std::vector<int64_t> ptr(static_cast<size_t>(n) + 1, 0), value_of(static_cast<size_t>(input_nnz));
-  std::vector<int32_t> ind(static_cast<size_t>(input_nnz));
-  for (int64_t p = 0; p < input_nnz; ++p) ++ptr[a_colind_host[p] + 1];
-  for (int32_t j = 0; j < n; ++j) ptr[j + 1] += ptr[j];
-  std::vector<int64_t> next(ptr.begin(), ptr.end() - 1);
-  for (int32_t i = 0; i < n; ++i)
-    for (int64_t p = a_rowptr_host[i]; p < a_rowptr_host[i + 1]; ++p) {
-      const int64_t e = next[a_colind_host[p]]++;
-      ind[e] = i;
-      value_of[e] = p;
-    }
-  at_rowptr = mem.upload(ptr, "A^T's row pointers (refinement)");
-  at_colind = mem.upload(ind, "A^T's column indices (refinement)");
-  at_value_of = mem.upload(value_of, "A^T's value positions (refinement)");
+  const TransposedPattern<int64_t> t = transpose_pattern(n, n, a_rowptr_host.data(), a_colind_host.data());
+  at_rowptr = mem.upload(t.ptr, "A^T's row pointers (refinement)");
+  at_colind = mem.upload(t.ind, "A^T's column indices (refinement)");
+  at_value_of = mem.upload(t.src, "A^T's value positions (refinement)");
 }
 
 double CudaLU::Impl::residual(bool transpose, const double* x, double* r) {

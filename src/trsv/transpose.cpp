@@ -1,33 +1,28 @@
-// trsv::transpose: a counting sort of the entries by column. Rows are visited in ascending
-// order, so every transposed row receives its columns ascending without a sort.
+// trsv::transpose: the pattern's counting-sort transpose (core/transpose_pattern.hpp), whose
+// rows come out ascending, with the values gathered through its source positions.
 #include "trsv/transpose.hpp"
 
 #include <cstddef>
+#include <utility>
+
+#include "core/transpose_pattern.hpp"
 
 namespace gpuglu::trsv {
 
 TransposedTriangle transpose(const TriangleView& t) {
+  TransposedPattern<int64_t> p = transpose_pattern(t.n, t.n, t.rowptr, t.colind);
   TransposedTriangle out;
-  const int32_t n = t.n;
-  const int64_t nnz = t.nnz();
   Triangle& r = out.t;
-  r.n = n;
+  r.n = t.n;
   r.fill = t.fill == Fill::lower ? Fill::upper : Fill::lower;
   r.diag = t.diag;
-  r.rowptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  r.colind.resize(static_cast<std::size_t>(nnz));
-  out.source.resize(static_cast<std::size_t>(nnz));
-  if (t.values) r.values.resize(static_cast<std::size_t>(nnz));
-  for (int64_t k = 0; k < nnz; ++k) ++r.rowptr[static_cast<std::size_t>(t.colind[k]) + 1];
-  for (int32_t j = 0; j < n; ++j) r.rowptr[j + 1] += r.rowptr[j];
-  std::vector<int64_t> next(r.rowptr.begin(), r.rowptr.end() - 1);
-  for (int32_t i = 0; i < n; ++i)
-    for (int64_t k = t.rowptr[i]; k < t.rowptr[i + 1]; ++k) {
-      const int64_t e = next[t.colind[k]]++;
-      r.colind[e] = i;
-      out.source[e] = k;
-      if (t.values) r.values[e] = t.values[k];
-    }
+  r.rowptr = std::move(p.ptr);
+  r.colind = std::move(p.ind);
+  out.source = std::move(p.src);
+  if (t.values) {
+    r.values.resize(out.source.size());
+    for (std::size_t e = 0; e < out.source.size(); ++e) r.values[e] = t.values[out.source[e]];
+  }
   return out;
 }
 
