@@ -39,25 +39,14 @@ namespace {
 
 bool error_if_failure(Mat F, Mat A) { return A->erroriffailure || F->erroriffailure; }
 
-// A structurally singular A is a property of the matrix, not a malfunction: PETSc's
-// MAT_FACTOR_STRUCT_ZEROPIVOT (KSP: DIVERGED_PC_FAILED), unless errors were asked for.
-PetscErrorCode report_structural(Mat F, Mat A, const char* why) {
-  PetscFunctionBegin;
-  PetscCheck(!error_if_failure(F, A), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "gpuglu: %s", why);
-  F->factorerrortype = MAT_FACTOR_STRUCT_ZEROPIVOT;
-  F->factorerror_zeropivot_value = 0.0;
-  F->factorerror_zeropivot_row = -1;
-  PetscCall(PetscInfo(F, "gpuglu: %s (MatFactorError: MAT_FACTOR_STRUCT_ZEROPIVOT)\n", why));
-  PetscFunctionReturn(0);
-}
-
 // Analysis of A's current pattern on the factor's SparseLU (the object persists, so its
 // buffers and the analyses counter survive re-analysis).
 PetscErrorCode analyze(Mat F, Mat A) {
   Factor* f = factor_of(F);
   BorrowedCsr csr;
   PetscErrorCode ierr = 0;
-  char structural[512] = "";
+  char failure[512] = "";
+  bool structural_failure = false;
 
   PetscFunctionBegin;
   PetscCall(csr.borrow(A));
@@ -72,8 +61,9 @@ PetscErrorCode analyze(Mat F, Mat A) {
     f->lu->analyze(csr.view(), perm);
     f->analysis_ok = true;
   } catch (const Error& e) {
-    if (e.status() == Status::structurally_singular || e.status() == Status::empty_row)
-      std::snprintf(structural, sizeof(structural), "%s", e.what());
+    structural_failure = e.status() == Status::structurally_singular || e.status() == Status::empty_row;
+    if (structural_failure || e.status() == Status::nan_or_inf)
+      std::snprintf(failure, sizeof(failure), "%s", e.what());
     else
       ierr = raise_current_exception(PETSC_COMM_SELF, "gpuglu::SparseLU::analyze");
   } catch (...) {
@@ -84,7 +74,10 @@ PetscErrorCode analyze(Mat F, Mat A) {
   PetscCall(ierr);
 
   if (!f->analysis_ok) {
-    PetscCall(report_structural(F, A, structural));
+    // A structurally singular pattern stays so for every value (STRUCT_ZEROPIVOT sticks to
+    // the factor, as in PETSc's LU); NaN/Inf values may be gone at the next factorization.
+    PetscCall(set_factor_error(F, error_if_failure(F, A), structural_failure ? MAT_FACTOR_STRUCT_ZEROPIVOT : MAT_FACTOR_NUMERIC_ZEROPIVOT,
+                               structural_failure ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, 0.0, -1, failure));
   } else {
     ++f->analyses;
     F->factorerrortype = MAT_FACTOR_NOERROR;
@@ -93,6 +86,11 @@ PetscErrorCode analyze(Mat F, Mat A) {
     if (f->nnz_a > 0)
       PetscCall(PetscInfo(A, "gpuglu: fill ratio given %g, needed %g (exact symbolic factorization: nothing is reallocated)\n",
                           f->fill_given, static_cast<double>(f->lu->schedule().nnz_factor()) / static_cast<double>(f->nnz_a)));
+    if (f->lu->schedule().scales_clamped > 0)
+      PetscCall(PetscInfo(F,
+                          "gpuglu: %d MC64 scales lie outside the double range and were clamped to it; the others "
+                          "are exact (the pivot policy handles what the clamped ones leave)\n",
+                          f->lu->schedule().scales_clamped));
     const Backend active = f->lu->active_backend();
     if (active == Backend::cuda)
       PetscCall(PetscInfo(F, "gpuglu: CUDA backend on device %d (%s), nnz(L+U) %" PetscInt64_FMT "\n",
@@ -106,10 +104,13 @@ PetscErrorCode analyze(Mat F, Mat A) {
 }
 
 // -mat_gpuglu_ordering petsc: the column permutation PETSc computed (new -> old), applied
-// symmetrically after the matching. Any other ordering ignores PETSc's.
+// symmetrically after the matching. Any other ordering ignores PETSc's. PCFactor passes none
+// when the user named no -pc_factor_mat_ordering_type (gpuglu prefers its own, "external"):
+// then PETSc's default for LU, nested dissection, is computed here.
 PetscErrorCode take_ordering(Mat F, Mat A, IS col, Factor* f) {
   PetscInt len;
   const PetscInt* idx;
+  IS own_row = nullptr, own_col = nullptr;
 
   PetscFunctionBegin;
   f->given_perm.clear();
@@ -117,9 +118,12 @@ PetscErrorCode take_ordering(Mat F, Mat A, IS col, Factor* f) {
     if (col) PetscCall(PetscInfo(F, "gpuglu: ignoring PETSc's ordering (-mat_gpuglu_ordering petsc would use it)\n"));
     PetscFunctionReturn(0);
   }
-  PetscCheck(col, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "gpuglu: -mat_gpuglu_ordering petsc needs an ordering from PETSc, but none was passed (with "
-             "-pc_type lu choose one with -pc_factor_mat_ordering_type, e.g. rcm, nd, natural)");
+  if (!col) {
+    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_ordering petsc without -pc_factor_mat_ordering_type: using PETSc's "
+                           "%s ordering\n", MATORDERINGND));
+    PetscCall(MatGetOrdering(A, MATORDERINGND, &own_row, &own_col));
+    col = own_col;
+  }
   PetscCall(ISGetLocalSize(col, &len));
   PetscCheck(len == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
              "gpuglu: PETSc's column ordering has %" PetscInt_FMT " entries for %" PetscInt_FMT " columns", len,
@@ -134,30 +138,79 @@ PetscErrorCode take_ordering(Mat F, Mat A, IS col, Factor* f) {
     f->given_perm[i] = static_cast<int32_t>(idx[i]);  // repeated entries are named by the analysis
   }
   PetscCall(ISRestoreIndices(col, &idx));
+  PetscCall(ISDestroy(&own_row));
+  PetscCall(ISDestroy(&own_col));
   PetscFunctionReturn(0);
 }
 
-// -mat_gpuglu_pivot_policy repivot: what the re-analysis did, before the usual report of
-// the (final) status.
-PetscErrorCode report_repivot(Mat F, const FactorStats& stats) {
+}  // namespace
+
+PetscErrorCode set_factor_error(Mat F, bool error_if_failure, MatFactorError type, PetscErrorCode code, PetscReal value,
+                                PetscInt row, const char* why) {
+  PetscFunctionBegin;
+  PetscCheck(!error_if_failure, PETSC_COMM_SELF, code, "gpuglu: %s", why);
+  F->factorerrortype = type;
+  F->factorerror_zeropivot_value = value;
+  F->factorerror_zeropivot_row = row;
+  PetscCall(PetscInfo(F, "gpuglu: %s (MatFactorError: %s)\n", why,
+                      type == MAT_FACTOR_STRUCT_ZEROPIVOT ? "MAT_FACTOR_STRUCT_ZEROPIVOT" : "MAT_FACTOR_NUMERIC_ZEROPIVOT"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode log_flops(const Factor* f, double flops) {
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_DEVICE)
+  if (f->lu->active_backend() == Backend::cuda) {
+    PetscCall(PetscLogGpuFlops(flops));
+    PetscFunctionReturn(0);
+  }
+#else
+  (void)f;
+#endif
+  PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(0);
+}
+
+// What a failed static pivot order led to (pivot policies auto and repivot): one -info line
+// with the trigger, the new schedule(s) and the outcome.
+PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* where) {
   Factor* f = factor_of(F);
+  char trigger[256], action[256];
 
   PetscFunctionBegin;
-  if (stats.repivoted) {
-    ++f->repivots;
-    PetscCall(PetscInfo(F,
-                        "gpuglu: tiny pivot %g in column %" PetscInt_FMT
-                        "; re-analyzed with KLU partial pivoting, nnz(L+U) %" PetscInt64_FMT " -> %" PetscInt64_FMT
-                        ", continuing on %s\n",
-                        stats.repivot_pivot_value, (PetscInt)stats.repivot_column_original,
-                        (PetscInt64)stats.repivot_nnz_before, (PetscInt64)f->lu->schedule().nnz_factor(),
-                        f->lu->active_backend() == Backend::cuda ? "the GPU" : "the CPU"));
-  } else if (stats.repivot_singular) {
-    PetscCall(PetscInfo(F,
-                        "gpuglu: tiny pivot %g in column %" PetscInt_FMT
-                        "; KLU's partial pivoting finds the matrix singular as well, the schedule is kept\n",
-                        stats.repivot_pivot_value, (PetscInt)stats.repivot_column_original));
+  if (stats.recovery == RecoveryReason::none && !stats.repivoted && !stats.repivot_singular) PetscFunctionReturn(0);
+  switch (stats.recovery) {
+    case RecoveryReason::backward_error:
+      std::snprintf(trigger, sizeof(trigger), "a solve's backward error stayed above %g after refinement",
+                    f->options.backward_error_tolerance);
+      break;
+    case RecoveryReason::growth:
+      std::snprintf(trigger, sizeof(trigger),
+                    "a suspicious factor (growth %g, check above %g; clamped scales %d) failed its check solve "
+                    "(backward error above %g)",
+                    stats.recovery_growth, f->options.check_growth, f->lu->analyzed() ? f->lu->schedule().scales_clamped : 0,
+                    f->options.backward_error_tolerance);
+      break;
+    default:
+      std::snprintf(trigger, sizeof(trigger), "tiny pivot %g in column %" PetscInt_FMT " of A",
+                    stats.repivot_pivot_value, (PetscInt)stats.repivot_column_original);
   }
+  if (stats.repivot_singular)
+    std::snprintf(action, sizeof(action), "KLU's partial pivoting finds A singular as well, the schedule is kept");
+  else
+    std::snprintf(action, sizeof(action), "%s%s%s, nnz(L+U) %" PetscInt64_FMT " -> %" PetscInt64_FMT,
+                  stats.reanalyzed ? "analyzed the current values afresh" : "",
+                  stats.reanalyzed && stats.repivoted ? ", then " : "",
+                  stats.repivoted ? "re-pivoted with KLU's partial pivoting" : "", (PetscInt64)stats.repivot_nnz_before,
+                  (PetscInt64)f->lu->schedule().nnz_factor());
+  f->reanalyses += stats.reanalyzed;
+  f->repivots += stats.repivoted;
+  if (stats.reanalyzed || stats.repivoted)
+    f->last_recovery = stats.recovery != RecoveryReason::none ? stats.recovery : RecoveryReason::tiny_pivot;
+  PetscCall(PetscInfo(F, "gpuglu: %s: %s; %s; %s\n", where, trigger, action,
+                      stats.status != Status::ok ? "failed"
+                      : f->lu->active_backend() == Backend::cuda ? "continuing on the GPU"
+                                                                 : "continuing on the CPU"));
   PetscFunctionReturn(0);
 }
 
@@ -165,9 +218,11 @@ PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
   Factor* f = factor_of(F);
   PetscInt row = -1;
   const PetscInt col = stats.pivot_column_original;
+  const bool error_if = error_if_failure(F, A);
+  char why[512];
 
   PetscFunctionBegin;
-  PetscCall(report_repivot(F, stats));
+  PetscCall(report_recovery(F, stats, "factorization"));
   if (stats.shift_tries > 0)
     PetscCall(PetscInfo(A, "gpuglu: number of shift_%s tries %d, shift_amount %g\n",
                         f->options.shift_type == ShiftType::positive_definite ? "pd" : "nz", stats.shift_tries,
@@ -175,40 +230,56 @@ PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
   switch (stats.status) {
     case Status::ok:
       F->factorerrortype = MAT_FACTOR_NOERROR;
+      if (stats.check_backward_error >= 0 && stats.recovery == RecoveryReason::none)
+        PetscCall(PetscInfo(F,
+                            "gpuglu: factorization: growth %g (check above %g); a check solve reached backward error "
+                            "%g, within %g: accepted\n",
+                            stats.growth, f->options.check_growth, stats.check_backward_error,
+                            f->options.backward_error_tolerance));
       if (stats.perturbed_pivots > 0)
         PetscCall(PetscInfo(F,
                             "gpuglu: %" PetscInt64_FMT " tiny pivots perturbed (relative perturbation %g); "
                             "solves refine iteratively\n",
                             (PetscInt64)stats.perturbed_pivots, f->options.perturbation));
       break;
-    case Status::numerically_singular: {
+    case Status::numerically_singular:
+      if (col < 0) {
+        // Every pivot passed, but no pivot order gave a solve within the tolerance.
+        std::snprintf(why, sizeof(why),
+                      "no pivot order factors A accurately: the check solve's backward error %g stays above %g "
+                      "(A is singular to working precision)",
+                      stats.check_backward_error, f->options.backward_error_tolerance);
+        PetscCall(set_factor_error(F, error_if, MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_MAT_LU_ZRPVT, 0.0, -1, why));
+        break;
+      }
       PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::Schedule", [&] {
         if (stats.pivot_column >= 0) row = f->lu->schedule().row_perm.at(stats.pivot_column);
       }));
-      PetscCheck(!error_if_failure(F, A), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT,
-                 "gpuglu: zero pivot in row %" PetscInt_FMT ", column %" PetscInt_FMT
-                 " of A: value %g (tiny: |pivot| <= %g * max |column| or <= %g)",
-                 row, col, stats.pivot_value, f->options.pivot_threshold, f->options.zero_pivot);
-      F->factorerrortype = MAT_FACTOR_NUMERIC_ZEROPIVOT;
-      F->factorerror_zeropivot_value = std::fabs(stats.pivot_value);
-      F->factorerror_zeropivot_row = row;
-      PetscCall(PetscInfo(F,
-                          "gpuglu: zero pivot in row %" PetscInt_FMT ", column %" PetscInt_FMT
-                          " of A, value %g (MatFactorError: MAT_FACTOR_NUMERIC_ZEROPIVOT; "
-                          "-mat_gpuglu_pivot_policy perturb or -pc_factor_shift_type nonzero perturbs it, "
-                          "-mat_gpuglu_pivot_policy repivot re-analyzes with partial pivoting)\n",
-                          row, col, stats.pivot_value));
+      std::snprintf(why, sizeof(why),
+                    "zero pivot in row %" PetscInt_FMT ", column %" PetscInt_FMT
+                    " of A: value %g (tiny: |pivot| <= %g * max |column| or <= %g)%s",
+                    row, col, stats.pivot_value, f->options.pivot_threshold, f->options.zero_pivot,
+                    f->options.pivot_policy == PivotPolicy::automatic
+                        ? ", also after a fresh analysis and KLU's partial pivoting"
+                        : "; -mat_gpuglu_pivot_policy auto re-analyzes and re-pivots, perturb (or "
+                          "-pc_factor_shift_type nonzero) perturbs it");
+      PetscCall(set_factor_error(F, error_if, MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_MAT_LU_ZRPVT,
+                                 std::fabs(stats.pivot_value), row, why));
       break;
-    }
     case Status::nan_or_inf:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP,
-              "gpuglu: %s in column %" PetscInt_FMT " of A (an input value, or produced by the factorization)",
-              std::isnan(stats.pivot_value) ? "NaN" : "Inf", col);
+      // Values gone bad (a Newton step too far) fail this factorization only, so that SNES
+      // can cut the step and go on.
+      std::snprintf(why, sizeof(why), "%s in column %" PetscInt_FMT " of A (an input value)",
+                    std::isnan(stats.pivot_value) ? "NaN" : "Inf", col);
+      PetscCall(set_factor_error(F, error_if, MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_FP, stats.pivot_value, -1, why));
+      break;
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "gpuglu: numeric factorization failed: %s", to_string(stats.status));
   }
   PetscFunctionReturn(0);
 }
+
+namespace {
 
 PetscErrorCode MatLUFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo* info) {
   Factor* f = factor_of(F);
@@ -245,6 +316,7 @@ PetscErrorCode MatLUFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo* info
   } catch (...) {
     ierr = raise_current_exception(PETSC_COMM_SELF, "gpuglu::SparseLU::factor");
   }
+  if (!ierr && !other_pattern && f->lu->analyzed()) PetscCall(log_flops(f, f->lu->schedule().factor_flops));
   PetscCall(PetscLogEventEnd(log_events.numeric, A, 0, 0, 0));
   PetscCall(csr.restore());
   PetscCall(ierr);
@@ -256,6 +328,7 @@ PetscErrorCode MatLUFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo* info
     if (f->analysis_ok) PetscCall(MatLUFactorNumeric_GPUGLU(F, A, info));
     PetscFunctionReturn(0);
   }
+  f->error_if_failure = error_if_failure(F, A);
   PetscCall(report_factor_stats(F, A, stats));
   PetscFunctionReturn(0);
 }

@@ -45,10 +45,17 @@ struct Factor {
   PetscInt nnz_a = 0;
   double fill_given = 0.0;   // MatFactorInfo::fill (-pc_factor_fill): reported, not needed for memory
   bool analysis_ok = false;  // false after a structurally singular matrix (MatFactorError set)
+  // The last numeric factorization ran with -ksp_error_if_not_converged (A's or F's
+  // erroriffailure): a solve that fails the factor then raises an error too.
+  bool error_if_failure = false;
 
   int64_t analyses = 0;  // analyses run on this factor Mat (shown by MatView)
-  int64_t repivots = 0;  // of the numeric factorizations, those that re-analyzed with KLU's pivoting (repivot policy)
-  int64_t inaccurate_solves = 0;  // solves whose refinement stayed above the acceptable backward error
+  // Recoveries from failed static pivots (pivot policies auto and repivot), in factorizations
+  // and in solves: schedules replaced by KLU's partial pivoting, and fresh static analyses.
+  int64_t repivots = 0;
+  int64_t reanalyses = 0;
+  RecoveryReason last_recovery = RecoveryReason::none;
+  int64_t inaccurate_solves = 0;  // perturb policy: solves left above the backward-error tolerance
 };
 
 inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
@@ -82,6 +89,20 @@ PetscErrorCode MatMatSolveTranspose_GPUGLU(Mat F, Mat B, Mat X);
 // view.cpp
 PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer);
 PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType flag, MatInfo* info);
+
+// factor_lu.cpp: what a factorization (or a solve's recovery) did, through -info, and the
+// MatFactorError of a failed one (PETSc's conventions: KSP/SNES can recover).
+// A failure of the matrix, not of gpuglu: a MatFactorError (KSP: DIVERGED_PC_FAILED), or with
+// -ksp_error_if_not_converged an error of class `code`. Numeric failures (tiny pivot, NaN/Inf,
+// no accurate pivot order) are MAT_FACTOR_NUMERIC_ZEROPIVOT because PETSc's PCSetUp_LU retries
+// the numeric factorization with the next values only after that type; any other type sticks
+// to the factor until the pattern changes, which would end a Newton loop at its first bad step.
+PetscErrorCode set_factor_error(Mat F, bool error_if_failure, MatFactorError type, PetscErrorCode code, PetscReal value,
+                                PetscInt row, const char* why);
+PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* where);
+PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats);
+// Flops of the numeric factorization or of solves, on -log_view's CPU or GPU counter.
+PetscErrorCode log_flops(const Factor* f, double flops);
 
 // errors.cpp
 // The PETSc error class of a gpuglu status.

@@ -4,6 +4,7 @@
 // (MatGetFactor() sets it only after the factor is created).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "impl.hpp"
@@ -23,8 +24,9 @@ constexpr std::array<TrsvKernel, 6> trsv_values = {TrsvKernel::automatic, TrsvKe
                                                    TrsvKernel::slfr, TrsvKernel::slfc, TrsvKernel::cusparse};
 constexpr std::array<const char*, 2> site_names = {"cpu", "gpu"};
 constexpr std::array<TrsvAnalysisSite, 2> site_values = {TrsvAnalysisSite::cpu, TrsvAnalysisSite::gpu};
-constexpr std::array<const char*, 3> pivot_names = {"report", "perturb", "repivot"};
-constexpr std::array<PivotPolicy, 3> pivot_values = {PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot};
+constexpr std::array<const char*, 4> pivot_names = {"auto", "report", "perturb", "repivot"};
+constexpr std::array<PivotPolicy, 4> pivot_values = {PivotPolicy::automatic, PivotPolicy::report, PivotPolicy::perturb,
+                                                     PivotPolicy::repivot};
 
 template <class T, size_t N>
 PetscInt index_of(const std::array<T, N>& values, T v) {
@@ -89,6 +91,16 @@ PetscErrorCode apply_factor_info(Mat F, const MatFactorInfo* info, Options* o) {
   PetscFunctionReturn(0);
 }
 
+// A real option must be a finite number in [lo, hi] ((lo, hi] when lo is excluded): a NaN
+// threshold would silently disable its test.
+PetscErrorCode check_real(const char* name, PetscReal v, double lo, double hi, bool lo_included) {
+  PetscFunctionBegin;
+  const bool ok = std::isfinite(static_cast<double>(v)) && (lo_included ? v >= lo : v > lo) && v <= hi;
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "gpuglu: %s %g is outside %s%g, %g]", name, (double)v,
+             lo_included ? "[" : "(", lo, hi);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode to_int32(PetscInt v, const char* name, int32_t* out) {
   PetscFunctionBegin;
   PetscCheck(v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(), PETSC_COMM_SELF,
@@ -107,7 +119,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscInt auto_gpu_nnz = static_cast<PetscInt>(std::min<int64_t>(o.auto_gpu_min_factor_nnz, PETSC_MAX_INT));
   PetscInt device = o.device;
   PetscBool matching, scaling, right_looking, programmatic, cpu_fallback;
-  PetscReal threshold, perturbation, refine_tol;
+  PetscReal threshold, perturbation, refine_tol, berr_tol, check_growth;
 
   PetscFunctionBegin;
   PetscCall(apply_factor_info(F, info, &o));
@@ -121,6 +133,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   threshold = o.pivot_threshold;
   perturbation = o.perturbation;
   refine_tol = o.refine_tolerance;
+  berr_tol = o.backward_error_tolerance;
+  check_growth = o.check_growth;
   refine_steps = o.refine_steps;
   stream_columns = o.modes.stream_max_columns;
   total_warps = o.modes.total_warps;
@@ -145,8 +159,11 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscOptionsBool("-mat_gpuglu_scaling", "MC64 row/column scaling (with matching)", "None", scaling,
                              &scaling, nullptr));
   PetscCall(PetscOptionsEList("-mat_gpuglu_pivot_policy",
-                              "Tiny pivot: report it (DIVERGED_PC_FAILED) or perturb it and refine", "None",
-                              pivot_names.data(), (PetscInt)pivot_names.size(), pivot_names[pivot], &pivot, nullptr));
+                              "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then "
+                              "DIVERGED_PC_FAILED), report (DIVERGED_PC_FAILED), perturb (and refine), repivot (KLU's "
+                              "partial pivoting once)",
+                              "None", pivot_names.data(), (PetscInt)pivot_names.size(), pivot_names[pivot], &pivot,
+                              nullptr));
   PetscCall(PetscOptionsReal("-mat_gpuglu_pivot_threshold", "A pivot is tiny when |p| <= threshold * max|column|",
                              "None", threshold, &threshold, nullptr));
   PetscCall(PetscOptionsReal("-mat_gpuglu_perturbation",
@@ -157,21 +174,29 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
                                  refine_steps, &refine_steps, nullptr, -1, 1000));
   PetscCall(PetscOptionsReal("-mat_gpuglu_refine_tol", "Refinement stops below this componentwise backward error",
                              "None", refine_tol, &refine_tol, nullptr));
+  PetscCall(PetscOptionsReal("-mat_gpuglu_berr_tol",
+                             "A solve above this componentwise backward error after refinement is no solution "
+                             "(pivot policy auto: recover; report, repivot: the factor fails)",
+                             "None", berr_tol, &berr_tol, nullptr));
+  PetscCall(PetscOptionsReal("-mat_gpuglu_check_growth",
+                             "Pivot policy auto: a factor whose growth exceeds this is checked by a solve before it is "
+                             "accepted (1e300: never)",
+                             "None", check_growth, &check_growth, nullptr));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_stream_columns",
                                    "Levels with at most this many columns run in stream mode", "None", stream_columns,
                                    &stream_columns, nullptr, 0));
   PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_total_warps", "Resident warps for GLU3.0 Eq. 7", "None", total_warps,
                                    &total_warps, nullptr, 1));
-  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_min_warps", "Fewest warps per column in small-block mode", "None",
-                                   min_warps, &min_warps, nullptr, 1));
-  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_max_warps", "Warps per column from which large-block mode is used",
-                                   "None", max_warps, &max_warps, nullptr, 1));
+  PetscCall(PetscOptionsRangeInt("-mat_gpuglu_min_warps", "Fewest warps per column in small-block mode", "None",
+                                 min_warps, &min_warps, nullptr, 1, 32));
+  PetscCall(PetscOptionsRangeInt("-mat_gpuglu_max_warps", "Warps per column from which large-block mode is used",
+                                 "None", max_warps, &max_warps, nullptr, 1, 32));
   PetscCall(PetscOptionsRangeInt("-mat_gpuglu_block_threads",
                                  "Most threads per block of a block-per-target update (power of two)", "None",
                                  block_threads, &block_threads, nullptr, 32, 1024));
-  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_rows_per_thread",
-                                   "Rows of the longest source column per thread in block-per-target updates", "None",
-                                   rows_per_thread, &rows_per_thread, nullptr, 1));
+  PetscCall(PetscOptionsRangeInt("-mat_gpuglu_rows_per_thread",
+                                 "Rows of the longest source column per thread in block-per-target updates", "None",
+                                 rows_per_thread, &rows_per_thread, nullptr, 1, 1024));
   PetscCall(PetscOptionsBool("-mat_gpuglu_programmatic_launch",
                              "Overlap each level's kernels with the previous one (Hopper's programmatic launch)",
                              "None", programmatic, &programmatic, nullptr));
@@ -181,11 +206,12 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscOptionsEList("-mat_gpuglu_trsv_analysis",
                               "Level analysis of the GPU triangular solves: cpu, or gpu (Kahn's algorithm; same levels)",
                               "None", site_names.data(), (PetscInt)site_names.size(), site_names[site], &site, nullptr));
-  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_threads", "CPU backend threads (0: OpenMP default)", "None", threads,
-                                   &threads, nullptr, 0));
-  PetscCall(PetscOptionsInt("-mat_gpuglu_auto_gpu_nnz",
-                            "backend auto: the GPU factors from this nnz(L+U) on (-1: never)", "None", auto_gpu_nnz,
-                            &auto_gpu_nnz, nullptr));
+  PetscCall(PetscOptionsInt("-mat_gpuglu_threads",
+                            "CPU backend threads (0: OpenMP default; at most 4 per processor OpenMP sees)", "None",
+                            threads, &threads, nullptr));
+  PetscCall(PetscOptionsBoundedInt("-mat_gpuglu_auto_gpu_nnz",
+                                   "backend auto: the GPU factors from this nnz(L+U) on (-1: never)", "None",
+                                   auto_gpu_nnz, &auto_gpu_nnz, nullptr, -1));
   PetscCall(PetscOptionsBool("-mat_gpuglu_cpu_fallback",
                              "backend cuda: out of device memory falls back to the CPU backend (else an error)", "None",
                              cpu_fallback, &cpu_fallback, nullptr));
@@ -196,12 +222,15 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
                              "None", right_looking, &right_looking, nullptr));
   PetscOptionsEnd();
 
-  PetscCheck(threshold >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "gpuglu: -mat_gpuglu_pivot_threshold %g must be >= 0", (double)threshold);
-  PetscCheck(perturbation > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "gpuglu: -mat_gpuglu_perturbation %g must be > 0", (double)perturbation);
-  PetscCheck(refine_tol >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "gpuglu: -mat_gpuglu_refine_tol %g must be >= 0", (double)refine_tol);
+  PetscCheck(threads >= 0 && threads <= max_cpu_threads(), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_threads %" PetscInt_FMT " is outside [0, %d] (0: OpenMP's default; at most 4 threads "
+             "per processor OpenMP sees)",
+             threads, max_cpu_threads());
+  PetscCall(check_real("-mat_gpuglu_pivot_threshold", threshold, 0.0, 1.0, true));
+  PetscCall(check_real("-mat_gpuglu_perturbation", perturbation, 0.0, 1.0, false));
+  PetscCall(check_real("-mat_gpuglu_refine_tol", refine_tol, 0.0, 1.0, true));
+  PetscCall(check_real("-mat_gpuglu_berr_tol", berr_tol, 0.0, 1.0, true));
+  PetscCall(check_real("-mat_gpuglu_check_growth", check_growth, 1.0, 1e300, true));
   PetscCheck((block_threads & (block_threads - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: -mat_gpuglu_block_threads %" PetscInt_FMT " must be a power of two", block_threads);
   PetscCheck(min_warps <= max_warps, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -218,6 +247,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   o.pivot_threshold = threshold;
   o.perturbation = perturbation;
   o.refine_tolerance = refine_tol;
+  o.backward_error_tolerance = berr_tol;
+  o.check_growth = check_growth;
   PetscCall(to_int32(refine_steps, "-mat_gpuglu_refine_steps", &o.refine_steps));
   PetscCall(to_int32(stream_columns, "-mat_gpuglu_stream_columns", &o.modes.stream_max_columns));
   PetscCall(to_int32(total_warps, "-mat_gpuglu_total_warps", &o.modes.total_warps));
@@ -229,10 +260,14 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   o.modes.programmatic_launch = programmatic == PETSC_TRUE;
   o.cpu_fallback = cpu_fallback == PETSC_TRUE;
   o.cpu_right_looking = right_looking == PETSC_TRUE;
-  PetscCheck(auto_gpu_nnz >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "gpuglu: -mat_gpuglu_auto_gpu_nnz %" PetscInt_FMT " must be >= -1", auto_gpu_nnz);
   o.auto_gpu_min_factor_nnz = auto_gpu_nnz;
   PetscCall(to_int32(device, "-mat_gpuglu_device", &o.device));
+  if (!o.matching && o.scaling)
+    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_scaling has no effect with -mat_gpuglu_matching 0 (MC64's scaling "
+                           "comes from its matching): the matrix is factored unscaled\n"));
+  // Every field was range-checked above under its option's name; the core's own check is
+  // the backstop for a field this file forgets.
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));
   factor->options = o;
   if (info) factor->fill_given = static_cast<double>(info->fill);
   factor->use_petsc_ordering = o.ordering == Ordering::given;

@@ -1,5 +1,7 @@
 // MatSolve, MatSolveTranspose, MatMatSolve(Transpose): PETSc's arrays go straight to
 // SparseLU's solves (dense right-hand sides column-major, with their leading dimensions).
+#include <cstdio>
+
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -11,26 +13,53 @@ PetscErrorCode log_solve_flops(const Factor* f, PetscInt nrhs) {
   PetscFunctionBegin;
   if (f->lu->analyzed()) {
     const Schedule& s = f->lu->schedule();
-    PetscCall(PetscLogFlops(nrhs * (2.0 * static_cast<PetscLogDouble>(s.nnz_factor()) - s.n)));
+    PetscCall(log_flops(f, nrhs * (2.0 * static_cast<double>(s.nnz_factor()) - s.n)));
   }
   PetscFunctionReturn(0);
 }
 
-// A solve whose refinement could not bring the backward error down (perturbed zero pivots)
-// is no solution of A x = b; say so, counted in MatView, so that -ksp_type preonly users
-// learn that only a Krylov method can use this factor.
-PetscErrorCode report_inaccurate_solve(Mat F) {
+// After a solve: a recovery it made (a new pivot order) goes to -info; a solve no pivot order
+// could bring within the backward-error tolerance fails the factor as PETSc's conventions
+// ask (MatFactorError, so KSP reports DIVERGED_PC_FAILED at the next setup, and later
+// MatSolves return Inf as PETSc's MatSolve does for a failed factor); a perturbed factor
+// left above the tolerance is only reported (it is a preconditioner by the user's choice).
+PetscErrorCode report_solve(Mat F, bool* failed) {
   Factor* f = factor_of(F);
   const SolveStats& ss = f->lu->solve_stats();
+  const double tol = f->options.backward_error_tolerance;
   PetscFunctionBegin;
-  if (ss.inaccurate) {
+  *failed = ss.status != Status::ok;
+  if (ss.recovered || *failed) PetscCall(report_recovery(F, f->lu->factor_stats(), "solve"));
+  if (*failed) {
+    char why[256];
+    std::snprintf(why, sizeof(why),
+                  "the solve's backward error %g stays above %g with every pivot order (A is singular to working "
+                  "precision); the solution is set to Inf",
+                  ss.backward_error, tol);
+    PetscCall(set_factor_error(F, f->error_if_failure, MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_NOT_CONVERGED, 0.0, -1,
+                               why));
+  } else if (ss.inaccurate) {
     ++f->inaccurate_solves;
     PetscCall(PetscInfo(F,
                         "gpuglu: backward error %g after %d refinement steps is above %g: the factor (with %" PetscInt64_FMT
                         " perturbed pivots) is a preconditioner, not a direct solver, for this matrix\n",
-                        ss.backward_error, ss.refine_steps, SolveStats::kAcceptableBackwardError,
-                        (PetscInt64)f->lu->factor_stats().perturbed_pivots));
+                        ss.backward_error, ss.refine_steps, tol, (PetscInt64)f->lu->factor_stats().perturbed_pivots));
   }
+  PetscFunctionReturn(0);
+}
+
+// Every entry of the dense X Inf, as VecSetInf does for a vector: X holds no solution.
+PetscErrorCode set_inf(Mat X) {
+  PetscScalar* xv;
+  PetscInt lda, m, ncols;
+  PetscFunctionBegin;
+  PetscCall(MatDenseGetLDA(X, &lda));
+  PetscCall(MatGetLocalSize(X, &m, nullptr));
+  PetscCall(MatGetSize(X, nullptr, &ncols));
+  PetscCall(MatDenseGetArrayWrite(X, &xv));
+  for (PetscInt c = 0; c < ncols; ++c)
+    for (PetscInt i = 0; i < m; ++i) xv[c * lda + i] = PETSC_INFINITY;
+  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
   PetscFunctionReturn(0);
 }
 
@@ -55,7 +84,9 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscCall(VecRestoreArrayWrite(x, &xv));
   PetscCall(VecRestoreArrayRead(b, &bv));
   PetscCall(ierr);
-  PetscCall(report_inaccurate_solve(F));
+  bool failed = false;
+  PetscCall(report_solve(F, &failed));
+  if (failed) PetscCall(VecSetInf(x));
   PetscFunctionReturn(0);
 }
 
@@ -98,8 +129,9 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   PetscCall(MatDenseRestoreArrayRead(Bd, &bv));
   if (Bd != B) PetscCall(MatDestroy(&Bd));
   PetscCall(ierr);
-  PetscCall(report_inaccurate_solve(F));
-  PetscCall(ierr);
+  bool failed = false;
+  PetscCall(report_solve(F, &failed));
+  if (failed) PetscCall(set_inf(X));
   PetscFunctionReturn(0);
 }
 

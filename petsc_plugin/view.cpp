@@ -42,14 +42,17 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   const Schedule* s = f->lu->analyzed() ? &f->lu->schedule() : nullptr;
   PetscFunctionBegin;
   if (s && s->repivoted) {
-    // -mat_gpuglu_pivot_policy repivot replaced the matching and ordering by KLU's pivot order.
-    PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: KLU partial pivoting (BTF + AMD, row scaling), after a tiny "
-                                             "static pivot\n"));
+    // Pivot policy auto or repivot replaced the matching and ordering by KLU's pivot order.
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: KLU partial pivoting (BTF + AMD, row scaling), after the static "
+                                             "pivots failed\n"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s\n", ordering_name(s ? s->ordering : o.ordering)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s\n",
+    PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s%s\n",
                                      on_off(s ? s->matched : o.matching),
-                                     on_off(s ? s->scaled : o.matching && o.scaling)));
+                                     on_off(s ? s->scaled : o.matching && o.scaling),
+                                     !o.matching && o.scaling ? " (MC64's scaling comes from its matching)" : ""));
+    if (s && s->scales_clamped > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "scales clamped to the double range: %d\n", s->scales_clamped));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivot policy: %s, threshold %g (relative), zero pivot %g (absolute)\n",
                                    to_string(o.pivot_policy).data(), o.pivot_threshold, o.zero_pivot));
@@ -59,6 +62,11 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   if (o.pivot_policy == PivotPolicy::perturb)
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "perturbation: %g (relative to the column's largest entry)\n", o.perturbation));
+  if (o.ilu_levels < 0 && o.refine_steps != 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "backward-error tolerance: %g (%s)\n", o.backward_error_tolerance,
+                                     o.pivot_policy == PivotPolicy::automatic ? "above it: a fresh analysis, then KLU's pivoting"
+                                     : o.pivot_policy == PivotPolicy::perturb ? "above it: reported by -info"
+                                                                              : "above it: the factor fails"));
   if (o.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: none (an incomplete factor preconditions)\n"));
   else if (o.refine_steps < 0)
@@ -96,11 +104,12 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                    "analyses run: %" PetscInt64_FMT
                                    ", numeric factorizations since the last analysis: %" PetscInt64_FMT "\n",
                                    (PetscInt64)f->analyses, (PetscInt64)fs.factorizations));
-  if (f->options.pivot_policy == PivotPolicy::repivot)
+  if (f->repivots + f->reanalyses > 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "re-pivots (re-analyses with KLU partial pivoting): %" PetscInt64_FMT
-                                     " since the last analysis, %" PetscInt64_FMT " in all\n",
-                                     (PetscInt64)fs.repivots, (PetscInt64)f->repivots));
+                                     "recoveries from failed static pivots: %" PetscInt64_FMT
+                                     " re-pivots (KLU partial pivoting), %" PetscInt64_FMT
+                                     " fresh analyses; the last after: %s\n",
+                                     (PetscInt64)f->repivots, (PetscInt64)f->reanalyses, to_string(f->last_recovery)));
   if (!f->lu->factored()) {
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "no usable numeric factorization (last status: %s)\n", to_string(fs.status)));
@@ -113,13 +122,13 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      fs.factor_ms, fs.device_ms));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f\n", fs.factor_ms));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d\n", ss.solve_ms,
-                                   ss.refine_steps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d, backward error: %.3e\n",
+                                   ss.solve_ms, ss.refine_steps, ss.backward_error));
   if (f->inaccurate_solves > 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "solves left above backward error %g after refinement: %" PetscInt64_FMT
                                      " (perturbed pivots: use a Krylov method)\n",
-                                     SolveStats::kAcceptableBackwardError, (PetscInt64)f->inaccurate_solves));
+                                     f->options.backward_error_tolerance, (PetscInt64)f->inaccurate_solves));
   PetscFunctionReturn(0);
 }
 

@@ -17,6 +17,15 @@
 
 namespace gpuglu {
 
+// Why a factorization left the schedule it started with (PivotPolicy::automatic, repivot).
+enum class RecoveryReason : uint8_t {
+  none,
+  tiny_pivot,      // a static pivot below the threshold, or an Inf/NaN produced by the elimination
+  backward_error,  // a solve stayed above Options::backward_error_tolerance after refinement
+  growth,          // the factor was suspicious (growth, clamped scales) and the solve that checked it failed
+};
+const char* to_string(RecoveryReason r) noexcept;
+
 struct FactorStats {
   Status status = Status::not_factored;  // ok, numerically_singular (report policy) or nan_or_inf
   int32_t pivot_column = -1;   // first tiny pivot (column of C, see schedule.hpp), -1 if none
@@ -38,22 +47,44 @@ struct FactorStats {
   // re-analyze A with KLU's partial pivoting (analyze_with_partial_pivoting) and factor the
   // same values again with that order; status and the pivot fields above then describe
   // the second attempt, which is the last: a tiny pivot there is numerically_singular.
+  // PivotPolicy::automatic also re-pivots when a solve (or the check of a factor with
+  // suspicious growth) stays above the backward-error tolerance, after a fresh static
+  // analysis of the values where the schedule was analyzed from other values.
   bool repivoted = false;          // this call replaced the schedule by KLU's (schedule().repivoted)
   bool repivot_singular = false;   // KLU found A singular too: the schedule stays, status numerically_singular
-  int32_t repivot_column_original = -1;  // the tiny pivot that started the re-analysis (A's numbering), -1 if none
+  int32_t repivot_column_original = -1;  // the tiny pivot that started the re-analysis or recovery (A's numbering), -1 if none
   double repivot_pivot_value = 0.0;      // its value
-  int64_t repivot_nnz_before = 0;  // nnz(L+U) of the schedule that was replaced (after: schedule().nnz_factor())
+  int64_t repivot_nnz_before = 0;  // nnz(L+U) of the schedule this call started with, when it was replaced (after: schedule().nnz_factor())
   int64_t repivots = 0;            // schedules replaced by re-pivoting since the last analyze()
+
+  // PivotPolicy::automatic: why the schedule this factor started with was left (none if it
+  // was kept), and whether a fresh static analysis (MC64 and ordering of the current values)
+  // was part of the recovery; reanalyses counts those since the last analyze().
+  RecoveryReason recovery = RecoveryReason::none;
+  bool reanalyzed = false;
+  int64_t reanalyses = 0;
+  // The growth exceeded Options::check_growth (or the schedule's MC64 scales were clamped), so
+  // a solve with a known solution checked the factor before it was accepted (its backward
+  // error; -1 when no check ran).
+  double check_backward_error = -1.0;
+  double recovery_growth = 0.0;  // RecoveryReason::growth: the growth of the factor that failed its check
 };
 
 struct SolveStats {
+  // ok, or numerically_singular: the backward error stayed above
+  // Options::backward_error_tolerance after refinement and after every recovery the pivot
+  // policy allows (not under perturb). The factor is then marked failed (factored() false,
+  // factor_stats().status numerically_singular) and x holds no solution.
+  Status status = Status::ok;
   int32_t refine_steps = 0;      // refinement steps taken by the last solve
   double backward_error = -1.0;  // componentwise backward error after refinement (-1: not computed)
-  // Refinement left the backward error above kAcceptableBackwardError: the factor is too far
-  // from A (typically perturbed zero pivots) for this to be a solution; use it only as a
-  // preconditioner. Never set when the backward error was not measured (refine_steps 0).
+  // The backward error is above Options::backward_error_tolerance. Under perturb the solve
+  // still returns (the factor is a preconditioner, not a direct solver); under the other
+  // policies status says whether a recovery repaired it.
   bool inaccurate = false;
-  static constexpr double kAcceptableBackwardError = 1.4901161193847656e-08;  // sqrt(eps)
+  // PivotPolicy::automatic: this solve replaced a factor that failed the check
+  // (factor_stats() describes the new one).
+  bool recovered = false;
   double solve_ms = 0.0;
 };
 
@@ -92,6 +123,8 @@ class SparseLU {
 
   // Refinement is a property of the solve, not of the factors: change it between solves
   // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
+  // steps 0 also turns off the backward-error check, and with it every recovery a solve
+  // could make.
   void set_refinement(int32_t steps, double tolerance);
 
   bool analyzed() const noexcept;

@@ -26,7 +26,9 @@ enum class Ordering {
   given,    // the permutation the caller passes to analyze() (PETSc's ordering)
 };
 
-// What to do when a pivot is tiny relative to its column.
+// What the factorization does when static pivoting fails: a pivot tiny relative to its
+// column, an Inf/NaN produced by the elimination, or a solve whose backward error stays
+// above Options::backward_error_tolerance after refinement (docs/user_guide.md).
 enum class PivotPolicy {
   report,   // stop and report numerically_singular (PETSc: MAT_FACTOR_NUMERIC_ZEROPIVOT)
   perturb,  // replace it by sign * perturbation * column max and refine in the solve
@@ -35,8 +37,13 @@ enum class PivotPolicy {
   // reuse it. At most one re-analysis per factorization: a tiny pivot under KLU's order (or
   // KLU finding A singular) is then reported as under `report` (docs/design.md, "Re-pivoting").
   repivot,
+  // The default: static pivots (the fast path) while they work; when they fail in a
+  // factorization or a solve, first a fresh static analysis of the current values (unless the
+  // schedule already is one), then KLU's partial pivoting, and only when both fail a reported
+  // failure. A factor with suspicious growth is checked by a solve before it is accepted.
+  // Never a success with a backward error above the tolerance (docs/design.md, "Recovery").
+  automatic,
 };
-
 // How an incomplete factorization (Options::ilu_levels >= 0) answers a small pivot: PETSc's
 // -pc_factor_shift_type, with PETSc's semantics (MatLUFactorNumeric_SeqAIJ's shift loop), so
 // that a PETSc user's ILU behaves as it did with PETSc's own. Row i of the factor fails when
@@ -111,7 +118,7 @@ struct Options {
   bool matching = true;
   // MC64's row/column scaling (only with matching).
   bool scaling = true;
-  PivotPolicy pivot_policy = PivotPolicy::report;
+  PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).
   double pivot_threshold = 1e-13;
@@ -125,6 +132,17 @@ struct Options {
   int32_t refine_steps = -1;
   // Refinement stops once the componentwise backward error is below this.
   double refine_tolerance = 1e-15;
+  // A solve whose componentwise backward error stays above this after refinement is no
+  // solution: pivot policies automatic and repivot recover (a new pivot order), report and
+  // repivot then report the factor failed; perturb only flags it (SolveStats::inaccurate),
+  // since a perturbed factor is meant to precondition. Checked whenever refine_steps != 0.
+  double backward_error_tolerance = 1e-12;
+  // PivotPolicy::automatic: a factor whose growth (max |F| / max |C|) exceeds this is checked
+  // by a solve with a known solution before it is accepted, so that a factor too inaccurate
+  // for refinement fails in the factorization (where PETSc reports it) rather than in a
+  // solve. The default, 1/sqrt(eps), is where half the digits of the factor's largest
+  // entries may be lost; 1e300 turns the check off (solves are still checked).
+  double check_growth = 6.7108864e7;
   KernelModeThresholds modes;
   // The kernel of the GPU triangular solves (LU, ILU and their transposes): R. Li's LEVR /
   // LEVC / SLFR / SLFC, or cuSPARSE SpSV; automatic picks from each triangle's analysis
@@ -147,5 +165,14 @@ std::string_view to_string(TrsvAnalysisSite s) noexcept;
 std::optional<Backend> parse_backend(std::string_view s) noexcept;
 std::optional<Ordering> parse_ordering(std::string_view s) noexcept;
 std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept;
+
+// Most CPU threads an Options::num_threads may ask for: four per processor OpenMP sees (more
+// only oversubscribe the cores, and tens of thousands abort the OpenMP runtime).
+int32_t max_cpu_threads() noexcept;
+
+// Throws Error(invalid_input) naming the first field outside its documented range
+// (thresholds finite and non-negative, counts within their bounds). SparseLU checks its
+// options with it, so a bad value fails before any work, never in the middle of it.
+void validate(const Options& o);
 
 }  // namespace gpuglu

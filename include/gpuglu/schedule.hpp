@@ -40,6 +40,10 @@ struct Schedule {
   std::vector<double> col_scale;      // indexed by the OLD column
   bool matched = false;               // MC64 was applied
   bool scaled = false;                // MC64 scaling was applied (or KLU's row scaling, see repivoted)
+  // MC64 scales whose exact value lies outside the normal double range (|log| beyond the
+  // representable exponents): each was clamped to the nearest representable power and the
+  // rest of the scaling kept. 0 on every matrix whose scales can be represented.
+  int32_t scales_clamped = 0;
   Ordering ordering = Ordering::amd;  // the ordering that was used
   // The permutations are KLU's partial pivoting order (BTF, AMD on each block, threshold
   // pivoting) and row_scale is KLU's row scaling (1 / max |row|, col_scale all 1): built by
@@ -57,6 +61,9 @@ struct Schedule {
   int64_t nnz_l = 0;              // strictly lower entries
   int64_t nnz_u = 0;              // upper entries including the diagonal
   int64_t nnz_factor() const { return nnz_l + nnz_u; }
+  // Floating-point operations of one numeric factorization (a division per entry of L and
+  // two operations per update L(i, j) * U(j, k)), for PETSc's -log_view rates.
+  double factor_flops = 0.0;
 
   // --- U by rows: the subcolumns of column j (GLU's "subcolumns") ---
   // For row j: columns k > j with U(j, k) stored, ascending, and the position of (j, k) in F.

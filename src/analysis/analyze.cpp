@@ -58,6 +58,7 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
   s.nnz_l = f.nnz_l;
   s.nnz_u = f.nnz_u;
   analysis::build_factor_rows(s);
+  s.factor_flops = analysis::factor_flops(s);
   analysis::build_value_map(s, a);
   s.times.symbolic_ms = clock.lap_ms();
 
@@ -86,6 +87,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   const analysis::Matching m = analysis::compute_matching(a, cols, options.matching, options.scaling);
   s.matched = m.matched;
   s.scaled = m.scaled;
+  s.scales_clamped = m.scales_clamped;
   s.row_scale = m.row_scale;
   s.col_scale = m.col_scale;
   s.times.matching_ms = clock.lap_ms();

@@ -35,4 +35,14 @@ void build_factor_rows(Schedule& s) {
   }
 }
 
+double factor_flops(const Schedule& s) {
+  double flops = 0.0;
+  for (int32_t j = 0; j < s.n; ++j) {
+    const double l = static_cast<double>(s.f_colptr[j + 1] - s.f_diag[j] - 1);
+    const double u = static_cast<double>(s.u_rowptr[j + 1] - s.u_rowptr[j]);
+    flops += l + 2.0 * l * u;
+  }
+  return flops;
+}
+
 }  // namespace gpuglu::analysis

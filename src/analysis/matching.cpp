@@ -2,7 +2,6 @@
 
 #include <btf.h>
 
-#include <cmath>
 #include <string>
 #include <utility>
 
@@ -41,14 +40,10 @@ bool mc64(const InputPattern& a, const ColumnPattern& cols, Matching& m) {
   for (size_t q = 0; q < val.size(); ++q) val[q] = a.values[cols.src[q]];
   ProductMatching pm;
   if (!max_product_matching(a.n, cols.colptr.data(), cols.rowind.data(), val.data(), pm)) return false;
-  for (int32_t i = 0; i < a.n; ++i)
-    // Overflowing duals (value ranges beyond 1e300) would poison every entry: keep unscaled then.
-    if (!std::isfinite(pm.row_scale[i]) || !std::isfinite(pm.col_scale[i]) || pm.row_scale[i] == 0.0 ||
-        pm.col_scale[i] == 0.0)
-      pm.row_scale.assign(pm.row_scale.size(), 1.0), pm.col_scale.assign(pm.col_scale.size(), 1.0);
   m.row_of_col = std::move(pm.row_of_col);
   m.row_scale = std::move(pm.row_scale);
   m.col_scale = std::move(pm.col_scale);
+  m.scales_clamped = pm.scales_clamped;
   return true;
 }
 
@@ -71,6 +66,7 @@ Matching compute_matching(const InputPattern& a, const ColumnPattern& cols, bool
     if (!use_scaling) {
       m.row_scale.assign(static_cast<size_t>(n), 1.0);
       m.col_scale.assign(static_cast<size_t>(n), 1.0);
+      m.scales_clamped = 0;
     }
     return m;
   }

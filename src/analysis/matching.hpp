@@ -15,6 +15,7 @@ struct Matching {
   std::vector<double> col_scale;    // indexed by A's column
   bool matched = false;             // row_of_col came from MC64 (not the identity)
   bool scaled = false;
+  int32_t scales_clamped = 0;       // Schedule::scales_clamped
 };
 
 // Always checks the structural rank (BTF's maximum transversal): a structurally

@@ -1,5 +1,7 @@
 #include "analysis/max_product_matching.hpp"
 
+#include "analysis/dual_centering.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -128,26 +130,70 @@ class AugmentingSearch {
   std::vector<std::pair<int32_t, double>> col_dist_;
 };
 
+// Bound on every log-scale (natural log): e^+-700 (about 1e+-304) stays a factor e^8
+// (about 3000) inside the normal doubles (e^-708.4 .. e^709.8), so a scale, its reciprocal
+// and its product with any O(1) number are normal, never subnormal or infinite.
+constexpr double kMaxLogScale = 700.0;
+// Each sweep is O(nnz); the row-scaled circuit matrices that need centering settle in a few.
+constexpr int32_t kCenteringSweeps = 50;
+
+// Scales exp(log_row[i] + t) and exp(log_col[j] - t): every product row * col, hence C, is
+// the same for any t. The largest |exponent| is max(t + a, b - t) (the two increasing and
+// the two decreasing bounds merged), smallest at t = (b - a) / 2. An exponent still beyond
+// kMaxLogScale is clamped alone rather than dropping all scaling: the other scales still
+// equilibrate their rows and columns. Returns the number clamped.
+int32_t balanced_scales(const std::vector<double>& log_row, const std::vector<double>& log_col,
+                        std::vector<double>& row_scale, std::vector<double>& col_scale) {
+  row_scale.resize(log_row.size());
+  col_scale.resize(log_col.size());
+  if (log_row.empty()) return 0;
+  const auto [row_min, row_max] = std::minmax_element(log_row.begin(), log_row.end());
+  const auto [col_min, col_max] = std::minmax_element(log_col.begin(), log_col.end());
+  const double a = std::max(*row_max, -*col_min);
+  const double b = std::max(*col_max, -*row_min);
+  const double t = 0.5 * (b - a);
+  int32_t clamped = 0;
+  const auto scale = [&](double e) {
+    clamped += std::fabs(e) > kMaxLogScale;
+    return std::exp(std::clamp(e, -kMaxLogScale, kMaxLogScale));
+  };
+  for (size_t i = 0; i < log_row.size(); ++i) row_scale[i] = scale(log_row[i] + t);
+  for (size_t j = 0; j < log_col.size(); ++j) col_scale[j] = scale(log_col[j] - t);
+  return clamped;
+}
+
 }  // namespace
 
 bool max_product_matching(int32_t n, const int32_t* colptr, const int32_t* rowind, const double* values,
                           ProductMatching& out) {
-  std::vector<double> colmax(static_cast<size_t>(n), 0.0);
+  std::vector<double> log_colmax(static_cast<size_t>(n));
   std::vector<double> cost(static_cast<size_t>(colptr[n]), kInf);
   for (int32_t j = 0; j < n; ++j) {
-    for (int32_t p = colptr[j]; p < colptr[j + 1]; ++p) colmax[j] = std::max(colmax[j], std::fabs(values[p]));
-    if (colmax[j] == 0.0) return false;
-    const double lmax = std::log(colmax[j]);
+    double colmax = 0.0;
+    for (int32_t p = colptr[j]; p < colptr[j + 1]; ++p) colmax = std::max(colmax, std::fabs(values[p]));
+    if (colmax == 0.0) return false;
+    log_colmax[j] = std::log(colmax);
     for (int32_t p = colptr[j]; p < colptr[j + 1]; ++p)
-      if (values[p] != 0.0) cost[p] = lmax - std::log(std::fabs(values[p]));
+      if (values[p] != 0.0) cost[p] = log_colmax[j] - std::log(std::fabs(values[p]));
   }
   AugmentingSearch search(n, colptr, rowind, cost);
   if (!search.solve()) return false;
   out.row_of_col = search.col_match();
-  out.row_scale.resize(static_cast<size_t>(n));
-  out.col_scale.resize(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) out.row_scale[i] = std::exp(search.u()[i]);
-  for (int32_t j = 0; j < n; ++j) out.col_scale[j] = std::exp(search.v()[j]) / colmax[j];
+  std::vector<double> u = search.u(), log_col(static_cast<size_t>(n));
+  for (int32_t j = 0; j < n; ++j) log_col[j] = search.v()[j] - log_colmax[j];
+  out.scales_clamped = balanced_scales(u, log_col, out.row_scale, out.col_scale);
+  if (out.scales_clamped > 0) {
+    // The search's duals left the double range: move them toward the balanced point of their
+    // polytope (dual_centering.hpp). Only then, so that every representable scaling stays the
+    // one the search found.
+    center_row_duals(n, colptr, rowind, cost, log_colmax, out.row_of_col, u, kCenteringSweeps);
+    for (int32_t j = 0; j < n; ++j) {
+      const int32_t k = out.row_of_col[j];
+      for (int32_t p = colptr[j]; p < colptr[j + 1]; ++p)
+        if (rowind[p] == k) log_col[j] = cost[p] - u[k] - log_colmax[j];
+    }
+    out.scales_clamped = balanced_scales(u, log_col, out.row_scale, out.col_scale);
+  }
   return true;
 }
 

@@ -8,8 +8,10 @@
 // entries. It is found by shortest augmenting paths (Dijkstra on reduced costs, one
 // search per column left unmatched by a greedy start), which also yields dual
 // variables u (rows) and v (columns) with c_ij - u_i - v_j >= 0, equality on the
-// matching. Scaling rows by exp(u_i) and columns by exp(v_j) / colmax_j then makes
-// every matched entry +-1 and every other entry at most 1 in magnitude.
+// matching. Scaling rows by exp(u_i) and columns by exp(v_j - log colmax_j) then makes
+// every matched entry +-1 and every other entry at most 1 in magnitude. The exponents are
+// formed in the log domain and shifted (u + t, v - t changes no product) so that they fit
+// the double range whenever some shift does; see scales_clamped.
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +21,9 @@ struct ProductMatching {
   std::vector<int32_t> row_of_col;  // column j is matched with row row_of_col[j]
   std::vector<double> row_scale;
   std::vector<double> col_scale;
+  // Scales whose exponent lay beyond +-700 even after the best shift, clamped there (the
+  // others kept): their matched entries may then be far from +-1. 0 for representable scalings.
+  int32_t scales_clamped = 0;
 };
 
 // A in CSC (n x n, rows ascending, values of each entry). Returns false when no

@@ -2,6 +2,7 @@
 list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/input_pattern.cpp
   ${CMAKE_CURRENT_LIST_DIR}/max_product_matching.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dual_centering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/partial_pivoting.cpp

@@ -1,6 +1,7 @@
 #include "analysis/value_map.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "gpuglu/status.hpp"
 
@@ -21,7 +22,8 @@ void build_value_map(Schedule& s, const InputPattern& a) {
       // The symbolic factorization starts from C's pattern: every entry is present.
       if (it == last || *it != k) throw Error(Status::invalid_input, "internal: an input entry is missing from the factor pattern");
       s.value_map[p] = it - s.f_rowind.begin();
-      s.value_scale[p] = s.row_scale[r] * s.col_scale[c];
+      // Saturate, never Inf (0 * Inf = NaN): row*col <= 1/|a_rc| overflows only at explicit zeros, subnormals, clamps.
+      s.value_scale[p] = std::min(s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
     }
   }
 }

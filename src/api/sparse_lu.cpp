@@ -12,6 +12,7 @@
 #include "api/ilu_shift.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/matrix_ops.hpp"
 #include "reference/level_gather.hpp"
 #include "reference/level_numeric.hpp"
 #include "reference/refinement.hpp"
@@ -49,16 +50,35 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) 
 
 }  // namespace
 
+const char* to_string(RecoveryReason r) noexcept {
+  switch (r) {
+    case RecoveryReason::none: return "none";
+    case RecoveryReason::tiny_pivot: return "tiny pivot";
+    case RecoveryReason::backward_error: return "backward error above the tolerance";
+    case RecoveryReason::growth: return "a suspicious factor (growth, clamped scales) failed its check solve";
+  }
+  return "?";
+}
+
 struct SparseLU::Impl {
   Options options;
   Backend backend = Backend::cpu;
   bool analyzed = false;
   bool factored = false;
   int64_t analysis_count = 0;
-  int64_t repivots = 0;  // schedules replaced by PivotPolicy::repivot since the last analyze()
+  int64_t repivots = 0;    // schedules replaced by KLU's pivot order since the last analyze()
+  int64_t reanalyses = 0;  // fresh static analyses by PivotPolicy::automatic since the last analyze()
   Schedule schedule;
   detail::AnalyzedPattern pattern;
-  std::vector<double> a_values;  // values of the last factorization, for refinement
+  std::vector<int32_t> given_perm;  // Ordering::given: the caller's permutation, kept for re-analyses
+  // The pattern's row pointers as the re-analyses read them (the analysis checked that
+  // nnz(A) < 2^31, so int32 holds them).
+  std::vector<int32_t> rowptr32;
+  std::vector<double> a_values;  // values of the last factorization, for refinement and re-analyses
+  // The schedule was analyzed from the values in a_values (analyze(), a re-analysis, KLU's
+  // order): analyzing them again would choose the same pivots.
+  bool schedule_fits_values = false;
+  std::vector<double> check_x, check_b;  // the check solve of a factor with suspicious growth
   std::vector<double> f;         // F = (L - I) + U
   FactorStats fstats;
   SolveStats sstats;
@@ -72,7 +92,9 @@ struct SparseLU::Impl {
 #endif
   int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
 
-  explicit Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {}
+  explicit Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {
+    validate(options);
+  }
 
   void discard() {
 #ifdef GPUGLU_HAVE_CUDA
@@ -83,21 +105,29 @@ struct SparseLU::Impl {
     analyzed = false;
     factored = false;
     repivots = 0;
+    reanalyses = 0;
+    schedule_fits_values = false;
     schedule = Schedule();
     pattern.clear();
+    rowptr32.clear();
+    given_perm.clear();
     fstats = FactorStats();
     sstats = SolveStats();
   }
 
   template <class I>
-  void analyze(const CsrView<I, double>& a, const int32_t* given_perm) {
+  void analyze(const CsrView<I, double>& a, const int32_t* given) {
     discard();
     check_backend_request(options);
-    schedule = gpuglu::analyze(a, options, given_perm);
+    schedule = gpuglu::analyze(a, options, given);
     backend = choose_backend(options, schedule, device);
     attach_backend();
     pattern.assign(a);
-    a_values.assign(static_cast<size_t>(schedule.input_nnz), 0.0);
+    rowptr32.assign(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
+    if (given) given_perm.assign(given, given + schedule.n);
+    if (a.values) a_values.assign(a.values, a.values + schedule.input_nnz);
+    else a_values.assign(static_cast<size_t>(schedule.input_nnz), 0.0);
+    schedule_fits_values = a.values != nullptr;
     size_buffers();
     analyzed = true;
     ++analysis_count;
@@ -140,20 +170,31 @@ struct SparseLU::Impl {
     const int64_t count = fstats.factorizations + 1;
     fstats = FactorStats();
     fstats.factorizations = count;
-    fstats.repivots = repivots;
-    std::copy(values, values + schedule.input_nnz, a_values.begin());
+    take_values(values);
     if (schedule.incomplete && options.shift_type != ShiftType::none)
       factor_with_shifts();
     else
       factor_with_schedule(reference::PivotRule::from(options));
-    // numerically_singular only: NaN/Inf input (nan_or_inf) is no pivot problem.
-    // (An ILU factor is no LU of A: KLU's order would turn it into a complete one.)
-    if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular &&
-        !schedule.incomplete)
-      repivot();
+    // An ILU factor is no LU of A: another pivot order would turn it into a complete one.
+    if (!schedule.incomplete) {
+      // numerically_singular only: NaN/Inf input (nan_or_inf) is no pivot problem.
+      if (options.pivot_policy == PivotPolicy::repivot && fstats.status == Status::numerically_singular)
+        repivot_once();
+      else if (options.pivot_policy == PivotPolicy::automatic)
+        recover_in_factor();
+    }
+    fstats.repivots = repivots;
+    fstats.reanalyses = reanalyses;
     factored = fstats.status == Status::ok;
     fstats.factor_ms = ms_since(t0);
     return fstats;
+  }
+
+  // a_values = values; whether the schedule still fits them is decided on the way.
+  void take_values(const double* values) {
+    const auto n = static_cast<size_t>(schedule.input_nnz);
+    if (schedule_fits_values) schedule_fits_values = std::equal(values, values + n, a_values.begin());
+    std::copy(values, values + n, a_values.begin());
   }
 
   // Options::shift_type (incomplete factorizations): PETSc's shift loop (api/ilu_shift.hpp).
@@ -248,36 +289,121 @@ struct SparseLU::Impl {
   // again with it on the same backend. The new pivots are KLU's, which passed its threshold
   // test on these very values, so this succeeds unless A is (nearly) singular; a failure is
   // reported, never re-pivoted again within the call.
-  void repivot() {
+  void repivot_once() {
     const FactorStats failed = fstats;
-    const int64_t nnz_before = schedule.nnz_factor();
-    Schedule klu_order;
-    try {
-      // The analysis checked nnz(A) < 2^31 when this pattern was analyzed, so int32 holds it.
-      const std::vector<int32_t> rowptr(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
-      const CsrView<int32_t, double> a{schedule.n, schedule.n, rowptr.data(), pattern.colind(), a_values.data()};
-      klu_order = analyze_with_partial_pivoting(a, options);
-    } catch (const std::bad_alloc&) {
-      throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
-    } catch (const Error& e) {
-      if (e.status() != Status::numerically_singular) throw;
-      // KLU agrees that A is singular: keep the schedule and the static pivot's report.
-      fstats.repivot_singular = true;
-      fstats.repivot_column_original = failed.pivot_column_original;
-      fstats.repivot_pivot_value = failed.pivot_value;
-      return;
-    }
-    replace_schedule(std::move(klu_order));
-    ++repivots;
-    ++analysis_count;
+    if (!switch_to_partial_pivoting()) return;
+    const int64_t nnz_before = fstats.repivot_nnz_before;
     fstats = FactorStats();
     fstats.factorizations = failed.factorizations;
-    fstats.repivots = repivots;
     fstats.repivoted = true;
     fstats.repivot_column_original = failed.pivot_column_original;
     fstats.repivot_pivot_value = failed.pivot_value;
     fstats.repivot_nnz_before = nnz_before;
     factor_with_schedule(reference::PivotRule::from(options));
+  }
+
+  // The schedule becomes KLU's pivot order for a_values. False, with the schedule kept and
+  // fstats.repivot_singular set, when KLU finds A singular too.
+  bool switch_to_partial_pivoting() {
+    const int64_t nnz_before = schedule.nnz_factor();
+    Schedule klu_order;
+    try {
+      klu_order = analyze_with_partial_pivoting(analyzed_matrix(), options);
+    } catch (const std::bad_alloc&) {
+      throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
+    } catch (const Error& e) {
+      if (e.status() != Status::numerically_singular) throw;
+      fstats.repivot_singular = true;
+      fstats.repivot_column_original = fstats.pivot_column_original;
+      fstats.repivot_pivot_value = fstats.pivot_value;
+      return false;
+    }
+    replace_schedule(std::move(klu_order));
+    ++repivots;
+    fstats.repivot_nnz_before = nnz_before;
+    return true;
+  }
+
+  // A with the values of this factorization, in the analyzed pattern.
+  CsrView<int32_t, double> analyzed_matrix() const {
+    return {schedule.n, schedule.n, rowptr32.data(), pattern.colind(), a_values.data()};
+  }
+
+  // PivotPolicy::automatic, after the factorization with the schedule this call started with.
+  void recover_in_factor() {
+    if (fstats.status == Status::nan_or_inf) return;  // an input value: no pivot order repairs it
+    const RecoveryReason why = assess_factor();
+    if (why == RecoveryReason::none) return;
+    if (!recover(why, [&] { return assess_factor() == RecoveryReason::none; }) && fstats.status == Status::ok)
+      fstats.status = Status::numerically_singular;  // the last factor failed its check solve
+  }
+
+  // none when the factor just computed is usable: no tiny pivot, and where it is suspicious
+  // (growth above check_growth, or MC64 scales clamped to the double range, which leave C
+  // unbalanced), a solve with a known solution within the backward-error tolerance.
+  RecoveryReason assess_factor() {
+    if (fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
+    const bool suspicious = fstats.growth > options.check_growth || schedule.scales_clamped > 0;
+    if (fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
+    fstats.check_backward_error = check_solve();
+    return fstats.check_backward_error <= options.backward_error_tolerance ? RecoveryReason::none
+                                                                           : RecoveryReason::growth;
+  }
+
+  // Solves A x = A t for t_i in [1, 2) (a smooth, nonzero solution, so that every component
+  // of b has a reference scale) and returns the backward error the refined solve reaches.
+  double check_solve() {
+    const auto n = static_cast<size_t>(schedule.n);
+    check_x.resize(n);
+    check_b.resize(n);
+    for (size_t i = 0; i < n; ++i) check_x[i] = 1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0;
+    spmv(analyzed_matrix(), check_x.data(), check_b.data());
+    return solve_one(check_b.data(), check_x.data(), false, max_refine_steps()).backward_error;
+  }
+
+  // PivotPolicy::automatic: the factor of the current schedule failed (why). The schedules
+  // after it are tried in turn until accept() takes one's factor: a fresh static analysis of
+  // the current values (the fast path again; skipped when the schedule was analyzed from
+  // them), then KLU's partial pivoting (skipped when the schedule already is KLU's for them).
+  // False: none was accepted, and fstats describes the last attempt.
+  bool recover(RecoveryReason why, const std::function<bool()>& accept) {
+    const FactorStats failed = fstats;
+    const int64_t nnz_before = schedule.nnz_factor();
+    auto restart = [&](bool reanalyzed) {
+      fstats = FactorStats();
+      fstats.factorizations = failed.factorizations;
+      fstats.repivot_nnz_before = nnz_before;
+      fstats.recovery = why;
+      fstats.reanalyzed = reanalyzed;
+      if (why == RecoveryReason::growth) fstats.recovery_growth = failed.growth;
+      if (why == RecoveryReason::tiny_pivot) {
+        fstats.repivot_column_original = failed.pivot_column_original;
+        fstats.repivot_pivot_value = failed.pivot_value;
+      }
+    };
+    bool reanalyzed = false;
+    if (!schedule_fits_values) {
+      reanalyze_static();
+      reanalyzed = true;
+      restart(reanalyzed);
+      factor_with_schedule(reference::PivotRule::from(options));
+      if (accept()) return true;
+    }
+    if (schedule_fits_values && schedule.repivoted) return false;
+    if (!switch_to_partial_pivoting()) return false;
+    restart(reanalyzed);
+    fstats.repivoted = true;
+    factor_with_schedule(reference::PivotRule::from(options));
+    return accept();
+  }
+
+  // The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
+  // would run it had these values come first.
+  void reanalyze_static() {
+    Schedule fresh = gpuglu::analyze(analyzed_matrix(), options, given_perm.empty() ? nullptr : given_perm.data());
+    replace_schedule(std::move(fresh));
+    ++reanalyses;
+    schedule_fits_values = true;
   }
 
   // The backend stays the one analyze() chose (the CUDA engine is rebuilt for the new
@@ -288,6 +414,8 @@ struct SparseLU::Impl {
     host_factor_current = false;
 #endif
     schedule = std::move(s);
+    ++analysis_count;
+    schedule_fits_values = true;
     try {
       attach_backend();
       size_buffers();
@@ -337,6 +465,33 @@ struct SparseLU::Impl {
     return options.refine_steps;
   }
 
+  // One right-hand side (b must not overlap x), refined up to `steps` steps: the CUDA
+  // backend refines on the device (A's values are there since factor(), so only b goes up
+  // and x comes back), the CPU backend with reference::refine_with.
+  reference::RefineOutcome solve_one(const double* b, double* x, bool transpose, int32_t steps) {
+    reference::RefineOutcome out;
+#ifdef GPUGLU_HAVE_CUDA
+    if (gpu) {
+      if (steps > 0 && !gpu->has_input_pattern()) gpu->set_input_pattern(pattern.rowptr(), pattern.colind());
+      const cuda::CudaLU::Refinement r = gpu->solve_refined(b, x, transpose, steps, options.refine_tolerance);
+      out.steps = r.steps;
+      out.backward_error = r.backward_error;
+      return out;
+    }
+#endif
+    backend_solve(b, x, transpose);
+    if (steps == 0) return out;
+    const reference::CsrRef a{schedule.n, pattern.rowptr(), pattern.colind(), a_values.data()};
+    return reference::refine_with([&](const double* r, double* d) { backend_solve(r, d, transpose); }, a, transpose,
+                                  b, x, steps, options.refine_tolerance, refine_work);
+  }
+
+  // A solve above the tolerance is no solution unless the user chose perturbed pivots
+  // (a preconditioner) or an incomplete factor (never refined).
+  bool solves_must_meet_tolerance() const {
+    return options.pivot_policy != PivotPolicy::perturb && !schedule.incomplete;
+  }
+
   const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx, bool transpose) {
     if (!factored)
       throw Error(Status::not_factored, analyzed ? "solve(): the last factorization failed or none was done"
@@ -356,41 +511,45 @@ struct SparseLU::Impl {
     const auto t0 = std::chrono::steady_clock::now();
     sstats = SolveStats();
     const int32_t steps = max_refine_steps();
-    const reference::CsrRef a{schedule.n, pattern.rowptr(), pattern.colind(), a_values.data()};
-    auto record = [&](int32_t refine_steps, double backward_error) {
-      sstats.refine_steps = std::max(sstats.refine_steps, refine_steps);
-      sstats.backward_error = std::max(sstats.backward_error, backward_error);
-      sstats.inaccurate = sstats.inaccurate || !(backward_error <= SolveStats::kAcceptableBackwardError);
-    };
-    for (int32_t c = 0; c < nrhs; ++c) {
+    const double tolerance = options.backward_error_tolerance;
+    for (int32_t c = 0; c < nrhs && sstats.status == Status::ok; ++c) {
       const double* bc = b + ldb * c;
       double* xc = x + ldx * c;
-#ifdef GPUGLU_HAVE_CUDA
-      if (gpu) {
-        // The CUDA backend refines on the device (A's values are there since factor()):
-        // only b goes up and x comes back, whatever the number of steps.
-        if (steps > 0 && !gpu->has_input_pattern()) gpu->set_input_pattern(pattern.rowptr(), pattern.colind());
-        const cuda::CudaLU::Refinement r = gpu->solve_refined(bc, xc, transpose, steps, options.refine_tolerance);
-        if (steps > 0) record(r.steps, r.backward_error);
-        continue;
-      }
-#endif
-      // Refinement needs b after x is written, and they may alias: keep a copy.
+      // Refinement and a recovery read b after x is written: b is copied where they overlap.
       const double* rhs = bc;
-      if (steps > 0) {
+      if (steps > 0 && std::less<const double*>()(bc, xc + n) && std::less<const double*>()(xc, bc + n)) {
         std::copy(bc, bc + n, refine_work.rhs.begin());
         rhs = refine_work.rhs.data();
       }
-      backend_solve(rhs, xc, transpose);
+      reference::RefineOutcome r = solve_one(rhs, xc, transpose, steps);
+      if (steps > 0 && !(r.backward_error <= tolerance) && solves_must_meet_tolerance()) {
+        const bool repaired = options.pivot_policy == PivotPolicy::automatic &&
+                              recover(RecoveryReason::backward_error, [&] {
+                                if (fstats.status != Status::ok) return false;
+                                r = solve_one(rhs, xc, transpose, steps);
+                                return r.backward_error <= tolerance;
+                              });
+        sstats.recovered = sstats.recovered || repaired;
+        fstats.repivots = repivots;
+        fstats.reanalyses = reanalyses;
+        if (!repaired) fail_factor();
+      }
       if (steps > 0) {
-        const reference::RefineOutcome r = reference::refine_with(
-            [&](const double* r, double* d) { backend_solve(r, d, transpose); }, a, transpose, rhs, xc, steps,
-            options.refine_tolerance, refine_work);
-        record(r.steps, r.backward_error);
+        sstats.refine_steps = std::max(sstats.refine_steps, r.steps);
+        sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
+        sstats.inaccurate = sstats.inaccurate || !(r.backward_error <= tolerance);
       }
     }
     sstats.solve_ms = ms_since(t0);
     return sstats;
+  }
+
+  // No pivot order gives a solve within the tolerance: the factor is unusable from now on.
+  void fail_factor() {
+    sstats.status = Status::numerically_singular;
+    if (fstats.status == Status::ok) fstats.status = Status::numerically_singular;
+    if (fstats.recovery == RecoveryReason::none) fstats.recovery = RecoveryReason::backward_error;
+    factored = false;
   }
 };
 

@@ -263,7 +263,10 @@ struct CudaLU::Impl {
   void enqueue_levels(cudaStream_t st) const;
   void solve_device(const double* in, double* out, bool transpose);  // device vectors; may alias
   void build_transpose();
-  double residual(bool transpose, const double* x, double* r);  // r = b_dev - op(A) x; backward error
+  // r = b_dev - op(A) x; the backward error is copied to berr_pinned, readable once the
+  // stream has been synchronized.
+  void enqueue_residual(bool transpose, const double* x, double* r);
+  double residual(bool transpose, const double* x, double* r);  // the same, synchronized: the backward error
 };
 
 CudaLU::Impl::~Impl() {
@@ -634,13 +637,17 @@ void CudaLU::Impl::build_transpose() {
   at_value_of = mem.upload(t.src, "A^T's value positions (refinement)");
 }
 
-double CudaLU::Impl::residual(bool transpose, const double* x, double* r) {
+void CudaLU::Impl::enqueue_residual(bool transpose, const double* x, double* r) {
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(berr_bits, 0, sizeof(unsigned long long), stream));
   if (transpose)
     kernels::launch_residual(n, at_rowptr, at_colind, a_dev, at_value_of, b_dev, x, r, berr_bits, stream);
   else
     kernels::launch_residual(n, a_rowptr, a_colind, a_dev, nullptr, b_dev, x, r, berr_bits, stream);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(berr_pinned, berr_bits, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+}
+
+double CudaLU::Impl::residual(bool transpose, const double* x, double* r) {
+  enqueue_residual(transpose, x, r);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
   return from_bits(*berr_pinned);
 }
@@ -659,20 +666,25 @@ CudaLU::Refinement CudaLU::solve_refined(const double* b, double* x, bool transp
   m.solve_device(m.b_dev, m.x_dev, transpose);
   if (max_steps > 0) {
     if (transpose && !m.at_rowptr) m.build_transpose();
-    double berr = m.residual(transpose, m.x_dev, m.r_dev);
-    while (out.steps < max_steps && berr > tolerance) {
-      m.solve_device(m.r_dev, m.d_dev, transpose);
-      kernels::launch_add(m.n, m.x_dev, m.d_dev, m.x_next, m.stream);
-      const double next = m.residual(transpose, m.x_next, m.r_next);
-      if (!(next < berr)) break;
-      std::swap(m.x_dev, m.x_next);
-      std::swap(m.r_dev, m.r_next);
-      berr = next;
-      ++out.steps;
-    }
-    out.backward_error = berr;
+    m.enqueue_residual(transpose, m.x_dev, m.r_dev);
   }
+  // x and the backward error come back with one synchronization: the check costs a
+  // residual kernel, not a host round trip; only a solve that needs refinement pays more.
   download_to_host(x, m.x_dev, m.v_pinned, bytes, m.stream);
+  if (max_steps == 0) return out;
+  double berr = from_bits(*m.berr_pinned);
+  while (out.steps < max_steps && berr > tolerance) {
+    m.solve_device(m.r_dev, m.d_dev, transpose);
+    kernels::launch_add(m.n, m.x_dev, m.d_dev, m.x_next, m.stream);
+    const double next = m.residual(transpose, m.x_next, m.r_next);
+    if (!(next < berr)) break;
+    std::swap(m.x_dev, m.x_next);
+    std::swap(m.r_dev, m.r_next);
+    berr = next;
+    ++out.steps;
+  }
+  out.backward_error = berr;
+  if (out.steps > 0) download_to_host(x, m.x_dev, m.v_pinned, bytes, m.stream);
   return out;
 }
 

@@ -85,6 +85,61 @@ inline PetscErrorCode check_residual(const char* what, Mat A, Vec x, Vec b, Pets
   PetscFunctionReturn(0);
 }
 
+// Prints "<what>: backward error < tol" when the componentwise (Oettli-Prager) backward error
+// max_i |b - A x|_i / (|A| |x| + |b|)_i is below tol: the test for badly scaled rows, whose
+// 2-norms would overflow. A sequential AIJ matrix.
+inline PetscErrorCode check_backward_error(const char* what, Mat A, Vec x, Vec b, PetscReal tol) {
+  Mat absA;
+  Vec r, absx, denom;
+  PetscScalar* v;
+  PetscReal berr = 0.0;
+  const PetscScalar *rv, *dv;
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &absA));
+  PetscCall(MatSeqAIJGetArray(absA, &v));
+  {
+    PetscInt n;
+    const PetscInt *ia, *ja;
+    PetscBool done;
+    PetscCall(MatGetRowIJ(absA, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    for (PetscInt p = 0; p < ia[n]; ++p) v[p] = PetscAbsScalar(v[p]);
+    PetscCall(MatRestoreRowIJ(absA, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  }
+  PetscCall(MatSeqAIJRestoreArray(absA, &v));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &absx));
+  PetscCall(VecDuplicate(b, &denom));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecCopy(x, absx));
+  PetscCall(VecAbs(absx));
+  PetscCall(MatMult(absA, absx, denom));
+  PetscCall(VecCopy(b, absx));
+  PetscCall(VecAbs(absx));
+  PetscCall(VecAXPY(denom, 1.0, absx));
+  PetscCall(VecGetArrayRead(r, &rv));
+  PetscCall(VecGetArrayRead(denom, &dv));
+  PetscInt n;
+  PetscCall(VecGetLocalSize(r, &n));
+  for (PetscInt i = 0; i < n; ++i) {
+    const PetscReal num = PetscAbsScalar(rv[i]);
+    if (num == 0) continue;
+    const PetscReal e = PetscRealPart(dv[i]) > 0 ? num / PetscRealPart(dv[i]) : PETSC_INFINITY;
+    berr = !(e <= berr) ? e : berr;  // a NaN counts as infinitely wrong
+  }
+  PetscCall(VecRestoreArrayRead(r, &rv));
+  PetscCall(VecRestoreArrayRead(denom, &dv));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&absx));
+  PetscCall(VecDestroy(&denom));
+  PetscCall(MatDestroy(&absA));
+  if (berr < tol)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: backward error < %g\n", what, (double)tol));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: backward error %g is NOT below %g\n", what, (double)berr, (double)tol));
+  PetscFunctionReturn(0);
+}
+
 inline PetscErrorCode check_error(const char* what, Vec x, Vec xexact, PetscReal tol) {
   Vec e;
   PetscReal enorm, xnorm;

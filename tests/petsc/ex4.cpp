@@ -219,19 +219,31 @@ int main(int argc, char** argv) {
          args: -case numsingular -mat_gpuglu_pivot_policy perturb
       test:
          suffix: zero_diagonal_report
-         args: -case zerodiag -mat_gpuglu_matching 0
+         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy report
          filter: grep -E "KSP:|PC failed"
+      test:
+         suffix: zero_diagonal_auto
+         args: -case zerodiag -mat_gpuglu_matching 0 -info -ksp_view
+         filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|recoveries.*"
       test:
          suffix: zero_diagonal_repivot
          args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy repivot -info -ksp_view
-         filter: grep -o -E "gpuglu: tiny pivot.*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|re-pivots.*"
+         filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|recoveries.*"
       test:
          suffix: numerically_singular_repivot
          args: -case numsingular -mat_gpuglu_pivot_policy repivot -info
-         filter: grep -o -E "gpuglu: tiny pivot.*|KSP: .*|PC failed: .*|zero pivot row: .*"
+         filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|PC failed: .*|zero pivot row: .*"
+      test:
+         suffix: numerically_singular_auto
+         args: -case numsingular -info
+         filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|PC failed: .*|zero pivot row: .*"
       test:
          suffix: nan
-         args: -case nan
+         args: -case nan -info
+         filter: grep -o -E "gpuglu: entry .*|KSP: .*|PC failed: .*"
+      test:
+         suffix: nan_error
+         args: -case nan -ksp_error_if_not_converged
          filter: Error: grep -E "PETSC ERROR: (gpuglu|Floating point)"
       test:
          suffix: empty

@@ -164,12 +164,17 @@ void spmv_transpose(const CsrView<I, V>& a, const V* x, V* y) {
 
 template <class I, class V>
 double relative_residual(const CsrView<I, V>& a, const V* x, const V* b) {
+  // Squares of entries beyond 1e154 (badly scaled rows) overflow: sum them relative to max |b_i|.
+  double scale = 0;
+  for (I i = 0; i < a.nrows; ++i) scale = std::max(scale, static_cast<double>(std::abs(b[i])));
+  if (scale == 0) scale = 1;
   double rn = 0, bn = 0;
   for (I i = 0; i < a.nrows; ++i) {
     V s = b[i];
     for (I p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) s -= a.values[p] * x[a.colind[p]];
-    rn += std::abs(s) * std::abs(s);
-    bn += std::abs(b[i]) * std::abs(b[i]);
+    const double r = std::abs(s) / scale, bi = std::abs(b[i]) / scale;
+    rn += r * r;
+    bn += bi * bi;
   }
   if (bn == 0) return rn == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   return std::sqrt(rn / bn);

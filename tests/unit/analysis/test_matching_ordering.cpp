@@ -36,6 +36,74 @@ TEST(Matching, mc64_puts_a_unit_dominant_diagonal_on_c) {
   }
 }
 
+// Rows and columns scaled by powers of ten up to 10^+-300: the scaling must undo them
+// with scales that are normal doubles (none clamped, none given up), C unit-dominant.
+TEST(Matching, scales_of_badly_scaled_matrices_are_normal_and_make_c_unit_dominant) {
+  const int32_t n = 200;
+  struct Case {
+    const char* name;
+    int32_t row_lo, row_hi, col_lo, col_hi;
+  };
+  const Case cases[] = {{"rows 1e+-180", -180, 180, 0, 0},      {"rows 1e+-300", -300, 300, 0, 0},
+                        {"columns 1e+-180", 0, 0, -180, 180},   {"columns 1e+-300", 0, 0, -300, 300},
+                        {"rows 1e+-150, columns 1e+-150", -150, 150, -150, 150},
+                        {"rows 1e-300..1, columns 1..1e300", -300, 0, 0, 300},
+                        {"rows 1..1e300, columns 1e-300..1", 0, 300, -300, 0}};
+  for (const Case& c : cases) {
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      SCOPED_TRACE(std::string(c.name) + " seed " + std::to_string(seed));
+      Rng rng(seed + 31);
+      const std::vector<int32_t> row_exp = random_exponents(n, c.row_lo, c.row_hi, rng);
+      const std::vector<int32_t> col_exp = random_exponents(n, c.col_lo, c.col_hi, rng);
+      const auto a = scaled_by_powers_of_ten(scrambled_matrix(n, 4, seed), row_exp, col_exp);
+      const Schedule s = analyze(a.view(), Options());
+      ASSERT_TRUE(s.scaled);
+      EXPECT_EQ(s.scales_clamped, 0);
+      for (int32_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(std::isnormal(s.row_scale[i]) && s.row_scale[i] > 0) << "row " << i << ": " << s.row_scale[i];
+        EXPECT_TRUE(std::isnormal(s.col_scale[i]) && s.col_scale[i] > 0) << "column " << i << ": " << s.col_scale[i];
+      }
+      for (int32_t r = 0; r < n; ++r)
+        for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
+          ASSERT_TRUE(std::isnormal(s.value_scale[p])) << s.value_scale[p];
+          const double cv = std::fabs(a.values[p]) * s.value_scale[p];
+          EXPECT_LE(cv, 1.0 + 1e-12);
+          if (s.row_perm_inv[r] == s.col_perm_inv[a.colind[p]]) EXPECT_NEAR(cv, 1.0, 1e-12);
+        }
+    }
+  }
+}
+
+// Unit diagonal, 1e300 below it: C(i+1, i) <= 1 needs r_{i+1} <= r_i / 1e300 (s_i = 1 / r_i),
+// so any scaling spans 1e300^(n-1) and no shift fits it in the double range. The scales that
+// cannot be represented are clamped, the rest kept, and value_scale stays finite even at the
+// explicit zero A(0, n-1), whose exact r_0 * s_{n-1} >= 1e1500 overflows.
+TEST(Matching, unrepresentable_scales_are_clamped_and_counted_not_dropped) {
+  const int32_t n = 6;
+  std::vector<Triplet<int32_t, double>> t{{0, n - 1, 0.0}};
+  for (int32_t i = 0; i < n; ++i) {
+    t.push_back({i, i, 1.0});
+    if (i + 1 < n) t.push_back({i + 1, i, 1e300});
+  }
+  const auto a = csr_from_triplets<int32_t, double>(n, n, t);
+  const Schedule s = analyze(a.view(), Options());
+  ASSERT_TRUE(s.scaled);
+  EXPECT_GT(s.scales_clamped, 0);
+  EXPECT_LT(s.scales_clamped, 2 * n);
+  for (int32_t i = 0; i < n; ++i) {
+    EXPECT_TRUE(std::isnormal(s.row_scale[i])) << s.row_scale[i];
+    EXPECT_TRUE(std::isnormal(s.col_scale[i])) << s.col_scale[i];
+  }
+  for (int32_t r = 0; r < n; ++r)
+    for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
+      ASSERT_TRUE(std::isfinite(s.value_scale[p])) << s.value_scale[p];
+      EXPECT_GT(s.value_scale[p], 0.0);
+      EXPECT_TRUE(std::isfinite(a.values[p] * s.value_scale[p]));
+    }
+  // The diagonal is still matched and scaled to 1: clamping moved r_i and s_i together.
+  for (int32_t i = 0; i < n; ++i) EXPECT_NEAR(s.row_scale[i] * s.col_scale[i], 1.0, 1e-12) << i;
+}
+
 TEST(Matching, off_keeps_the_rows_and_values) {
   const auto a = random_matrix(200, 3, 2);
   Options o;

@@ -76,6 +76,62 @@ TEST(Symbolic, row_views_list_the_factor_entries_by_rows) {
   EXPECT_EQ(lower, s.nnz_l);
 }
 
+// Operations of a right-looking elimination on a dense boolean copy of the pattern: column k
+// divides each L(i, k) by the pivot and updates F(i, j) -= L(i, k) * U(k, j) for every U(k, j),
+// j > k. fill adds the updated entries to the pattern (complete LU); without it the pattern
+// stays fixed (ILU, where the schedule counts the dropped updates too).
+double dense_elimination_flops(std::vector<std::vector<char>> f, bool fill) {
+  const size_t n = f.size();
+  double flops = 0.0;
+  for (size_t k = 0; k < n; ++k)
+    for (size_t i = k + 1; i < n; ++i) {
+      if (!f[i][k]) continue;
+      flops += 1.0;
+      for (size_t j = k + 1; j < n; ++j)
+        if (f[k][j]) {
+          flops += 2.0;
+          if (fill) f[i][j] = 1;
+        }
+    }
+  return flops;
+}
+
+TEST(Symbolic, factor_flops_count_a_dense_elimination_of_c) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const auto a = scrambled_matrix(60, 3, seed);
+    const Schedule s = analyze(a.view(), Options());
+    std::vector<std::vector<char>> c(static_cast<size_t>(s.n), std::vector<char>(static_cast<size_t>(s.n), 0));
+    for (int32_t r = 0; r < a.nrows; ++r)
+      for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) c[s.row_perm_inv[r]][s.col_perm_inv[a.colind[p]]] = 1;
+    const double expected = dense_elimination_flops(c, /*fill=*/true);
+    EXPECT_GT(expected, 0.0);
+    EXPECT_EQ(s.factor_flops, expected);
+  }
+  // A dense n x n matrix: sum over m = 0..n-1 of m divisions and m^2 multiply-adds.
+  const int32_t n = 7;
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = 0; j < n; ++j) t.push_back({i, j, i == j ? 10.0 : 1.0});
+  const auto dense = csr_from_triplets<int32_t, double>(n, n, t);
+  EXPECT_EQ(analyze(dense.view(), Options()).factor_flops, n * (n - 1) / 2 + (n - 1) * n * (2 * n - 1) / 3);
+}
+
+TEST(Symbolic, ilu_factor_flops_count_every_update_of_the_fixed_pattern) {
+  const auto a = random_matrix(80, 3, 5);
+  for (int32_t levels : {0, 1, 2}) {
+    SCOPED_TRACE("levels " + std::to_string(levels));
+    Options o;
+    o.ilu_levels = levels;
+    const Schedule s = analyze(a.view(), o);
+    ASSERT_TRUE(s.incomplete);
+    std::vector<std::vector<char>> f(static_cast<size_t>(s.n), std::vector<char>(static_cast<size_t>(s.n), 0));
+    for (int32_t j = 0; j < s.n; ++j)
+      for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) f[s.f_rowind[p]][j] = 1;
+    EXPECT_EQ(s.factor_flops, dense_elimination_flops(f, /*fill=*/false));
+  }
+}
+
 TEST(Symbolic, int64_input_gives_the_same_schedule) {
   const auto a = scrambled_matrix(180, 4, 11);
   const auto a64 = convert_indices<int64_t>(a.view());

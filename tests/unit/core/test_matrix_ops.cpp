@@ -136,6 +136,14 @@ TEST(MatrixOps, relative_residual_and_backward_error) {
   EXPECT_EQ(relative_residual(a.view(), x.data(), zero.data()), 0.0);
 }
 
+TEST(MatrixOps, relative_residual_does_not_overflow_on_entries_near_the_double_range) {
+  // The example above times 1e200: the squares of its entries overflow, the ratio must not.
+  const CsrMatrixD a = csr_from_triplets<int32_t, double>(2, 2, {{0, 0, 2e200}, {0, 1, 1e200}, {1, 1, 4e200}});
+  const std::vector<double> b{3e200, 4e200};
+  const std::vector<double> x{1, 1.5};
+  EXPECT_NEAR(relative_residual(a.view(), x.data(), b.data()), std::sqrt(4.25 / 25.0), 1e-15);
+}
+
 TEST(MatrixOps, relative_difference_inf_scales_by_largest_reference_entry) {
   EXPECT_DOUBLE_EQ(relative_difference_inf({1.0, 2.5, -4.0}, {1.0, 2.0, -4.0}), 0.5 / 4.0);
   EXPECT_DOUBLE_EQ(relative_difference_inf({0.5, -1.0}, {0.0, 0.0}), 1.0);  // y == 0: absolute

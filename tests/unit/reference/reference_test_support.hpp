@@ -67,6 +67,25 @@ inline CsrMatrix<int32_t, double> scramble_rows(const CsrMatrix<int32_t, double>
   return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, t);
 }
 
+// D_r A D_c with D_r = diag(10^row_exp[i]) and D_c = diag(10^col_exp[j]): entries anywhere
+// in the double range, yet as easy as A for a solver whose scaling undoes D_r and D_c.
+inline CsrMatrix<int32_t, double> scaled_by_powers_of_ten(const CsrMatrix<int32_t, double>& a,
+                                                          const std::vector<int32_t>& row_exp,
+                                                          const std::vector<int32_t>& col_exp) {
+  CsrMatrix<int32_t, double> b = a;
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      b.values[p] *= std::pow(10.0, row_exp[i] + col_exp[a.colind[p]]);
+  return b;
+}
+
+// n exponents drawn uniformly from [lo, hi].
+inline std::vector<int32_t> random_exponents(int32_t n, int32_t lo, int32_t hi, Rng& rng) {
+  std::vector<int32_t> e(static_cast<size_t>(n));
+  for (int32_t& v : e) v = lo + rng.below(hi - lo + 1);
+  return e;
+}
+
 inline std::vector<int32_t> random_permutation(int32_t n, Rng& rng) {
   std::vector<int32_t> p(static_cast<size_t>(n));
   for (int32_t i = 0; i < n; ++i) p[i] = i;

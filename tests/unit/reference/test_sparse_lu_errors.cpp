@@ -79,8 +79,10 @@ CsrMatrix<int32_t, double> dependent_column_matrix() {
 
 TEST(SparseLUErrors, report_policy_names_the_singular_column_in_original_numbering) {
   const auto a = dependent_column_matrix();
+  Options report = plain();
+  report.pivot_policy = PivotPolicy::report;
   {
-    SparseLU lu(plain());
+    SparseLU lu(report);
     lu.analyze(a.view());
     const FactorStats& st = lu.factor(a.view());
     EXPECT_EQ(st.status, Status::numerically_singular);
@@ -95,6 +97,7 @@ TEST(SparseLUErrors, report_policy_names_the_singular_column_in_original_numberi
     // A given ordering that puts column 5 first and column 3 last: the zero pivot
     // then appears in column 3, position 7 of C.
     Options o = plain(Ordering::given);
+    o.pivot_policy = PivotPolicy::report;
     SparseLU lu(o);
     const int32_t perm[8] = {5, 0, 1, 2, 4, 6, 7, 3};
     lu.analyze(a.view(), perm);
