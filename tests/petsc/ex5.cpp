@@ -6,7 +6,8 @@ static const char help[] =
     "  -case scaled      a circuit matrix with its rows scaled by up to 10^(+-180)\n"
     "  -case unstable    a 7 x 7 matrix whose diagonal static pivots grow to 1e17 (use without matching)\n"
     "  -matrix <spec>    newton and scaled: gpuglu generator spec (default circuit:600)\n"
-    "  -steps <n>        newton: steps (default 4); -nan_step <k>: the step with the NaN (default 2)\n";
+    "  -steps <n>        newton: steps (default 4); -nan_step <k>: the step with the NaN (default 2)\n"
+    "  -no_register      do not call PetscGPUGLURegister() (load the plugin with -dll_append)\n";
 
 #include <cmath>
 #include <limits>
@@ -218,7 +219,7 @@ PetscErrorCode run_single(Mat A, bool componentwise) {
 int main(int argc, char** argv) {
   char which[32] = "newton", spec[256] = "circuit:600";
   PetscInt steps = 4, nan_step = 2;
-  PetscBool is;
+  PetscBool is, no_register = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "ex5 options", nullptr);
@@ -227,8 +228,10 @@ int main(int argc, char** argv) {
   PetscCall(PetscOptionsString("-matrix", "generator spec", nullptr, spec, spec, sizeof(spec), nullptr));
   PetscCall(PetscOptionsInt("-steps", "Newton steps", nullptr, steps, &steps, nullptr));
   PetscCall(PetscOptionsInt("-nan_step", "the step with a NaN", nullptr, nan_step, &nan_step, nullptr));
+  PetscCall(
+      PetscOptionsBool("-no_register", "skip PetscGPUGLURegister()", nullptr, no_register, &no_register, nullptr));
   PetscOptionsEnd();
-  PetscCall(PetscGPUGLURegister());
+  if (!no_register) PetscCall(PetscGPUGLURegister());
 
   PetscCall(PetscStrcmp(which, "newton", &is));
   if (is) PetscCall(run_newton(spec, steps, nan_step));
@@ -282,6 +285,18 @@ int main(int argc, char** argv) {
          suffix: unstable
          args: -case unstable -mat_gpuglu_matching 0 -mat_gpuglu_ordering natural -info
          filter: grep -o -E "^step .*|^PC failed.*|^solve: .*|gpuglu: factorization: .*"
+
+   # The same through -dll_append, as an unmodified PETSc program loads the plugin.
+   testset:
+      args: -no_register -dll_append ${GPUGLU_PLUGIN} -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
+      test:
+         suffix: newton_nan_dll_append
+         args: -case newton
+         output_file: output/ex5_newton_nan_plain.out
+      test:
+         suffix: history_dll_append
+         args: -case history
+         output_file: output/ex5_history_plain.out
 
    test:
       suffix: newton_nan_bjacobi
