@@ -68,7 +68,7 @@ if want sanitize; then
   gpu_test=$build/tests/gpu/gpuglu_cuda_tests
   if [[ -x $gpu_test ]]; then
     for tool in ${GPUGLU_DEVICE_SANITIZE_TOOLS:-memcheck racecheck}; do
-      compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*:CudaLU.device_refinement*:SparseLUCudaRepivot.*:SparseLUCudaTrsv.*' \
+      compute-sanitizer --tool $tool --error-exitcode 9 "$gpu_test" --gtest_filter='Generated/CudaLUMatrices.*/powergrid*:CudaLU.perturb*:CudaLU.device_refinement*:SparseLUCudaRepivot.*:SparseLUCudaRecovery.*:SparseLUCudaTrsv.*' \
         > "$out/sanitize_$tool.log" 2>&1
       rc=$?
       echo "compute-sanitizer $tool: exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_$tool.log") clean summaries)"

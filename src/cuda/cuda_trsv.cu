@@ -159,7 +159,12 @@ void TriangularSolver::Impl::init(const trsv::TriangleView& t, const trsv::TrsvA
     values = mem.upload(t.values, static_cast<size_t>(nnz), "the triangle's values");
   } else {
     values = mem.allocate<double>(static_cast<size_t>(nnz), "the triangle's values");
-    if (nnz > 0) GPUGLU_CUDA_CHECK(cudaMemset(values, 0, static_cast<size_t>(nnz) * sizeof(double)));
+    if (nnz > 0) {
+      // Finished before the constructor returns: the gather that fills the values runs on a
+      // non-blocking stream, which would not wait for the legacy stream's memset.
+      GPUGLU_CUDA_CHECK(cudaMemset(values, 0, static_cast<size_t>(nnz) * sizeof(double)));
+      GPUGLU_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    }
   }
   tri.values = values;
   x_work = mem.allocate<double>(static_cast<size_t>(n), "the solve's work vector");

@@ -42,10 +42,17 @@ class DeviceMemory {
   T* allocate(size_t count, const char* what) {
     return static_cast<T*>(allocate_bytes(count * sizeof(T), what));
   }
+  // Synchronous in full: cudaMemcpy from pageable memory returns once the data is staged,
+  // not once it has arrived, and the engines' kernels run on non-blocking streams that do
+  // not wait for the legacy stream's copies (a gather right after an upload read stale
+  // positions: the first transposed solve of a factor went wrong on the H100).
   template <class T>
   T* upload(const T* host, size_t count, const char* what) {
     T* p = allocate<T>(count, what);
-    if (count > 0) GPUGLU_CUDA_CHECK(cudaMemcpy(p, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    if (count > 0) {
+      GPUGLU_CUDA_CHECK(cudaMemcpy(p, host, count * sizeof(T), cudaMemcpyHostToDevice));
+      GPUGLU_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    }
     return p;
   }
   template <class T>
