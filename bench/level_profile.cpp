@@ -6,8 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "cuda/cuda_lu.hpp"
-#include "reference/numeric_types.hpp"
+#include "cuda/lu/cuda_lu.hpp"
+#include "core/numeric_types.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
@@ -36,8 +36,8 @@ std::vector<LevelWork> level_work(const Schedule& s) {
 ModeProfile profile_level_modes(const Schedule& s, const double* a_values, const Options& o, int repeat) {
   ModeProfile p;
   p.work = level_work(s);
-  cuda::CudaLU engine(s, o.device < 0 ? 0 : o.device);
-  const reference::PivotRule rule = reference::PivotRule::from(o);
+  cuda::CudaLU engine(s, o, o.device < 0 ? 0 : o.device);
+  const PivotRule rule = PivotRule::from(o);
   engine.profile_levels(a_values, rule);  // warm-up
   std::vector<std::vector<float>> runs;
   for (int r = 0; r < std::max(1, repeat); ++r) runs.push_back(engine.profile_levels(a_values, rule));
@@ -102,7 +102,8 @@ std::string describe(const Schedule& s, const ModeProfile& p) {
   return out;
 }
 
-std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const std::string& spec, int repeat) {
+std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const Options& o, const std::string& spec,
+                                int repeat) {
   std::string out;
   size_t begin = 0;
   while (begin < spec.size()) {
@@ -113,13 +114,13 @@ std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const
     int threads = 0, rows = 0, pdl = 0, persistent = 0;
     if (std::sscanf(item.c_str(), "%d:%d:%d:%d", &threads, &rows, &pdl, &persistent) < 3)
       throw std::runtime_error("bad launch shape '" + item + "' (want threads:rows:pdl[:persistent])");
-    Schedule variant = s;
-    variant.options.modes.max_block_threads = threads;
-    variant.options.modes.rows_per_thread = rows;
-    variant.options.modes.programmatic_launch = pdl != 0;
-    variant.options.modes.persistent_kernel = persistent != 0;
-    cuda::CudaLU engine(variant, 0);
-    const reference::PivotRule rule = reference::PivotRule::from(variant.options);
+    Options variant = o;
+    variant.modes.max_block_threads = threads;
+    variant.modes.rows_per_thread = rows;
+    variant.modes.programmatic_launch = pdl != 0;
+    variant.modes.persistent_kernel = persistent != 0;
+    cuda::CudaLU engine(s, variant, 0);
+    const PivotRule rule = PivotRule::from(variant);
     engine.factor(a_values, rule);
     std::vector<double> ms;
     for (int r = 0; r < std::max(1, repeat); ++r) ms.push_back(engine.factor(a_values, rule).device_ms);

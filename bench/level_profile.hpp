@@ -38,8 +38,10 @@ std::string describe(const Schedule& s, const ModeProfile& p);
 
 // The GPU refactorization (scatter + level loop, device time, median of `repeat` after a
 // warm-up) for each launch shape in `spec`: comma-separated "max_block_threads:rows_per_thread:pdl"
-// (e.g. "1024:1:0,256:4:1"), with an optional ":1" for the persistent kernel. One line per shape, for the tuning record in docs/performance.md.
-std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const std::string& spec, int repeat);
+// (e.g. "1024:1:0,256:4:1"), with an optional ":1" for the persistent kernel, each on o
+// otherwise. One line per shape, for the tuning record in docs/performance.md.
+std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const Options& o, const std::string& spec,
+                                int repeat);
 
 // One CSV line per level (level, mode, columns, targets, sources, updates, direct, ms).
 void write_level_csv(const std::string& path, const Schedule& s, const ModeProfile& p);

@@ -2,9 +2,13 @@
 // refactorization and solve, and in the same run KLU, UMFPACK and PETSc's own LU on the
 // same matrix. Medians of repeated runs after warm-ups; results as JSON lines.
 //
+// --no-graph and --staging set Options::cuda (the level loop launched level by level; how
+// A's values, b and x cross to the device); results do not depend on them.
+//
 //   gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--repeat N] [--warmup N]
 //                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
+//                   [--no-graph] [--staging auto|pinned|direct]
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -43,13 +47,15 @@ struct Args {
   std::string out = "docs/performance/results.jsonl";
   std::string device;
   bool petsc = true, umfpack = true;
+  gpuglu::CudaTuning cuda;  // --no-graph, --staging
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
-               "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]\n",
+               "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
+               "[--staging auto|pinned|direct]\n",
                why.c_str());
   std::exit(2);
 }
@@ -68,6 +74,12 @@ Args parse(int argc, char** argv) {
     else if (k == "--device") a.device = r.value();
     else if (k == "--no-petsc") a.petsc = false;
     else if (k == "--no-umfpack") a.umfpack = false;
+    else if (k == "--no-graph") a.cuda.level_graph = false;
+    else if (k == "--staging") {
+      const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
+      if (!st) usage("unknown staging (auto, pinned, direct)");
+      a.cuda.staging = *st;
+    }
     else if (k == "--backend") {
       const auto b = gpuglu::parse_backend(r.value());
       if (!b) usage("unknown backend");
@@ -88,10 +100,16 @@ struct Ours {
   std::string variant;
 };
 
-Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args& args) {
+gpuglu::Options ours_options(const Args& args) {
   gpuglu::Options o;
   o.backend = args.backend;
   o.num_threads = args.threads;
+  o.cuda = args.cuda;
+  return o;
+}
+
+Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args& args) {
+  const gpuglu::Options o = ours_options(args);
   Ours r;
   gpuglu::SparseLU lu(o);
   std::vector<double> analysis;
@@ -220,8 +238,7 @@ int main(int argc, char** argv) {
         base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
         base.extra["bandwidth_floor_ms"] = 24.0 * updates / (floors.copy_gb_per_s * 1e6);
         if (args.backend == gpuglu::Backend::cuda) {
-          gpuglu::Options po;
-          po.backend = gpuglu::Backend::cuda;
+          const gpuglu::Options po = ours_options(args);
           const gb::ModeProfile prof = gb::profile_level_modes(s, m.a.values.data(), po, 3);
           std::printf("%s: %s", m.name.c_str(), gb::describe(s, prof).c_str());
           const char* mode_names[3] = {"small_block", "large_block", "stream"};
@@ -229,7 +246,7 @@ int main(int argc, char** argv) {
           base.extra["profiled_loop_ms"] = prof.total_ms();
           if (const char* sweep = std::getenv("GPUGLU_BENCH_SWEEP"))
             std::printf("%s: launch shapes\n%s", m.name.c_str(),
-                        gb::sweep_launch_shapes(s, m.a.values.data(), sweep, args.repeat).c_str());
+                        gb::sweep_launch_shapes(s, m.a.values.data(), po, sweep, args.repeat).c_str());
           if (const char* dir = std::getenv("GPUGLU_BENCH_LEVEL_CSV")) {
             std::string file = m.name;
             for (char& c : file)

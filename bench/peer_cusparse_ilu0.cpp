@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "cuda/cuda_check.hpp"
+#include "cuda/common/cuda_check.hpp"
 
 namespace gpuglu::bench {
 

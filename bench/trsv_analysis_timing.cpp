@@ -4,7 +4,7 @@
 #include <exception>
 #include <vector>
 
-#include "cuda/trsv_levels.hpp"
+#include "cuda/trsv/trsv_levels.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
@@ -18,7 +18,7 @@ bool same_levels(const trsv::TrsvAnalysis& a, const trsv::TrsvAnalysis& b) {
 }  // namespace
 
 TrsvAnalysisTiming time_trsv_analyses(const trsv::Triangle& l, const trsv::Triangle& u, trsv::TrsvAnalysis& al,
-                                      trsv::TrsvAnalysis& au, int repeat) {
+                                      trsv::TrsvAnalysis& au, int repeat, const cuda::KahnTuning& kahn) {
   TrsvAnalysisTiming r;
   std::vector<double> whole, levels;
   for (int i = 0; i <= repeat; ++i) {  // run 0 untimed (first touch of the pages)
@@ -45,8 +45,8 @@ TrsvAnalysisTiming time_trsv_analyses(const trsv::Triangle& l, const trsv::Trian
     for (int i = 0; i <= repeat; ++i) {  // run 0 untimed (module load, first cooperative launch)
       cuda::DeviceLevelStats sl, su;
       const double t0 = now_ms();
-      gl = cuda::analyze_with_device_levels(l.view(), -1, &sl);
-      gu = cuda::analyze_with_device_levels(u.view(), -1, &su);
+      gl = cuda::analyze_with_device_levels(l.view(), -1, &sl, kahn);
+      gu = cuda::analyze_with_device_levels(u.view(), -1, &su, kahn);
       const double t_whole = now_ms() - t0;
       r.gpu_equal = r.gpu_equal && same_levels(gl, al) && same_levels(gu, au);
       if (i == 0) continue;

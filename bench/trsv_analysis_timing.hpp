@@ -6,6 +6,7 @@
 // are the CPU's, element for element. Medians of `repeat` runs after one untimed run.
 #include <string>
 
+#include "cuda/trsv/trsv_levels.hpp"
 #include "trsv/triangle.hpp"
 #include "trsv/trsv_analysis.hpp"
 
@@ -22,8 +23,9 @@ struct TrsvAnalysisTiming {
   std::string gpu_failure;      // why the GPU analysis did not run ("" when it did)
 };
 
-// al, au receive the CPU analyses (what the solvers are built from).
+// al, au receive the CPU analyses (what the solvers are built from). kahn: the GPU level
+// analysis's launch shape (the benchmark's --kahn-* flags).
 TrsvAnalysisTiming time_trsv_analyses(const trsv::Triangle& l, const trsv::Triangle& u, trsv::TrsvAnalysis& al,
-                                      trsv::TrsvAnalysis& au, int repeat);
+                                      trsv::TrsvAnalysis& au, int repeat, const cuda::KahnTuning& kahn = {});
 
 }  // namespace gpuglu::bench

@@ -15,10 +15,14 @@
 // against the CPU's; a difference fails the run (exit 1). JSON lines: benchmark "sptrsv",
 // ours "gpuglu-<auto's kernel>", peer "cusparse_spsv", extras per kernel.
 // --analysis-only: the analyses alone (no solves, no JSON lines), one table line a matrix.
+// Launch-shape knobs (Options::cuda; results do not depend on them): --no-graph (LEVR/LEVC
+// launched level by level), --trsv-no-pdl, --trsv-run-passes N (0..64), and for the GPU level
+// analysis --kahn-narrow-rows N (0..1024) and --kahn-blocks-per-sm N (0..64).
 //
 //   gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--model-problems]
 //                     [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...]
-//                     [--analysis-only]
+//                     [--analysis-only] [--no-graph] [--trsv-no-pdl] [--trsv-run-passes N]
+//                     [--kahn-narrow-rows N] [--kahn-blocks-per-sm N]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -33,7 +37,7 @@
 
 #include "bench_matrices.hpp"
 #include "cli.hpp"
-#include "cuda/cuda_trsv.hpp"
+#include "cuda/trsv/cuda_trsv.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/trsv_kernel.hpp"
 #include "results_jsonl.hpp"
@@ -61,13 +65,15 @@ struct Args {
   std::string device;
   std::vector<TrsvKernel> only;  // --kernels: run just these (cusparse and auto always run)
   bool analysis_only = false;
+  gpuglu::CudaTuning cuda;       // the launch-shape knobs
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "gpuglu_trsv_bench: %s\nusage: gpuglu_trsv_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--model-problems] [--repeat N] [--warmup N] [--out FILE|-] [--device NAME] [--kernels K,K,...] "
-               "[--analysis-only]\n",
+               "[--analysis-only] [--no-graph] [--trsv-no-pdl] [--trsv-run-passes N] [--kahn-narrow-rows N] "
+               "[--kahn-blocks-per-sm N]\n",
                why.c_str());
   std::exit(2);
 }
@@ -86,6 +92,11 @@ Args parse(int argc, char** argv) {
     else if (k == "--out") a.out = r.value();
     else if (k == "--device") a.device = r.value();
     else if (k == "--analysis-only") a.analysis_only = true;
+    else if (k == "--no-graph") a.cuda.level_graph = false;
+    else if (k == "--trsv-no-pdl") a.cuda.trsv_programmatic_launch = false;
+    else if (k == "--trsv-run-passes") a.cuda.trsv_run_passes = r.integer(0, 64);
+    else if (k == "--kahn-narrow-rows") a.cuda.kahn_narrow_rows = r.integer(0, 1024);
+    else if (k == "--kahn-blocks-per-sm") a.cuda.kahn_blocks_per_sm = r.integer(0, 64);
     else if (k == "--kernels") {
       const std::string v = r.value();
       size_t start = 0;
@@ -140,8 +151,9 @@ KernelResult run_kernel(TrsvKernel k, const trsv::Triangle& l, const trsv::TrsvA
   try {
     check(cudaDeviceSynchronize(), "sync");
     const double t0 = gb::now_ms();
-    gpuglu::cuda::TriangularSolver sl(l.view(), al, k);
-    gpuglu::cuda::TriangularSolver su(u.view(), au, k);
+    const gpuglu::cuda::TrsvTuning tuning = gpuglu::cuda::TrsvTuning::from(args.cuda);
+    gpuglu::cuda::TriangularSolver sl(l.view(), al, k, -1, tuning);
+    gpuglu::cuda::TriangularSolver su(u.view(), au, k, -1, tuning);
     r.setup_ms = gb::now_ms() - t0;
     r.kernel_l = std::string(gpuglu::to_string(sl.kernel()));
     r.kernel_u = std::string(gpuglu::to_string(su.kernel()));
@@ -220,7 +232,7 @@ int main(int argc, char** argv) {
       m = gb::load_bench_matrix(spec);
       l = trsv::triangle_part(m.a.view(), trsv::Fill::lower, trsv::Diag::unit);
       u = trsv::triangle_part(m.a.view(), trsv::Fill::upper, trsv::Diag::stored);
-      at = gb::time_trsv_analyses(l, u, al, au, 3);
+      at = gb::time_trsv_analyses(l, u, al, au, 3, gpuglu::cuda::KahnTuning::from(args.cuda));
     } catch (const std::exception& e) {
       std::printf("%-22s skipped: %s\n", spec.c_str(), e.what());
       continue;

@@ -252,9 +252,10 @@ if want levels; then
         status=1
       some=(--matrix lap2d5:1024x1024 --matrix lap2d5:64x16384 --matrix lap3d7:128x128x128
             --matrix lap3d27:128x128x128 --matrix lap3d7:32x32x2048 --matrix circuit:200000:2000)
-      for knobs in "GPUGLU_KAHN_NARROW_ROWS=0" "GPUGLU_KAHN_NARROW_ROWS=1024" "GPUGLU_KAHN_BLOCKS_PER_SM=2"; do
+      for knobs in "--kahn-narrow-rows 0" "--kahn-narrow-rows 1024" "--kahn-blocks-per-sm 2"; do
         echo "== $knobs"
-        env "$knobs" "$trsv_bench" --analysis-only --out - "${some[@]}" || status=1
+        # $knobs unquoted: a flag and its value, two words
+        "$trsv_bench" --analysis-only --out - $knobs "${some[@]}" || status=1
       done
     else
       echo "trsv bench: missing ($trsv_bench)"; status=1

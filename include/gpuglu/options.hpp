@@ -1,11 +1,13 @@
 #pragma once
 // Every parameter of gpuglu, with its documented default. The PETSc options
 // -mat_gpuglu_* map onto these fields one to one (docs/options.md).
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "gpuglu/enum_names.hpp"
 #include "gpuglu/trsv_kernel.hpp"
 
 namespace gpuglu {
@@ -16,6 +18,8 @@ enum class Backend {
   cpu,        // the reference backend (OpenMP over the columns of a level)
   cuda,       // the CUDA backend (needs a CUDA build and a GPU)
 };
+inline constexpr std::array<EnumName<Backend>, 3> kBackendNames{
+    {{Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}}};
 
 // Fill-reducing ordering applied symmetrically to the matched matrix.
 enum class Ordering {
@@ -23,8 +27,13 @@ enum class Ordering {
   colamd,   // COLAMD on B (SuiteSparse), applied symmetrically
   metis,    // METIS nested dissection on B + B^T
   natural,  // identity
-  given,    // the permutation the caller passes to analyze() (PETSc's ordering)
+  given,    // the permutation the caller passes to analyze(): PETSc's ordering through the adapter, hence its name
 };
+inline constexpr std::array<EnumName<Ordering>, 5> kOrderingNames{{{Ordering::amd, "amd"},
+                                                                   {Ordering::colamd, "colamd"},
+                                                                   {Ordering::metis, "metis"},
+                                                                   {Ordering::natural, "natural"},
+                                                                   {Ordering::given, "petsc"}}};
 
 // What the factorization does when static pivoting fails: a pivot tiny relative to its
 // column, an Inf/NaN produced by the elimination, or a solve whose backward error stays
@@ -44,6 +53,12 @@ enum class PivotPolicy {
   // Never a success with a backward error above the tolerance (docs/design.md, "Recovery").
   automatic,
 };
+// The default first: PETSc's -help lists them in this order.
+inline constexpr std::array<EnumName<PivotPolicy>, 4> kPivotPolicyNames{{{PivotPolicy::automatic, "auto"},
+                                                                         {PivotPolicy::report, "report"},
+                                                                         {PivotPolicy::perturb, "perturb"},
+                                                                         {PivotPolicy::repivot, "repivot"}}};
+
 // How an incomplete factorization (Options::ilu_levels >= 0) answers a small pivot: PETSc's
 // -pc_factor_shift_type, with PETSc's semantics (MatLUFactorNumeric_SeqAIJ's shift loop), so
 // that a PETSc user's ILU behaves as it did with PETSc's own. Row i of the factor fails when
@@ -54,13 +69,38 @@ enum class ShiftType {
   nonzero,            // s = shift_amount at the first failure, doubled at each further one
   positive_definite,  // Manteuffel: s = f * t, t = 1.1 max_i (sum_j |a_ij| - |a_ii| - a_ii), f bisected in [0, 1], 5 steps
 };
+inline constexpr std::array<EnumName<ShiftType>, 3> kShiftTypeNames{{{ShiftType::none, "none"},
+                                                                     {ShiftType::nonzero, "nonzero"},
+                                                                     {ShiftType::positive_definite, "positive_definite"}}};
 
 // Where the level analysis of the GPU triangular solves runs. Both give the same levels
 // (tested), so the solves are identical; gpu is Kahn's algorithm in one cooperative launch
-// (src/cuda/trsv_levels.hpp), which pays on 3-D problems with up to ~2k levels and loses on
+// (src/cuda/trsv/trsv_levels.hpp), which pays on 3-D problems with up to ~2k levels and loses on
 // long chains and small triangles (docs/performance.md). The dependency counts and the
 // column copy stay on the CPU either way.
 enum class TrsvAnalysisSite { cpu, gpu };
+inline constexpr std::array<EnumName<TrsvAnalysisSite>, 2> kTrsvAnalysisSiteNames{
+    {{TrsvAnalysisSite::cpu, "cpu"}, {TrsvAnalysisSite::gpu, "gpu"}}};
+
+// How the caller's host arrays reach the GPU (A's values per factorization, b and x per
+// solve): copied into a pinned buffer and sent by one DMA, or sent from pageable memory,
+// which the driver stages in pipelined chunks; automatic sends arrays of 1 MiB or more
+// directly (the measured crossover: docs/performance.md, ILU-GMRES).
+enum class Staging { automatic, pinned, direct };
+inline constexpr std::array<EnumName<Staging>, 3> kStagingNames{
+    {{Staging::automatic, "auto"}, {Staging::pinned, "pinned"}, {Staging::direct, "direct"}}};
+
+// Equivalent ways of running the same arithmetic on the GPU: results do not depend on them
+// (the tests compare them bitwise), only the speed does. Measurement and diagnosis knobs
+// (docs/options.md); -1 means the engine's measured default.
+struct CudaTuning {
+  bool level_graph = true;  // replay the level loops (factorization, triangular solves) as CUDA graphs (false: level by level)
+  Staging staging = Staging::automatic;
+  bool trsv_programmatic_launch = true;  // LEVR/LEVC levels overlap the previous level's drain
+  int32_t trsv_run_passes = -1;          // LEVR single-block runs per level segment (-1: 1 up to 8192 rows, else 0), at most 64
+  int32_t kahn_blocks_per_sm = -1;       // the GPU level analysis's grid (src/cuda/trsv/kahn_shape.hpp)
+  int32_t kahn_narrow_rows = -1;         // its frontiers of at most this many rows run in one block
+};
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
 struct KernelModeThresholds {
@@ -149,6 +189,7 @@ struct Options {
   // (src/trsv/kernel_choice.hpp has the rule and its measurements).
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
   TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
+  CudaTuning cuda;
   // Threads of the reference backend; 0 = OpenMP's default.
   int32_t num_threads = 0;
   // The CPU backend runs each level left-looking (every column gathers its updates:
@@ -157,14 +198,17 @@ struct Options {
   bool cpu_right_looking = false;
 };
 
-std::string_view to_string(Backend b) noexcept;
-std::string_view to_string(Ordering o) noexcept;
-std::string_view to_string(PivotPolicy p) noexcept;
-std::string_view to_string(ShiftType t) noexcept;
-std::string_view to_string(TrsvAnalysisSite s) noexcept;
-std::optional<Backend> parse_backend(std::string_view s) noexcept;
-std::optional<Ordering> parse_ordering(std::string_view s) noexcept;
-std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept;
+inline std::string_view to_string(Backend b) noexcept { return name_in(kBackendNames, b); }
+inline std::string_view to_string(Ordering o) noexcept { return name_in(kOrderingNames, o); }
+inline std::string_view to_string(PivotPolicy p) noexcept { return name_in(kPivotPolicyNames, p); }
+inline std::string_view to_string(ShiftType t) noexcept { return name_in(kShiftTypeNames, t); }
+inline std::string_view to_string(TrsvAnalysisSite s) noexcept { return name_in(kTrsvAnalysisSiteNames, s); }
+inline std::string_view to_string(Staging s) noexcept { return name_in(kStagingNames, s); }
+inline std::optional<Backend> parse_backend(std::string_view s) noexcept { return value_in(kBackendNames, s); }
+inline std::optional<Ordering> parse_ordering(std::string_view s) noexcept { return value_in(kOrderingNames, s); }
+inline std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept {
+  return value_in(kPivotPolicyNames, s);
+}
 
 // Most CPU threads an Options::num_threads may ask for: four per processor OpenMP sees (more
 // only oversubscribe the cores, and tens of thousands abort the OpenMP runtime).

@@ -9,15 +9,19 @@
 // factors C = L U with static (diagonal) pivots. The factor F = (L - I) + U is
 // stored by columns (CSC) with sorted row indices: column j holds U(0:j, j) then
 // L(j+1:n, j) (unit diagonal of L implicit).
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "gpuglu/enum_names.hpp"
 #include "gpuglu/options.hpp"
 
 namespace gpuglu {
 
 enum class KernelMode : uint8_t { small_block = 0, large_block = 1, stream = 2 };
-const char* to_string(KernelMode m) noexcept;
+inline constexpr std::array<EnumName<KernelMode>, 3> kKernelModeNames{
+    {{KernelMode::small_block, "small-block"}, {KernelMode::large_block, "large-block"}, {KernelMode::stream, "stream"}}};
+inline const char* to_string(KernelMode m) noexcept { return name_in(kKernelModeNames, m).data(); }
 
 struct AnalysisTimes {
   double matching_ms = 0;
@@ -101,7 +105,6 @@ struct Schedule {
   std::vector<int64_t> target_src;
 
   AnalysisTimes times;
-  Options options;  // the options the schedule was built with
 
   int32_t num_levels() const { return static_cast<int32_t>(level_mode.size()); }
   int32_t levels_in_mode(KernelMode m) const;

@@ -1,9 +1,12 @@
 #pragma once
-// Which kernel runs a sparse triangular solve (src/trsv, src/cuda/cuda_trsv). The names are
-// those of R. Li's paper (../shared/papers/sptrsv-self-scheduling-cuda.txt, Sec. 4.3), and
-// they are the values of the future -mat_gpuglu_trsv option.
+// Which kernel runs a sparse triangular solve (src/trsv, src/cuda/trsv). The names are
+// those of R. Li's paper on sparse triangular solves in CUDA (Sec. 4.3; docs/design.md), and
+// they are the values of -mat_gpuglu_trsv.
+#include <array>
 #include <optional>
 #include <string_view>
+
+#include "gpuglu/enum_names.hpp"
 
 namespace gpuglu {
 
@@ -16,8 +19,17 @@ enum class TrsvKernel {
   cusparse,   // cuSPARSE SpSV, the baseline
 };
 
-std::string_view to_string(TrsvKernel k) noexcept;
-// "auto", "levr", "levc", "slfr", "slfc", "cusparse"; anything else: nullopt.
-std::optional<TrsvKernel> parse_trsv_kernel(std::string_view s) noexcept;
+inline constexpr std::array<EnumName<TrsvKernel>, 6> kTrsvKernelNames{{{TrsvKernel::automatic, "auto"},
+                                                                        {TrsvKernel::levr, "levr"},
+                                                                        {TrsvKernel::levc, "levc"},
+                                                                        {TrsvKernel::slfr, "slfr"},
+                                                                        {TrsvKernel::slfc, "slfc"},
+                                                                        {TrsvKernel::cusparse, "cusparse"}}};
+
+inline std::string_view to_string(TrsvKernel k) noexcept { return name_in(kTrsvKernelNames, k); }
+// A name of kTrsvKernelNames; anything else: nullopt.
+inline std::optional<TrsvKernel> parse_trsv_kernel(std::string_view s) noexcept {
+  return value_in(kTrsvKernelNames, s);
+}
 
 }  // namespace gpuglu

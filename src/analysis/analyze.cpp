@@ -81,7 +81,6 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   Schedule s;
   s.n = a.n;
   s.input_nnz = a.nnz();
-  s.options = options;
   s.ordering = options.ordering;
   const analysis::ColumnPattern cols = analysis::columns_of(a);
   const analysis::Matching m = analysis::compute_matching(a, cols, options.matching, options.scaling);
@@ -110,7 +109,6 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options) {
   Schedule s;
   s.n = a.n;
   s.input_nnz = a.nnz();
-  s.options = options;
   s.ordering = Ordering::amd;  // KLU's default: AMD on each diagonal block of its BTF form
   s.repivoted = true;
   const analysis::ColumnPattern cols = analysis::columns_of(a);

@@ -10,65 +10,6 @@
 
 namespace gpuglu {
 
-std::string_view to_string(Backend b) noexcept {
-  switch (b) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-  }
-  return "?";
-}
-
-std::string_view to_string(Ordering o) noexcept {
-  switch (o) {
-    case Ordering::amd: return "amd";
-    case Ordering::colamd: return "colamd";
-    case Ordering::metis: return "metis";
-    case Ordering::natural: return "natural";
-    case Ordering::given: return "given";
-  }
-  return "?";
-}
-
-std::string_view to_string(PivotPolicy p) noexcept {
-  switch (p) {
-    case PivotPolicy::report: return "report";
-    case PivotPolicy::perturb: return "perturb";
-    case PivotPolicy::repivot: return "repivot";
-    case PivotPolicy::automatic: return "auto";
-  }
-  return "?";
-}
-
-std::string_view to_string(ShiftType t) noexcept {
-  switch (t) {
-    case ShiftType::none: return "none";
-    case ShiftType::nonzero: return "nonzero";
-    case ShiftType::positive_definite: return "positive_definite";
-  }
-  return "?";
-}
-
-std::string_view to_string(TrsvAnalysisSite s) noexcept { return s == TrsvAnalysisSite::gpu ? "gpu" : "cpu"; }
-
-std::optional<Backend> parse_backend(std::string_view s) noexcept {
-  for (Backend b : {Backend::automatic, Backend::cpu, Backend::cuda})
-    if (s == to_string(b)) return b;
-  return std::nullopt;
-}
-
-std::optional<Ordering> parse_ordering(std::string_view s) noexcept {
-  for (Ordering o : {Ordering::amd, Ordering::colamd, Ordering::metis, Ordering::natural, Ordering::given})
-    if (s == to_string(o)) return o;
-  return std::nullopt;
-}
-
-std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept {
-  for (PivotPolicy p : {PivotPolicy::automatic, PivotPolicy::report, PivotPolicy::perturb, PivotPolicy::repivot})
-    if (s == to_string(p)) return p;
-  return std::nullopt;
-}
-
 int32_t max_cpu_threads() noexcept { return 4 * omp_get_num_procs(); }
 
 namespace {
@@ -110,15 +51,12 @@ void validate(const Options& o) {
   require(m.max_block_threads >= 32 && m.max_block_threads <= 1024 && (m.max_block_threads & (m.max_block_threads - 1)) == 0,
           "modes.max_block_threads", "a power of two in [32, 1024]", m.max_block_threads);
   require(m.rows_per_thread >= 1 && m.rows_per_thread <= 1024, "modes.rows_per_thread", "[1, 1024]", m.rows_per_thread);
-}
-
-const char* to_string(KernelMode m) noexcept {
-  switch (m) {
-    case KernelMode::small_block: return "small-block";
-    case KernelMode::large_block: return "large-block";
-    case KernelMode::stream: return "stream";
-  }
-  return "?";
+  const CudaTuning& c = o.cuda;
+  require(c.trsv_run_passes >= -1 && c.trsv_run_passes <= 64, "cuda.trsv_run_passes", "[-1, 64]", c.trsv_run_passes);
+  require(c.kahn_blocks_per_sm >= -1 && c.kahn_blocks_per_sm <= 64, "cuda.kahn_blocks_per_sm", "[-1, 64]",
+          c.kahn_blocks_per_sm);
+  require(c.kahn_narrow_rows >= -1 && c.kahn_narrow_rows <= 1024, "cuda.kahn_narrow_rows", "[-1, 1024]",
+          c.kahn_narrow_rows);
 }
 
 int32_t Schedule::levels_in_mode(KernelMode m) const {

@@ -1,17 +1,24 @@
-# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA).
+# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA): common/ serves
+# both engines (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
+# the LU engine, trsv/ the triangular-solve module with its GPU level analysis.
 set(GPUGLU_CUDA_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/device.cu
-  ${CMAKE_CURRENT_LIST_DIR}/cuda_lu.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/solve_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/refine_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/trsv_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/cuda_trsv.cu
-  ${CMAKE_CURRENT_LIST_DIR}/kahn_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/trsv_levels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/host_staging.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/cuda_lu.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/device_factor.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/level_loop.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/lu_solves.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/device_refinement.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/lu_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/lu/refine_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/cuda_trsv.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/kahn_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_levels.cu
 )
-# Their stand-ins in a build without nvcc (src/CMakeLists.txt).
+# Their stand-in in a build without nvcc (src/CMakeLists.txt).
 set(GPUGLU_CUDA_ABSENT_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/device_absent.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/trsv_levels_absent.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_absent.cpp
 )

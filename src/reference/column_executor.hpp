@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpuglu/schedule.hpp"
-#include "reference/numeric_types.hpp"
+#include "core/numeric_types.hpp"
 
 namespace gpuglu::reference {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "reference/numeric_types.hpp"
+#include "core/numeric_types.hpp"
 
 namespace gpuglu::reference {
 

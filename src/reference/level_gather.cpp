@@ -1,6 +1,5 @@
 #include "reference/level_gather.hpp"
 
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -8,6 +7,7 @@
 #include <vector>
 
 #include "reference/column_kernels.hpp"
+#include "reference/level_run.hpp"
 
 namespace gpuglu::reference {
 
@@ -62,19 +62,6 @@ bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* 
   return ok;
 }
 
-struct ThreadStats {
-  double min_ratio = std::numeric_limits<double>::infinity();
-  double max_active = 0.0;
-  int64_t perturbed = 0;
-  int32_t first_perturbed = std::numeric_limits<int32_t>::max();
-};
-
-void lower_to_min(std::atomic<int32_t>& target, int32_t value) {
-  int32_t cur = target.load(std::memory_order_relaxed);
-  while (value < cur && !target.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
-  }
-}
-
 struct GatherRun {
   const Schedule& s;
   double* f;
@@ -87,7 +74,7 @@ struct GatherRun {
   std::atomic<bool> missing_fill{false};
 };
 
-void run_levels(GatherRun& run, ThreadStats& local) {
+void run_levels(GatherRun& run, PivotTally& local) {
   const Schedule& s = run.s;
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
@@ -104,10 +91,7 @@ void run_levels(GatherRun& run, ThreadStats& local) {
       const int32_t k = level_cols[c];
       if (!gather_column(colptr, rowind, diag, f, k, w, run.s.incomplete)) run.missing_fill.store(true, std::memory_order_relaxed);
       const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
-      local.min_ratio = std::min(local.min_ratio, o.ratio);
-      local.max_active = std::max(local.max_active, o.colmax);
-      local.perturbed += o.perturbed;
-      if (o.perturbed) local.first_perturbed = std::min(local.first_perturbed, k);
+      local.add(o, k);
       if (o.failed) {
         lower_to_min(run.failed_column, k);
         lower_to_min(run.failed_level, l);
@@ -122,39 +106,11 @@ void run_levels(GatherRun& run, ThreadStats& local) {
 
 NumericStats factor_levels_gather(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
   GatherRun run{s, f, rule, {s.n}, {s.num_levels()}};
-  ThreadStats total;
-  const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
-  if (threads == 1) {
-    run_levels(run, total);
-  } else {
-#pragma omp parallel num_threads(threads)
-    {
-      ThreadStats local;
-      run_levels(run, local);
-#pragma omp critical(gpuglu_gather_stats)
-      {
-        total.min_ratio = std::min(total.min_ratio, local.min_ratio);
-        total.max_active = std::max(total.max_active, local.max_active);
-        total.perturbed += local.perturbed;
-        total.first_perturbed = std::min(total.first_perturbed, local.first_perturbed);
-      }
-    }
-  }
+  const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())
     throw Error(Status::invalid_input,
                 "factor_levels_gather: the schedule's factor pattern lacks a fill entry an update needs");
-  NumericStats out;
-  out.min_pivot_ratio = s.n > 0 ? total.min_ratio : 1.0;
-  out.max_active = total.max_active;
-  out.perturbed_pivots = total.perturbed;
-  out.first_perturbed = total.first_perturbed < s.n ? total.first_perturbed : -1;
-  const int32_t failed = run.failed_column.load();
-  if (failed < s.n) {
-    out.status = Status::numerically_singular;
-    out.pivot_column = failed;
-    out.pivot_value = f[s.f_diag[failed]];
-  }
-  return out;
+  return numeric_stats(s, f, total, run.failed_column.load());
 }
 
 }  // namespace gpuglu::reference

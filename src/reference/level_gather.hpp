@@ -10,7 +10,7 @@
 // Algorithm 2's up to rounding: each entry receives the same updates in ascending
 // source order (the level executor applies them level by level instead).
 #include "gpuglu/schedule.hpp"
-#include "reference/numeric_types.hpp"
+#include "core/numeric_types.hpp"
 
 namespace gpuglu::reference {
 

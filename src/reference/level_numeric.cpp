@@ -1,6 +1,5 @@
 #include "reference/level_numeric.hpp"
 
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,19 +8,11 @@
 #include <vector>
 
 #include "reference/column_kernels.hpp"
+#include "reference/level_run.hpp"
 
 namespace gpuglu::reference {
 
 namespace {
-
-// Per-thread statistics, combined once at the end (min / max / sum: order-free, so
-// the combined result does not depend on the thread count either).
-struct ThreadStats {
-  double min_ratio = std::numeric_limits<double>::infinity();
-  double max_active = 0.0;
-  int64_t perturbed = 0;
-  int32_t first_perturbed = std::numeric_limits<int32_t>::max();
-};
 
 struct LevelRun {
   const Schedule& s;
@@ -90,16 +81,10 @@ bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* 
   return ok;
 }
 
-void lower_to_min(std::atomic<int32_t>& target, int32_t value) {
-  int32_t cur = target.load(std::memory_order_relaxed);
-  while (value < cur && !target.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
-  }
-}
-
 // Runs inside a parallel region (or on its own, where the orphaned worksharing loops
 // bind to a team of one). Every thread executes the same level loop; the implicit
 // barriers of the two worksharing loops separate the phases and the levels.
-void run_levels(LevelRun& run, ThreadStats& local) {
+void run_levels(LevelRun& run, PivotTally& local) {
   const Schedule& s = run.s;
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
@@ -120,10 +105,7 @@ void run_levels(LevelRun& run, ThreadStats& local) {
     for (int64_t c = level_ptr[l]; c < level_ptr[l + 1]; ++c) {
       const int32_t j = level_cols[c];
       const PivotOutcome o = pivot_and_scale(colptr, diag, f, j, rule);
-      local.min_ratio = std::min(local.min_ratio, o.ratio);
-      local.max_active = std::max(local.max_active, o.colmax);
-      local.perturbed += o.perturbed;
-      if (o.perturbed) local.first_perturbed = std::min(local.first_perturbed, j);
+      local.add(o, j);
       if (o.failed) lower_to_min(run.failed_column, j);
     }
     // The barrier above orders every write of failed_column before this read, and no
@@ -143,40 +125,12 @@ void run_levels(LevelRun& run, ThreadStats& local) {
 
 NumericStats factor_levels(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
   LevelRun run{s, f, rule, {s.n}};
-  ThreadStats total;
-  const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
-  if (threads == 1) {
-    run_levels(run, total);
-  } else {
-#pragma omp parallel num_threads(threads)
-    {
-      ThreadStats local;
-      run_levels(run, local);
-#pragma omp critical(gpuglu_level_stats)
-      {
-        total.min_ratio = std::min(total.min_ratio, local.min_ratio);
-        total.max_active = std::max(total.max_active, local.max_active);
-        total.perturbed += local.perturbed;
-        total.first_perturbed = std::min(total.first_perturbed, local.first_perturbed);
-      }
-    }
-  }
+  const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())
     throw Error(Status::invalid_input,
                 "factor_levels: the schedule's factor pattern lacks a fill entry an update needs");
 
-  NumericStats out;
-  out.min_pivot_ratio = s.n > 0 ? total.min_ratio : 1.0;
-  out.max_active = total.max_active;
-  out.perturbed_pivots = total.perturbed;
-  out.first_perturbed = total.first_perturbed < s.n ? total.first_perturbed : -1;
-  const int32_t failed = run.failed_column.load();
-  if (failed < s.n) {
-    out.status = Status::numerically_singular;
-    out.pivot_column = failed;
-    out.pivot_value = f[s.f_diag[failed]];
-  }
-  return out;
+  return numeric_stats(s, f, total, run.failed_column.load());
 }
 
 }  // namespace gpuglu::reference

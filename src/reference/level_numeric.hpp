@@ -6,7 +6,7 @@
 //            ascending order (Schedule::target_src), so a target column is written by
 //            one thread in a fixed order: bitwise identical for any thread count.
 #include "gpuglu/schedule.hpp"
-#include "reference/numeric_types.hpp"
+#include "core/numeric_types.hpp"
 
 namespace gpuglu::reference {
 

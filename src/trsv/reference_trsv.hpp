@@ -1,6 +1,6 @@
 #pragma once
 // CPU reference triangular solves (Li, Sec. 3.1: the sequential row-wise sweep), the oracle
-// of every GPU kernel in src/cuda/trsv_kernels.cu. Sequential on purpose: the order of the
+// of every GPU kernel in src/cuda/trsv/trsv_kernels.cu. Sequential on purpose: the order of the
 // sums is the textbook one, and nothing here depends on the analysis (only on the storage
 // rules of triangle.hpp, which the caller has checked with trsv::analyze).
 #include <cstdint>

@@ -7,5 +7,4 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/trsv_analysis.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernel_choice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reference_trsv.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/trsv_kernel.cpp
 )

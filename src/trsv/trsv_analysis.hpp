@@ -1,7 +1,7 @@
 #pragma once
 // The analysis of a sparse triangular solve, once per factor pattern, O(nnz) on the CPU
 // (R. Li, Sec. 4.1 and 4.4; Naumov, Sec. 2). It is everything the four kernels of
-// src/cuda/trsv_kernels.cu need besides the values:
+// src/cuda/trsv/trsv_kernels.cu need besides the values:
 //   levels     level(i) = 1 + max level(j) over the rows j that row i depends on (0 when
 //              none): rows of one level are independent, so LEVR/LEVC solve a level at once;
 //   jlev       the rows grouped by level, ascending level (a topological order of the
@@ -55,7 +55,7 @@ TrsvAnalysis analyze(const TriangleView& t);
 // The analysis without its levels: the same checks and errors as analyze(), then n, nnz,
 // dep_count, the CSC and its map, max_row_offdiag and max_col_offdiag. level, level_ptr and
 // jlev stay empty and num_levels, max_level_rows 0 until compute_levels() (CPU) or
-// cuda::compute_levels_on_device() (GPU, Kahn's algorithm: src/cuda/trsv_levels.hpp) fills
+// cuda::compute_levels_on_device() (GPU, Kahn's algorithm: src/cuda/trsv/trsv_levels.hpp) fills
 // them: the split lets the two be timed and compared on the same dependency data.
 TrsvAnalysis analyze_dependencies(const TriangleView& t);
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuda/cuda_lu.hpp"
+#include "cuda/lu/cuda_lu.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
@@ -32,8 +32,6 @@ namespace gpuglu::test {
 namespace {
 
 using cuda::CudaLU;
-using cuda::DeviceFactorResult;
-using reference::PivotRule;
 
 int device_ordinal() { return query_device().ordinal; }
 
@@ -55,7 +53,7 @@ Options plain_options() {
 struct CpuFactor {
   std::vector<double> f;
   reference::ScatterResult scatter;
-  reference::NumericStats stats;
+  NumericStats stats;
 };
 
 CpuFactor cpu_factor(const Schedule& s, const std::vector<double>& values, const PivotRule& rule) {
@@ -91,7 +89,7 @@ void expect_factor_matches(const Schedule& s, const std::vector<double>& gpu, co
   EXPECT_EQ(bad, 0) << what << ": entries of F that differ";
 }
 
-void expect_stats_match(const DeviceFactorResult& g, const CpuFactor& c, const std::string& what) {
+void expect_stats_match(const EngineFactorResult& g, const CpuFactor& c, const std::string& what) {
   EXPECT_EQ(g.stats.status, c.stats.status) << what;
   EXPECT_EQ(g.stats.pivot_column, c.stats.pivot_column) << what;
   EXPECT_EQ(g.stats.perturbed_pivots, c.stats.perturbed_pivots) << what;
@@ -153,13 +151,13 @@ void check_matrix(const std::string& spec, const Options& options) {
   const CsrMatrixD a = gen::from_spec(spec);
   const Schedule s = analyze(a.view(), options);
   const PivotRule rule = PivotRule::from(options);
-  CudaLU lu(s, device_ordinal());
+  CudaLU lu(s, options, device_ordinal());
   EXPECT_GT(lu.device_bytes(), lu.factor_bytes());
   EXPECT_GE(lu.factor_bytes(), static_cast<int64_t>(s.f_rowind.size() * (sizeof(double) + sizeof(int32_t))));
 
   const CpuFactor c1 = cpu_factor(s, a.values, rule);
   ASSERT_EQ(c1.stats.status, Status::ok);
-  const DeviceFactorResult g1 = lu.factor(a.values.data(), rule);
+  const EngineFactorResult g1 = lu.factor(a.values.data(), rule);
   expect_stats_match(g1, c1, spec + " first factorization");
   expect_factor_matches(s, download(s, lu), c1.f, spec + " first factorization");
   const CudaLU::LevelTiming t = lu.level_timing();
@@ -169,7 +167,7 @@ void check_matrix(const std::string& spec, const Options& options) {
   const std::vector<double> v2 = varied_values(a);
   const CpuFactor c2 = cpu_factor(s, v2, rule);
   ASSERT_EQ(c2.stats.status, Status::ok);
-  const DeviceFactorResult g2 = lu.factor(v2.data(), rule);
+  const EngineFactorResult g2 = lu.factor(v2.data(), rule);
   expect_stats_match(g2, c2, spec + " refactorization");
   expect_factor_matches(s, download(s, lu), c2.f, spec + " refactorization");
   check_solves(s, a, v2, lu, c2.f, spec + " refactorization");
@@ -219,16 +217,10 @@ TEST(CudaLU, graph_and_plain_launches_agree_bitwise) {
   const Options o = device_options();
   const Schedule s = analyze(a.view(), o);
   const PivotRule rule = PivotRule::from(o);
-  const char* saved = std::getenv("GPUGLU_NO_GRAPH");
-  const std::string saved_value = saved ? saved : "";
-  unsetenv("GPUGLU_NO_GRAPH");
-  CudaLU graphed(s, device_ordinal());
-  setenv("GPUGLU_NO_GRAPH", "1", 1);
-  CudaLU plain(s, device_ordinal());
-  if (saved)
-    setenv("GPUGLU_NO_GRAPH", saved_value.c_str(), 1);
-  else
-    unsetenv("GPUGLU_NO_GRAPH");
+  CudaLU graphed(s, o, device_ordinal());
+  Options plain_launches = o;
+  plain_launches.cuda.level_graph = false;
+  CudaLU plain(s, plain_launches, device_ordinal());
   EXPECT_TRUE(graphed.uses_graph());
   EXPECT_FALSE(plain.uses_graph());
   ASSERT_EQ(graphed.factor(a.values.data(), rule).stats.status, Status::ok);
@@ -260,8 +252,8 @@ struct LevelsAndPersistent {
       : s(analyze(a.view(), o)),
         sp(analyze(a.view(), with_persistent_kernel(o))),
         rule(PivotRule::from(o)),
-        levels(s, device_ordinal()),
-        persistent(sp, device_ordinal()) {}
+        levels(s, o, device_ordinal()),
+        persistent(sp, with_persistent_kernel(o), device_ordinal()) {}
   static Options with_persistent_kernel(Options o) {
     o.modes.persistent_kernel = true;
     return o;
@@ -288,8 +280,8 @@ TEST(CudaLU, persistent_kernel_agrees_with_the_level_loop_bitwise) {
   }
   const CsrMatrixD singular = with_equal_rows(gen::from_spec("randdd:400:5:7"), 40, 41);
   LevelsAndPersistent both(singular, plain_options());
-  const DeviceFactorResult g = both.levels.factor(singular.values.data(), both.rule);
-  const DeviceFactorResult p = both.persistent.factor(singular.values.data(), both.rule);
+  const EngineFactorResult g = both.levels.factor(singular.values.data(), both.rule);
+  const EngineFactorResult p = both.persistent.factor(singular.values.data(), both.rule);
   EXPECT_EQ(g.stats.status, Status::numerically_singular);
   EXPECT_EQ(p.stats.status, Status::numerically_singular);
   EXPECT_EQ(p.stats.pivot_column, g.stats.pivot_column);
@@ -303,8 +295,8 @@ TEST(CudaLU, equal_rows_under_report_policy_name_the_reference_pivot_column) {
     const PivotRule rule = PivotRule::from(o);
     const CpuFactor c = cpu_factor(s, a.values, rule);
     ASSERT_EQ(c.stats.status, Status::numerically_singular);
-    CudaLU lu(s, device_ordinal());
-    const DeviceFactorResult g = lu.factor(a.values.data(), rule);
+    CudaLU lu(s, o, device_ordinal());
+    const EngineFactorResult g = lu.factor(a.values.data(), rule);
     EXPECT_EQ(g.stats.status, Status::numerically_singular);
     EXPECT_EQ(g.stats.pivot_column, c.stats.pivot_column);
     EXPECT_EQ(g.stats.pivot_value, c.stats.pivot_value);
@@ -335,8 +327,8 @@ TEST(CudaLU, perturb_policy_matches_the_reference_perturbed_count) {
   const CpuFactor c = cpu_factor(s, a.values, rule);
   ASSERT_EQ(c.stats.status, Status::ok);
   ASSERT_GT(c.stats.perturbed_pivots, 0);
-  CudaLU lu(s, device_ordinal());
-  const DeviceFactorResult g = lu.factor(a.values.data(), rule);
+  CudaLU lu(s, o, device_ordinal());
+  const EngineFactorResult g = lu.factor(a.values.data(), rule);
   expect_stats_match(g, c, "perturb");
   expect_factor_matches(s, download(s, lu), c.f, "perturb");
 }
@@ -359,8 +351,8 @@ TEST(CudaLU, exact_zero_pivots_are_perturbed_like_the_reference) {
     const Schedule s = analyze(a.view(), o);
     const PivotRule rule = PivotRule::from(o);
     const CpuFactor c = cpu_factor(s, a.values, rule);
-    CudaLU lu(s, device_ordinal());
-    const DeviceFactorResult g = lu.factor(a.values.data(), rule);
+    CudaLU lu(s, o, device_ordinal());
+    const EngineFactorResult g = lu.factor(a.values.data(), rule);
     EXPECT_EQ(g.stats.status, c.stats.status);
     EXPECT_EQ(g.stats.pivot_column, c.stats.pivot_column);
     EXPECT_EQ(g.stats.perturbed_pivots, c.stats.perturbed_pivots);
@@ -398,10 +390,9 @@ TEST(CudaLU, device_refinement_matches_the_cpu_refinement) {
   const CpuFactor c = cpu_factor(s, a.values, rule);
   ASSERT_EQ(c.stats.status, Status::ok);
   ASSERT_GT(c.stats.perturbed_pivots, 0);
-  CudaLU lu(s, device_ordinal());
-  ASSERT_EQ(lu.factor(a.values.data(), rule).stats.status, Status::ok);
   const std::vector<int64_t> rowptr(a.rowptr.begin(), a.rowptr.end());
-  lu.set_input_pattern(rowptr.data(), a.colind.data());
+  CudaLU lu(s, o, device_ordinal(), PatternRef{a.nrows, rowptr.data(), a.colind.data()});
+  ASSERT_EQ(lu.factor(a.values.data(), rule).stats.status, Status::ok);
   const reference::CsrRef ref{a.nrows, rowptr.data(), a.colind.data(), a.values.data()};
   reference::RefineWork work;
   work.resize(a.nrows);
@@ -414,9 +405,9 @@ TEST(CudaLU, device_refinement_matches_the_cpu_refinement) {
     else
       reference::solve_with_factor(s, c.f.data(), b.data(), xc.data(), work.solve.data());
     const reference::RefineOutcome rc = reference::refine(s, c.f.data(), ref, transpose, b.data(), xc.data(), 10, 1e-15, work);
-    const CudaLU::Refinement rg = lu.solve_refined(b.data(), xg.data(), transpose, 10, 1e-15);
+    const EngineSolveResult rg = lu.solve(b.data(), xg.data(), transpose, 10, 1e-15);
     SCOPED_TRACE(transpose ? "transpose" : "plain");
-    EXPECT_GE(rg.steps, 1);
+    EXPECT_GE(rg.refine_steps, 1);
     EXPECT_GE(rc.steps, 1);
     EXPECT_LE(rg.backward_error, std::max(1e-14, 10.0 * rc.backward_error));
     std::vector<double> r(b.size());
@@ -424,8 +415,8 @@ TEST(CudaLU, device_refinement_matches_the_cpu_refinement) {
                                                                work.denom.data());
     EXPECT_LE(berr, std::max(1e-14, 2.0 * rg.backward_error)) << "the device's backward error is the CPU's, recomputed";
     // max_steps 0: the bare solve, no backward error.
-    const CudaLU::Refinement bare = lu.solve_refined(b.data(), xg.data(), transpose, 0, 1e-15);
-    EXPECT_EQ(bare.steps, 0);
+    const EngineSolveResult bare = lu.solve(b.data(), xg.data(), transpose, 0, 1e-15);
+    EXPECT_EQ(bare.refine_steps, 0);
     EXPECT_EQ(bare.backward_error, -1.0);
   }
 }
@@ -436,20 +427,20 @@ TEST(CudaLU, nan_input_names_the_first_bad_entry) {
   const Options o = device_options();
   const Schedule s = analyze(a.view(), o);
   const PivotRule rule = PivotRule::from(o);
-  CudaLU lu(s, device_ordinal());
+  CudaLU lu(s, o, device_ordinal());
   std::vector<double> v = a.values;
   v[317] = std::numeric_limits<double>::quiet_NaN();
   v[905] = std::numeric_limits<double>::infinity();
   const CpuFactor c = cpu_factor(s, v, rule);
   ASSERT_EQ(c.scatter.bad_entry, 317);
-  const DeviceFactorResult g = lu.factor(v.data(), rule);
+  const EngineFactorResult g = lu.factor(v.data(), rule);
   EXPECT_EQ(g.stats.status, Status::nan_or_inf);
   EXPECT_EQ(g.bad_entry, 317);
   EXPECT_DOUBLE_EQ(g.max_abs_input, c.scatter.max_abs);
   // Inf alone is found too, and good values afterwards factor normally.
   v[317] = a.values[317];
   EXPECT_EQ(lu.factor(v.data(), rule).bad_entry, 905);
-  const DeviceFactorResult ok = lu.factor(a.values.data(), rule);
+  const EngineFactorResult ok = lu.factor(a.values.data(), rule);
   EXPECT_EQ(ok.stats.status, Status::ok);
   EXPECT_EQ(ok.bad_entry, -1);
   expect_factor_matches(s, download(s, lu), cpu_factor(s, a.values, rule).f, "after NaN input");
@@ -487,7 +478,7 @@ TEST(CudaLU, missing_fill_throws_invalid_input) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::invalid_input);
   }
-  CudaLU lu(s, device_ordinal());
+  CudaLU lu(s, o, device_ordinal());
   try {
     lu.factor(a.values.data(), rule);
     ADD_FAILURE() << "CudaLU accepted the broken schedule";
@@ -499,8 +490,9 @@ TEST(CudaLU, missing_fill_throws_invalid_input) {
 TEST(CudaLU, solve_before_factor_is_not_factored) {
   GPUGLU_REQUIRE_GPU();
   const CsrMatrixD a = gen::from_spec("lap2d5:10x10");
-  const Schedule s = analyze(a.view(), device_options());
-  CudaLU lu(s, device_ordinal());
+  const Options o = device_options();
+  const Schedule s = analyze(a.view(), o);
+  CudaLU lu(s, o, device_ordinal());
   std::vector<double> b(static_cast<size_t>(s.n), 1.0), x(b.size());
   try {
     lu.solve(b.data(), x.data(), true);

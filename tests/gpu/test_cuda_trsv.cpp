@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/cuda_trsv.hpp"
+#include "cuda/trsv/cuda_trsv.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
@@ -246,8 +246,8 @@ TEST(CudaTrsv, analysis_of_another_triangle_is_rejected) {
 
 // LEVR's launch plans (single-block runs of narrow levels with look-ahead, wide levels
 // inside a run, every level its own launch) and LEVR / LEVC with and without programmatic
-// dependent launch all give the reference's answer. The knobs are the benchmark's
-// environment variables, read at construction.
+// dependent launch all give the reference's answer. The knobs are TrsvTuning's (the
+// benchmark's --trsv-run-passes and --trsv-no-pdl), fixed at construction.
 TEST(CudaTrsv, levr_and_levc_launch_plans_match_reference) {
   GPUGLU_REQUIRE_GPU();
   const trsv::Triangle tris[] = {spec_triangle("lap2d5:200x150", Fill::lower, Diag::unit),
@@ -257,27 +257,28 @@ TEST(CudaTrsv, levr_and_levc_launch_plans_match_reference) {
                                  random_triangle(20000, 5, Fill::lower, Diag::stored, 41),
                                  random_triangle(6000, 40, Fill::upper, Diag::unit, 42),
                                  chain_triangle(50000, Fill::upper, Diag::stored)};
-  const char* passes[] = {"0", "1", "4", "64"};
+  const int32_t passes[] = {0, 1, 4, 64};
   for (const trsv::Triangle& t : tris) {
     const trsv::TrsvAnalysis a = trsv::analyze(t.view());
     const std::vector<double> b = random_vector(t.n, 7);
     std::vector<double> ref(t.n);
     trsv::reference::solve(t.view(), b.data(), ref.data());
-    for (const char* p : passes)
-      for (const char* pdl_off : {"0", "1"}) {
-        setenv("GPUGLU_TRSV_RUN_PASSES", p, 1);
-        setenv("GPUGLU_TRSV_NO_PDL", pdl_off, 1);
+    for (const int32_t p : passes)
+      for (const bool pdl_off : {false, true}) {
+        cuda::TrsvTuning tuning;
+        tuning.run_passes = p;
+        tuning.programmatic_launch = !pdl_off;
         for (TrsvKernel k : {TrsvKernel::levr, TrsvKernel::levc}) {
-          const std::string what = label("n " + std::to_string(t.n) + " passes " + p + " no_pdl " + pdl_off, k);
+          const std::string what = label("n " + std::to_string(t.n) + " passes " + std::to_string(p) + " no_pdl " +
+                                             (pdl_off ? "1" : "0"),
+                                         k);
           SCOPED_TRACE(what);
-          cuda::TriangularSolver s(t.view(), a, k);
+          cuda::TriangularSolver s(t.view(), a, k, -1, tuning);
           for (int rep = 0; rep < 2; ++rep)
             EXPECT_LT(relative_error(device_solve(s, b, rep == 1, what), ref), kTolerance) << "solve " << rep;
         }
       }
   }
-  unsetenv("GPUGLU_TRSV_RUN_PASSES");
-  unsetenv("GPUGLU_TRSV_NO_PDL");
 }
 
 // The no-deadlock guarantee: 1M unknowns are ~30x the warps an H100 holds at once (132 SMs

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_trsv.hpp"
-#include "cuda/trsv_levels.hpp"
+#include "cuda/trsv/cuda_trsv.hpp"
+#include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
 #include "trsv/reference_trsv.hpp"
@@ -32,33 +32,17 @@ namespace {
 using trsv::Diag;
 using trsv::Fill;
 
-// Launch shapes: {GPUGLU_KAHN_NARROW_ROWS, GPUGLU_KAHN_BLOCKS_PER_SM}, nullptr = unset.
+// Launch shapes: KahnTuning (Options::cuda.kahn_blocks_per_sm / kahn_narrow_rows), -1 = the default.
 struct Knobs {
-  const char* narrow_rows;
-  const char* blocks_per_sm;
+  int32_t narrow_rows;
+  int32_t blocks_per_sm;
   const char* name;
+  cuda::KahnTuning tuning() const { return {blocks_per_sm, narrow_rows}; }
 };
-const Knobs kShapes[] = {{nullptr, nullptr, "default"},
-                         {"0", nullptr, "grid barriers only"},
-                         {"1024", nullptr, "block 0 up to its capacity, 1024 rows"},
-                         {"1", "4", "4 blocks per SM, block 0 for single rows"}};
-
-void set_knob(const char* name, const char* value) {
-  if (value) setenv(name, value, 1);
-  else unsetenv(name);
-}
-
-class ShapeScope {
- public:
-  explicit ShapeScope(const Knobs& k) {
-    set_knob("GPUGLU_KAHN_NARROW_ROWS", k.narrow_rows);
-    set_knob("GPUGLU_KAHN_BLOCKS_PER_SM", k.blocks_per_sm);
-  }
-  ~ShapeScope() {
-    unsetenv("GPUGLU_KAHN_NARROW_ROWS");
-    unsetenv("GPUGLU_KAHN_BLOCKS_PER_SM");
-  }
-};
+const Knobs kShapes[] = {{-1, -1, "default"},
+                         {0, -1, "grid barriers only"},
+                         {1024, -1, "block 0 up to its capacity, 1024 rows"},
+                         {1, 4, "4 blocks per SM, block 0 for single rows"}};
 
 // Every field of the two analyses, the levels first.
 void expect_identical(const trsv::TrsvAnalysis& gpu, const trsv::TrsvAnalysis& cpu) {
@@ -98,10 +82,9 @@ void check_levels(const std::string& name, const trsv::Triangle& t) {
   }
   for (const Knobs& k : kShapes) {
     SCOPED_TRACE(k.name);
-    ShapeScope scope(k);
     if (cpu_status != Status::ok) {
       try {
-        cuda::analyze_with_device_levels(t.view());
+        cuda::analyze_with_device_levels(t.view(), -1, nullptr, k.tuning());
         ADD_FAILURE() << "the CPU rejects this triangle (" << to_string(cpu_status) << "), the GPU path accepted it";
       } catch (const Error& e) {
         EXPECT_EQ(e.status(), cpu_status) << e.what();
@@ -109,7 +92,7 @@ void check_levels(const std::string& name, const trsv::Triangle& t) {
       continue;
     }
     cuda::DeviceLevelStats stats;
-    const trsv::TrsvAnalysis gpu = cuda::analyze_with_device_levels(t.view(), -1, &stats);
+    const trsv::TrsvAnalysis gpu = cuda::analyze_with_device_levels(t.view(), -1, &stats, k.tuning());
     expect_identical(gpu, cpu);
     if (t.n > 0) {
       EXPECT_GE(stats.blocks, 1);

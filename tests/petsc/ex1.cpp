@@ -3,13 +3,43 @@ static const char help[] =
     "  -matrix <spec>          gpuglu generator spec: lap2d5:NXxNY, convdiff3d:NXxNYxNZ, circuit:NODES, ...\n"
     "  -no_register            do not call PetscGPUGLURegister() (load the plugin with -dll_append)\n"
     "  -residual_tol <tol>     the relative residual must be below this (default 1e-10)\n"
-    "  -error_tol <tol>        the relative error must be below this (default 1e-6)\n";
+    "  -error_tol <tol>        the relative error must be below this (default 1e-6)\n"
+    "  -print_option_tables    print the core's name table of every -mat_gpuglu_* list option\n";
+
+#include <cstdio>
 
 #include "common.hpp"
+#include "gpuglu/options.hpp"
+
+namespace {
+
+// "table -mat_gpuglu_<name>: <names in order>", the line check_help_tables.py compares with
+// the list PETSc's -help prints for the same option.
+template <class Table>
+PetscErrorCode print_table(const char* option, const Table& table) {
+  std::string line = std::string("table ") + option + ":";
+  for (const auto& e : table) line += std::string(" ") + e.name;
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", line.c_str()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode print_option_tables() {
+  PetscFunctionBeginUser;
+  PetscCall(print_table("-mat_gpuglu_backend", gpuglu::kBackendNames));
+  PetscCall(print_table("-mat_gpuglu_ordering", gpuglu::kOrderingNames));
+  PetscCall(print_table("-mat_gpuglu_pivot_policy", gpuglu::kPivotPolicyNames));
+  PetscCall(print_table("-mat_gpuglu_trsv", gpuglu::kTrsvKernelNames));
+  PetscCall(print_table("-mat_gpuglu_trsv_analysis", gpuglu::kTrsvAnalysisSiteNames));
+  PetscCall(print_table("-mat_gpuglu_staging", gpuglu::kStagingNames));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   char spec[256] = "lap2d5:20x20";
-  PetscBool no_register = PETSC_FALSE;
+  PetscBool no_register = PETSC_FALSE, print_tables = PETSC_FALSE;
   PetscReal residual_tol = 1e-10, error_tol = 1e-6;
   gpuglu_test::Csr a;
   Mat A;
@@ -24,7 +54,10 @@ int main(int argc, char** argv) {
       PetscOptionsBool("-no_register", "skip PetscGPUGLURegister()", nullptr, no_register, &no_register, nullptr));
   PetscCall(PetscOptionsReal("-residual_tol", "residual tolerance", nullptr, residual_tol, &residual_tol, nullptr));
   PetscCall(PetscOptionsReal("-error_tol", "error tolerance", nullptr, error_tol, &error_tol, nullptr));
+  PetscCall(PetscOptionsBool("-print_option_tables", "print the option name tables", nullptr, print_tables,
+                             &print_tables, nullptr));
   PetscOptionsEnd();
+  if (print_tables) PetscCall(print_option_tables());
   if (!no_register) PetscCall(PetscGPUGLURegister());
 
   PetscCall(gpuglu_test::generate(spec, &a));

@@ -16,8 +16,6 @@
 namespace gpuglu::test {
 namespace {
 
-using reference::NumericStats;
-using reference::PivotRule;
 
 std::vector<double> scattered_values(const Schedule& s, const CsrMatrix<int32_t, double>& a) {
   std::vector<double> f(s.f_rowind.size());

@@ -19,8 +19,6 @@
 namespace gpuglu::test {
 namespace {
 
-using reference::NumericStats;
-using reference::PivotRule;
 
 std::vector<double> scattered(const Schedule& s, const CsrMatrix<int32_t, double>& a) {
   std::vector<double> f(s.f_rowind.size());

@@ -72,8 +72,8 @@ TEST(PartialPivoting, schedule_reproduces_klus_pivots) {
     // C = P (R \ A) Q is KLU's matrix: its static LU has KLU's pivots, U(k, k) = Udiag[k].
     std::vector<double> f(s.f_rowind.size());
     ASSERT_LT(reference::scatter_values(s, a.values.data(), f.data()).bad_entry, 0);
-    reference::PivotRule rule;
-    const reference::NumericStats ns = reference::factor_levels_gather(s, f.data(), rule, 1);
+    PivotRule rule;
+    const NumericStats ns = reference::factor_levels_gather(s, f.data(), rule, 1);
     ASSERT_EQ(ns.status, Status::ok);
     const double* udiag = static_cast<const double*>(klu.numeric->Udiag);
     double worst = 0.0;

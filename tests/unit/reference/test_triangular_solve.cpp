@@ -50,7 +50,7 @@ Factored factored(int32_t n, uint64_t seed, double diag_boost = 1.5) {
   Factored r{sc.a, naive_schedule(sc.a, sc.t), {}};
   r.f.resize(r.s.f_rowind.size());
   reference::scatter_values(r.s, r.a.values.data(), r.f.data());
-  EXPECT_EQ(reference::factor_levels(r.s, r.f.data(), reference::PivotRule(), 1).status, Status::ok);
+  EXPECT_EQ(reference::factor_levels(r.s, r.f.data(), PivotRule(), 1).status, Status::ok);
   return r;
 }
 
@@ -126,9 +126,9 @@ TEST(TriangularSolve, refinement_restores_accuracy_of_a_perturbed_factor) {
   const Schedule s = naive_schedule(a);
   std::vector<double> f(s.f_rowind.size());
   reference::scatter_values(s, a.values.data(), f.data());
-  reference::PivotRule rule;
+  PivotRule rule;
   rule.policy = PivotPolicy::perturb;
-  const reference::NumericStats st = reference::factor_levels(s, f.data(), rule, 1);
+  const NumericStats st = reference::factor_levels(s, f.data(), rule, 1);
   ASSERT_EQ(st.status, Status::ok);
   ASSERT_EQ(st.perturbed_pivots, 40);
 

@@ -3,7 +3,7 @@
 // nor what n rows can use, and the narrow-frontier bound stays within block 0's shared memory.
 #include <gtest/gtest.h>
 
-#include "cuda/kahn_shape.hpp"
+#include "cuda/trsv/kahn_shape.hpp"
 
 namespace gpuglu::test {
 namespace {

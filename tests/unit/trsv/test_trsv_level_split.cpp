@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/trsv_levels.hpp"
+#include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/status.hpp"
 #include "trsv/trsv_analysis.hpp"

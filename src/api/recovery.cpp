@@ -1,0 +1,145 @@
+// What SparseLU does when static pivots fail (Options::pivot_policy; docs/design.md,
+// "Recovery"): re-analyze with KLU's partial pivoting (repivot), or, by default, a fresh
+// static analysis of the current values, then KLU's order, then a reported failure
+// (automatic). The engines know nothing of this: they factor and solve what they are given.
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "api/sparse_lu_impl.hpp"
+#include "gpuglu/analysis.hpp"
+#include "gpuglu/matrix_ops.hpp"
+
+namespace gpuglu {
+
+// PivotPolicy::repivot after a tiny pivot: KLU's partial pivoting on A (the analyzed pattern
+// with this call's values) gives a new schedule, and the same values are factored again
+// with it on the same backend. The new pivots are KLU's, which passed its threshold test on
+// these very values, so this succeeds unless A is (nearly) singular; a failure is reported,
+// never re-pivoted again within the call.
+void SparseLU::Impl::repivot_once() {
+  const FactorStats failed = fstats;
+  if (!switch_to_partial_pivoting()) return;
+  const int64_t nnz_before = fstats.repivot_nnz_before;
+  fstats = FactorStats();
+  fstats.factorizations = failed.factorizations;
+  fstats.repivoted = true;
+  fstats.repivot_column_original = failed.pivot_column_original;
+  fstats.repivot_pivot_value = failed.pivot_value;
+  fstats.repivot_nnz_before = nnz_before;
+  factor_with_schedule(PivotRule::from(options));
+}
+
+// The schedule becomes KLU's pivot order for a_values. False, with the schedule kept and
+// fstats.repivot_singular set, when KLU finds A singular too.
+bool SparseLU::Impl::switch_to_partial_pivoting() {
+  const int64_t nnz_before = schedule.nnz_factor();
+  Schedule klu_order;
+  try {
+    klu_order = analyze_with_partial_pivoting(analyzed_matrix(), options);
+  } catch (const std::bad_alloc&) {
+    throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
+  } catch (const Error& e) {
+    if (e.status() != Status::numerically_singular) throw;
+    fstats.repivot_singular = true;
+    fstats.repivot_column_original = fstats.pivot_column_original;
+    fstats.repivot_pivot_value = fstats.pivot_value;
+    return false;
+  }
+  replace_schedule(std::move(klu_order));
+  ++repivots;
+  fstats.repivot_nnz_before = nnz_before;
+  return true;
+}
+
+// PivotPolicy::automatic, after the factorization with the schedule this call started with.
+void SparseLU::Impl::recover_in_factor() {
+  if (fstats.status == Status::nan_or_inf) return;  // an input value: no pivot order repairs it
+  const RecoveryReason why = assess_factor();
+  if (why == RecoveryReason::none) return;
+  if (!recover(why, [&] { return assess_factor() == RecoveryReason::none; }) && fstats.status == Status::ok)
+    fstats.status = Status::numerically_singular;  // the last factor failed its check solve
+}
+
+// none when the factor just computed is usable: no tiny pivot, and where it is suspicious
+// (growth above check_growth, or MC64 scales clamped to the double range, which leave C
+// unbalanced), a solve with a known solution within the backward-error tolerance.
+RecoveryReason SparseLU::Impl::assess_factor() {
+  if (fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
+  const bool suspicious = fstats.growth > options.check_growth || schedule.scales_clamped > 0;
+  if (fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
+  fstats.check_backward_error = check_solve();
+  return fstats.check_backward_error <= options.backward_error_tolerance ? RecoveryReason::none
+                                                                         : RecoveryReason::growth;
+}
+
+// Solves A x = A t for t_i in [1, 2) (a smooth, nonzero solution, so that every component
+// of b has a reference scale) and returns the backward error the refined solve reaches.
+double SparseLU::Impl::check_solve() {
+  const auto n = static_cast<size_t>(schedule.n);
+  check_x.resize(n);
+  check_b.resize(n);
+  for (size_t i = 0; i < n; ++i) check_x[i] = 1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0;
+  spmv(analyzed_matrix(), check_x.data(), check_b.data());
+  return solve_one(check_b.data(), check_x.data(), false, max_refine_steps()).backward_error;
+}
+
+// PivotPolicy::automatic: the factor of the current schedule failed (why). The schedules
+// after it are tried in turn until accept() takes one's factor: a fresh static analysis of
+// the current values (the fast path again; skipped when the schedule was analyzed from
+// them), then KLU's partial pivoting (skipped when the schedule already is KLU's for them).
+// False: none was accepted, and fstats describes the last attempt.
+bool SparseLU::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
+  const FactorStats failed = fstats;
+  const int64_t nnz_before = schedule.nnz_factor();
+  auto restart = [&](bool reanalyzed) {
+    fstats = FactorStats();
+    fstats.factorizations = failed.factorizations;
+    fstats.repivot_nnz_before = nnz_before;
+    fstats.recovery = why;
+    fstats.reanalyzed = reanalyzed;
+    if (why == RecoveryReason::growth) fstats.recovery_growth = failed.growth;
+    if (why == RecoveryReason::tiny_pivot) {
+      fstats.repivot_column_original = failed.pivot_column_original;
+      fstats.repivot_pivot_value = failed.pivot_value;
+    }
+  };
+  bool reanalyzed = false;
+  if (!schedule_fits_values) {
+    reanalyze_static();
+    reanalyzed = true;
+    restart(reanalyzed);
+    factor_with_schedule(PivotRule::from(options));
+    if (accept()) return true;
+  }
+  if (schedule_fits_values && schedule.repivoted) return false;
+  if (!switch_to_partial_pivoting()) return false;
+  restart(reanalyzed);
+  fstats.repivoted = true;
+  factor_with_schedule(PivotRule::from(options));
+  return accept();
+}
+
+// The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
+// would run it had these values come first.
+void SparseLU::Impl::reanalyze_static() {
+  Schedule fresh = gpuglu::analyze(analyzed_matrix(), options, given_perm.empty() ? nullptr : given_perm.data());
+  replace_schedule(std::move(fresh));
+  ++reanalyses;
+}
+
+// A solve above the tolerance is no solution unless the user chose perturbed pivots (a
+// preconditioner) or an incomplete factor (never refined).
+bool SparseLU::Impl::solves_must_meet_tolerance() const {
+  return options.pivot_policy != PivotPolicy::perturb && !schedule.incomplete;
+}
+
+// No pivot order gives a solve within the tolerance: the factor is unusable from now on.
+void SparseLU::Impl::fail_factor() {
+  sstats.status = Status::numerically_singular;
+  if (fstats.status == Status::ok) fstats.status = Status::numerically_singular;
+  if (fstats.recovery == RecoveryReason::none) fstats.recovery = RecoveryReason::backward_error;
+  factored = false;
+}
+
+}  // namespace gpuglu

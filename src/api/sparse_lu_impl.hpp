@@ -1,0 +1,82 @@
+#pragma once
+// SparseLU's private state (include/gpuglu/lu.hpp): the schedule, the numeric engine that
+// executes it, and the policies above the engine - backend choice (sparse_lu.cpp), pivot
+// policies and their recoveries (recovery.cpp), PETSc's ILU shifts (sparse_lu.cpp with
+// ilu_shift.hpp). The engine is the only place arithmetic happens
+// (core/numeric_engine.hpp); nothing here depends on which engine it is.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/analyzed_pattern.hpp"
+#include "core/numeric_engine.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/lu.hpp"
+
+namespace gpuglu {
+
+struct SparseLU::Impl {
+  Options options;
+  Backend backend = Backend::cpu;  // the backend analyze() chose; a re-analysis keeps it
+  bool analyzed = false;
+  bool factored = false;
+  int64_t analysis_count = 0;
+  int64_t repivots = 0;    // schedules replaced by KLU's pivot order since the last analyze()
+  int64_t reanalyses = 0;  // fresh static analyses by PivotPolicy::automatic since the last analyze()
+  Schedule schedule;
+  detail::AnalyzedPattern pattern;
+  std::vector<int32_t> given_perm;  // Ordering::given: the caller's permutation, kept for re-analyses
+  // The pattern's row pointers as the re-analyses read them (the analysis checked that
+  // nnz(A) < 2^31, so int32 holds them).
+  std::vector<int32_t> rowptr32;
+  // Values of the last factorization: the engine's refinement reads them (they stay put
+  // until the next factorization), and so do the re-analyses.
+  std::vector<double> a_values;
+  // The schedule was analyzed from the values in a_values (analyze(), a re-analysis, KLU's
+  // order): analyzing them again would choose the same pivots.
+  bool schedule_fits_values = false;
+  std::unique_ptr<NumericEngine> engine;  // executes `schedule`; rebuilt whenever it changes
+  FactorStats fstats;
+  SolveStats sstats;
+  int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
+  std::vector<double> rhs_copy;        // b, where a solve's x overwrites it and it is read again
+  std::vector<double> check_x, check_b;  // the check solve of a suspicious factor
+  DeviceInfo device;
+  std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
+
+  explicit Impl(const Options& o);
+
+  // --- sparse_lu.cpp: the pipeline ---
+  void discard();
+  template <class I>
+  void analyze(const CsrView<I, double>& a, const int32_t* given);
+  void attach_engine();
+  void replace_schedule(Schedule&& s);
+  void require_analyzed(const char* verb) const;
+  const FactorStats& refactor(const double* values);
+  void take_values(const double* values);
+  void factor_with_schedule(const PivotRule& rule);
+  void set_failure_column(int32_t column);
+  int32_t max_refine_steps() const;
+  EngineSolveResult solve_one(const double* b, double* x, bool transpose, int32_t steps);
+  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx, bool transpose);
+  CsrView<int32_t, double> analyzed_matrix() const;
+  PatternRef pattern_ref() const;
+
+  // --- recovery.cpp: the pivot policies above the engine ---
+  void repivot_once();
+  bool switch_to_partial_pivoting();
+  void recover_in_factor();
+  RecoveryReason assess_factor();
+  double check_solve();
+  bool recover(RecoveryReason why, const std::function<bool()>& accept);
+  void reanalyze_static();
+  bool solves_must_meet_tolerance() const;
+  void fail_factor();
+
+  // Options::shift_type for incomplete factorizations (api/ilu_shift.hpp has PETSc's loop).
+  void factor_with_shifts();
+};
+
+}  // namespace gpuglu

@@ -1,0 +1,74 @@
+#pragma once
+// The seam between SparseLU and the numeric engines (docs/design.md, "One seam"): an
+// engine executes one Schedule on one device - the CPU reference engine (src/reference),
+// the CUDA engine (src/cuda) - and knows nothing of pivot policies, recoveries or PETSc.
+// SparseLU holds one engine, builds a new one when the schedule changes, and decides
+// everything above the arithmetic. Only core types cross the seam.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/numeric_types.hpp"
+#include "gpuglu/options.hpp"
+#include "gpuglu/schedule.hpp"
+#include "gpuglu/trsv_kernel.hpp"
+
+namespace gpuglu {
+
+struct EngineFactorResult {
+  NumericStats stats;          // ok / numerically_singular, or nan_or_inf (see bad_entry)
+  int64_t bad_entry = -1;      // first input entry (A's CSR order) that is NaN or Inf, -1 if none
+  double max_abs_input = 0.0;  // max |C(i, j)| of the scattered input (the growth's denominator)
+  double device_ms = 0.0;      // the part timed on a device (scatter + level loop), 0 on the CPU
+};
+
+struct EngineSolveResult {
+  int32_t refine_steps = 0;      // corrections accepted
+  double backward_error = -1.0;  // componentwise, of the returned x; -1 when max_steps was 0
+};
+
+// A's CSR pattern as analyzed (64-bit row pointers), for the refinement's residuals. It
+// outlives the engine: SparseLU owns it and rebuilds the engine when it changes.
+struct PatternRef {
+  int32_t n = 0;
+  const int64_t* rowptr = nullptr;
+  const int32_t* colind = nullptr;
+};
+
+class NumericEngine {
+ public:
+  virtual ~NumericEngine() = default;
+
+  // Numeric factorization of A's values (a_values: the analyzed pattern's CSR order):
+  // scatter into F, add rule.diagonal_shift to C's diagonal, eliminate by the schedule. A
+  // failure is a status in the result, never an exception (those are for the device or
+  // memory failing). The same call refactors: only the values change.
+  virtual EngineFactorResult factor(const double* a_values, const PivotRule& rule) = 0;
+
+  // x = A^{-1} b (transpose: A^{-T} b) with the last successful factor, then up to
+  // max_steps steps of iterative refinement against A's values of that factor(), while the
+  // componentwise backward error exceeds tolerance and each step lowers it. b and x are
+  // host arrays of n that must not overlap.
+  virtual EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                                  double tolerance) = 0;
+
+  // F = (L - I) + U of the last factorization (schedule().f_rowind's layout); a device
+  // engine copies it to the host on the first call after a factorization.
+  virtual const std::vector<double>& factor_values() = 0;
+
+  virtual Backend backend() const noexcept = 0;
+  virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU
+  virtual TrsvKernel trsv_kernel() const noexcept = 0;  // the kernel the solves run (the option on the CPU)
+};
+
+// The CPU reference engine (src/reference/cpu_engine.cpp): OpenMP over the columns of a
+// level, left-looking gather or (Options::cpu_right_looking) the GPU's right-looking updates.
+std::unique_ptr<NumericEngine> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o);
+
+// The CUDA engine (src/cuda/lu/cuda_lu.cu) on device `device_ordinal`; in a build
+// without CUDA a stand-in (src/cuda/cuda_absent.cpp) throws Error(unsupported). Throws
+// Error(out_of_memory) naming the bytes asked when the factor does not fit.
+std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                int device_ordinal);
+
+}  // namespace gpuglu

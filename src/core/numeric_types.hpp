@@ -1,0 +1,45 @@
+#pragma once
+// What every numeric engine (src/reference, src/cuda) takes and returns: the pivot rule
+// taken from Options and the statistics a numeric factorization returns.
+#include <cstdint>
+
+#include "gpuglu/options.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu {
+
+// The part of Options that decides whether a static pivot is usable (options.hpp).
+struct PivotRule {
+  PivotPolicy policy = PivotPolicy::report;
+  double threshold = 1e-13;
+  double zero_pivot = 0.0;
+  double perturbation = 1.4901161193847656e-08;
+  // Added to every diagonal entry of C after the scatter, before any elimination (the
+  // shift of Options::shift_type: PETSc adds it to the row's diagonal the same way).
+  double diagonal_shift = 0.0;
+
+  // The engines (CPU and CUDA) know report and perturb only. Under repivot and automatic a
+  // tiny pivot is reported like under report; SparseLU then decides what to analyze next.
+  static PivotRule from(const Options& o) {
+    const PivotPolicy engine = o.pivot_policy == PivotPolicy::perturb ? PivotPolicy::perturb : PivotPolicy::report;
+    return {engine, o.pivot_threshold, o.zero_pivot, o.perturbation, 0.0};
+  }
+};
+
+struct NumericStats {
+  // ok, or numerically_singular: a tiny pivot under PivotPolicy::report, or a column
+  // whose entries overflowed to Inf/NaN during the elimination (under either policy,
+  // since no perturbation can make such a factor usable).
+  Status status = Status::ok;
+  int32_t pivot_column = -1;  // smallest failing column of C, -1 if none
+  double pivot_value = 0.0;   // its pivot, untouched
+  int64_t perturbed_pivots = 0;
+  int32_t first_perturbed = -1;  // smallest perturbed column, -1 if none
+  // min_j |pivot_j| / max_i |F(i, j)|, measured before any perturbation; 1 for n == 0.
+  double min_pivot_ratio = 1.0;
+  // max over columns of max_i |F(i, j)| when column j is pivoted, i.e. the largest entry
+  // of every active submatrix (the classic growth-factor numerator).
+  double max_active = 0.0;
+};
+
+}  // namespace gpuglu

@@ -1,0 +1,82 @@
+// DeviceFactor (device_factor.hpp): uploads, the scatter before the level loop and the
+// state read after it. The kernels are lu_kernels.cu's.
+#include "cuda/lu/device_factor.hpp"
+
+#include "cuda/common/cuda_check.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging)
+    : staging_(staging),
+      n_(s.n),
+      nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
+      input_nnz_(s.input_nnz),
+      f_diag_(s.f_diag) {
+  args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
+  args_.rowind = mem.upload(s.f_rowind, "the factor's row indices");
+  args_.diag = mem.upload(s.f_diag, "the factor's diagonal positions");
+  args_.f = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
+  args_.level_cols = mem.upload(s.level_cols, "the level columns");
+  args_.target_col = mem.upload(s.target_col, "the update targets");
+  args_.src_ptr = mem.upload(s.target_src_ptr, "the update source pointers");
+  args_.src = mem.upload(s.target_src, "the update sources");
+  args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
+  args_.incomplete = s.incomplete;
+  value_map_ = mem.upload(s.value_map, "the value map");
+  value_scale_ = mem.upload(s.value_scale, "the value scaling");
+  a_dev_ = mem.allocate<double>(static_cast<size_t>(input_nnz_), "the input values");
+  a_pinned_ = staging.pinned<double>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
+  state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
+}
+
+void DeviceFactor::upload_input(const double* a_values, cudaStream_t stream) {
+  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(double), stream);
+}
+
+void DeviceFactor::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
+  kernels::launch_reset(args_.state, rule, stream);
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.f, 0, static_cast<size_t>(nnz_f_) * sizeof(double), stream));
+  kernels::launch_scatter(input_nnz_, a_dev_, value_map_, value_scale_, args_.f, args_.state, stream);
+  kernels::launch_shift_diagonal(n_, args_.diag, args_.f, rule.diagonal_shift, stream);
+}
+
+void DeviceFactor::enqueue_state_download(cudaStream_t stream) {
+  GPUGLU_CUDA_CHECK(
+      cudaMemcpyAsync(state_pinned_, args_.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, stream));
+}
+
+EngineFactorResult DeviceFactor::result() const {
+  const kernels::FactorState st = *state_pinned_;
+  if (st.missing_fill)
+    throw Error(Status::invalid_input,
+                "CudaLU::factor: the schedule's factor pattern lacks a fill entry an update needs");
+  EngineFactorResult out;
+  out.max_abs_input = kernels::double_from_bits(st.max_input_bits);
+  out.stats.max_active = kernels::double_from_bits(st.max_active_bits);
+  out.stats.min_pivot_ratio = n_ > 0 ? kernels::double_from_bits(st.min_ratio_bits) : 1.0;
+  out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
+  out.stats.first_perturbed = st.first_perturbed == kernels::kNoEntry ? -1 : static_cast<int32_t>(st.first_perturbed);
+  if (st.bad_entry != kernels::kNoEntry) {
+    out.bad_entry = static_cast<int64_t>(st.bad_entry);
+    out.stats.status = Status::nan_or_inf;
+    return out;
+  }
+  if (st.failure_key != kernels::kNoEntry) {
+    const int32_t column = static_cast<int32_t>(st.failure_key & 0xffffffffull);
+    out.stats.status = Status::numerically_singular;
+    out.stats.pivot_column = column;
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.f + f_diag_[column], sizeof(double),
+                                 cudaMemcpyDeviceToHost));
+  }
+  return out;
+}
+
+void DeviceFactor::download(double* f_host, cudaStream_t stream) const {
+  if (nnz_f_ == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, args_.f, static_cast<size_t>(nnz_f_) * sizeof(double),
+                                    cudaMemcpyDeviceToHost, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,59 @@
+#pragma once
+// CudaLU's factor on the device: F's pattern and values, the level schedule its kernels read,
+// A's values of the last factorization with the map that scatters them into F, and the
+// factorization state (pivot failures, statistics), read back once the level loop is done.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
+#include "core/numeric_types.hpp"
+#include "cuda/common/device_memory.hpp"
+#include "cuda/common/host_staging.hpp"
+#include "cuda/lu/lu_kernels.cuh"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::cuda {
+
+class DeviceFactor {
+ public:
+  // Uploads s's factor pattern, level schedule, value map and scaling into mem (each upload
+  // synchronous); the pinned buffers for A's values and the state come from staging.
+  DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging);
+  DeviceFactor(const DeviceFactor&) = delete;
+  DeviceFactor& operator=(const DeviceFactor&) = delete;
+
+  // The pointers every level kernel takes (fixed for the object's life, so a graph keeps them).
+  const kernels::LevelArgs& level_args() const { return args_; }
+  const double* values() const { return args_.f; }
+  const double* input_values() const { return a_dev_; }  // A's values of the last upload_input()
+
+  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
+  void upload_input(const double* a_values, cudaStream_t stream);
+  // What precedes the level loop: the state reset for rule, F = 0, A's values scattered
+  // (scaled) into F, rule.diagonal_shift added to the diagonal.
+  void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
+  // What follows it: the state copied to pinned memory, readable after a synchronization.
+  void enqueue_state_download(cudaStream_t stream);
+  // The factorization's outcome from that copy (device_ms left 0); throws
+  // Error(invalid_input) when an update found no fill entry (a broken schedule).
+  EngineFactorResult result() const;
+  // F's values to f_host (nnz of them), synchronous.
+  void download(double* f_host, cudaStream_t stream) const;
+
+ private:
+  const HostStaging& staging_;
+  int32_t n_ = 0;
+  int64_t nnz_f_ = 0;
+  int64_t input_nnz_ = 0;
+  std::vector<int64_t> f_diag_;  // host copy: the failing pivot's position
+  kernels::LevelArgs args_{};
+  int64_t* value_map_ = nullptr;
+  double* value_scale_ = nullptr;
+  double* a_dev_ = nullptr;
+  double* a_pinned_ = nullptr;
+  kernels::FactorState* state_pinned_ = nullptr;
+};
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,69 @@
+#pragma once
+// CudaLU's solve with iterative refinement on the device (reference::refine_with's rule):
+// b goes up, x = op(A)^{-1} b through LuSolves, then the residual r = b - op(A) x and the
+// componentwise backward error of every iterate are computed on the device with A's values
+// of the last factorization (refine_kernels.cu), and a correction is kept only while it
+// lowers the backward error. The backward error of the first solve is copied to pinned
+// memory behind x and read after x's download: the check costs one residual kernel and no
+// extra synchronization; only a solve that needs refinement synchronizes per step.
+// A's pattern goes up on the first refined solve, A^T's (a transpose with positions into
+// A's values) on the first refined transposed one.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/numeric_engine.hpp"
+#include "cuda/common/device_memory.hpp"
+#include "cuda/common/host_staging.hpp"
+#include "cuda/lu/lu_solves.hpp"
+
+namespace gpuglu::cuda {
+
+class DeviceRefinement {
+ public:
+  // pattern: A's CSR pattern (it outlives this object; rowptr null: no refinement);
+  // a_values: A's values on the device, as the last factorization received them.
+  DeviceRefinement(int32_t n, int64_t input_nnz, PatternRef pattern, const double* a_values, DeviceMemory& mem,
+                   HostStaging& staging, cudaStream_t stream);
+  DeviceRefinement(const DeviceRefinement&) = delete;
+  DeviceRefinement& operator=(const DeviceRefinement&) = delete;
+
+  // x = op(A)^{-1} b (host arrays of n; they may alias) through solves, then up to
+  // max_steps refinement steps while the backward error exceeds tolerance. Synchronous.
+  // Throws Error(invalid_input) when max_steps > 0 and no pattern was given (or it does not
+  // have the schedule's input_nnz entries).
+  EngineSolveResult solve(LuSolves& solves, const double* b, double* x, bool transpose, int32_t max_steps,
+                          double tolerance);
+
+ private:
+  void upload_pattern();
+  void build_transpose();
+  // r = b_dev - op(A) x; the backward error is copied to berr_pinned, readable once the
+  // stream has been synchronized.
+  void enqueue_residual(bool transpose, const double* x, double* r);
+  double residual(bool transpose, const double* x, double* r);  // the same, synchronized: the backward error
+
+  int32_t n_;
+  int64_t input_nnz_;
+  PatternRef pattern_;
+  const double* a_values_;
+  DeviceMemory& mem_;
+  const HostStaging& staging_;
+  cudaStream_t stream_;
+  int64_t* a_rowptr_ = nullptr;
+  int32_t* a_colind_ = nullptr;
+  int64_t* at_rowptr_ = nullptr;
+  int32_t* at_colind_ = nullptr;
+  int64_t* at_value_of_ = nullptr;  // A^T's entry e holds A's value at_value_of_[e]
+  double* b_dev_ = nullptr;
+  double* x_dev_ = nullptr;
+  double* x_next_ = nullptr;
+  double* r_dev_ = nullptr;
+  double* r_next_ = nullptr;
+  double* d_dev_ = nullptr;
+  unsigned long long* berr_bits_ = nullptr;
+  double* v_pinned_ = nullptr;
+  unsigned long long* berr_pinned_ = nullptr;
+};
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,523 @@
+// The numeric kernels of CudaLU: scatter, pivot and the atomic-free target updates
+// (GLU3.0 Sec. III-B with the schedule's target-grouped update lists).
+//
+// Arithmetic matches reference::pivot_and_scale / factor_levels operation for operation:
+// explicit __dmul_rn / __dsub_rn / __ddiv_rn keep nvcc from contracting a * b - c into a
+// fused multiply-add, so F comes out as the CPU right-looking executor computes it.
+//
+// Locating F(i, k): the rows of column k below U(j, k) (positions pos + 1 .. colptr[k + 1])
+// are sorted, so each thread binary-searches its row in a window bounded by the row's rank
+// in L(:, j). No n-sized dense scratch per column in flight (GLU3.0 Eq. 8 limits parallel
+// columns by exactly that scratch).
+//
+// Programmatic dependent launch: the level loop's kernels may be launched so that they
+// start while the previous kernel drains. Each reads only the schedule (constant during a
+// factorization) before wait_for_previous_kernel(), and F and the state only after it.
+#include <cfloat>
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/common/programmatic_launch.cuh"
+#include "cuda/lu/lu_kernels.cuh"
+
+namespace gpuglu::cuda::kernels {
+
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ __forceinline__ unsigned long long bits_of(double x) {
+  return static_cast<unsigned long long>(__double_as_longlong(x));
+}
+
+// v >= 0 or NaN. NaN is skipped, as std::max / std::min with the running value first skip it.
+__device__ __forceinline__ void atomic_max_nonneg(unsigned long long* addr, double v) {
+  if (v > 0.0) atomicMax(addr, bits_of(v));
+}
+__device__ __forceinline__ void atomic_min_nonneg(unsigned long long* addr, double v) {
+  if (v == v) atomicMin(addr, bits_of(v));
+}
+
+__device__ __forceinline__ double warp_max(double v) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const double w = __shfl_xor_sync(kFullMask, v, offset);
+    v = w > v ? w : v;
+  }
+  return v;
+}
+
+// Max over the block, returned to every thread. Values are >= 0 and never NaN.
+__device__ double block_max(double v) {
+  __shared__ double partial[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  v = warp_max(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    const int nwarps = (blockDim.x + 31) >> 5;
+    double w = lane < nwarps ? partial[lane] : 0.0;
+    w = warp_max(w);
+    if (lane == 0) partial[0] = w;
+  }
+  __syncthreads();
+  const double out = partial[0];
+  __syncthreads();  // partial may be reused by the caller's next reduction
+  return out;
+}
+
+__device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
+  atomicMin(&st->failure_key, (static_cast<unsigned long long>(level) << 32) | static_cast<uint32_t>(j));
+  atomicMin(&st->failed_level, level);
+}
+
+// Early exits, read once at kernel entry. Both conditions are uniform over a block:
+// bad_entry is written only by the scatter and missing_fill only by update kernels
+// (earlier launches); failed_level changes during a pivot kernel only to its own level,
+// which "< level" does not see, and never during an update kernel.
+__device__ __forceinline__ bool pivot_skipped(const FactorState* st, int32_t level) {
+  const volatile FactorState* v = st;
+  return v->bad_entry != kNoEntry || v->missing_fill != 0 || v->failed_level < level;
+}
+__device__ __forceinline__ bool update_skipped(const FactorState* st, int32_t level) {
+  const volatile FactorState* v = st;
+  return v->bad_entry != kNoEntry || v->failed_level <= level;
+}
+
+// F as read by the persistent kernel (Coherent): values written by other blocks during the
+// same launch must not come from this SM's L1, so they are loaded at L2 (ld.global.cg).
+template <bool Coherent>
+__device__ __forceinline__ double load_f(const double* p) {
+  if constexpr (Coherent)
+    return __ldcg(p);
+  else
+    return *p;
+}
+
+// reference::pivot_and_scale for column j by a group of nthreads (a warp, or the block).
+template <bool Block, bool Coherent = false>
+__device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int tid, int nthreads) {
+  double* f = a.f;
+  FactorState* st = a.state;
+  const int64_t begin = a.colptr[j];
+  const int64_t end = a.colptr[j + 1];
+  const int64_t d = a.diag[j];
+  const double pivot0 = load_f<Coherent>(f + d);  // read by every thread before thread 0 may overwrite it
+  double colmax = 0.0;
+  bool finite = true;
+  for (int64_t p = begin + tid; p < end; p += nthreads) {
+    const double v = fabs(load_f<Coherent>(f + p));
+    colmax = v > colmax ? v : colmax;
+    finite &= v <= DBL_MAX;  // false for NaN and Inf
+  }
+  if (Block) {
+    colmax = block_max(colmax);
+    finite = __syncthreads_and(finite) != 0;
+  } else {
+    colmax = warp_max(colmax);
+    finite = __all_sync(kFullMask, finite) != 0;
+  }
+  const double apiv = fabs(pivot0);
+  const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+  if (tid == 0) {
+    atomic_min_nonneg(&st->min_ratio_bits, ratio);
+    atomic_max_nonneg(&st->max_active_bits, colmax);
+  }
+  if (!finite) {
+    if (tid == 0) record_failure(st, level, j);
+    return;
+  }
+  const double threshold = st->threshold;
+  const double zero_pivot = st->zero_pivot;
+  const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
+  double pivot = pivot0;
+  if (tiny) {
+    if (st->policy == static_cast<int32_t>(PivotPolicy::report)) {
+      if (tid == 0) record_failure(st, level, j);
+      return;
+    }
+    const double pert = st->perturbation;
+    pivot = __dmul_rn(pivot0 < 0.0 ? -pert : pert, colmax > 0.0 ? colmax : 1.0);
+    if (tid == 0) {
+      f[d] = pivot;
+      atomicAdd(&st->perturbed, 1ull);
+      atomicMin(&st->first_perturbed, static_cast<unsigned long long>(j));
+    }
+  }
+  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(load_f<Coherent>(f + p), pivot);
+}
+
+// One source of a target: U(j, k)'s position in column k and the rows of L(:, j) (from
+// the schedule), and U(j, k)'s value. U(j, k) is final when the level starts (j's own
+// updates came from earlier levels, and no column of this level updates row j of
+// another), so it can be read ahead of the updates.
+struct Source {
+  int64_t pos;
+  int64_t lbegin;
+  int64_t lend;
+  double u;
+};
+
+__device__ __forceinline__ Source source_pattern(const LevelArgs& a, int64_t e) {
+  Source s;
+  s.pos = a.src[e];
+  const int32_t j = a.rowind[s.pos];
+  s.lbegin = a.diag[j] + 1;
+  s.lend = a.colptr[j + 1];
+  s.u = 0.0;
+  return s;
+}
+
+constexpr int kUnroll = 4;  // rows in flight per thread: independent loads overlap their latency
+
+// The first position in [lo, hi) of the ascending rowind whose row is at least i (hi
+// where there is none): where target row i sits, or would sit, in column k.
+__device__ __forceinline__ int64_t first_row_at_least(const int32_t* __restrict__ rowind, int64_t lo, int64_t hi,
+                                                      int32_t i) {
+  while (lo < hi) {
+    const int64_t mid = lo + ((hi - lo) >> 1);
+    if (rowind[mid] < i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
+// Returns true when a row had no (i, k) entry in column k (a broken fill pattern).
+template <bool Coherent = false>
+__device__ __forceinline__ bool apply_source(const LevelArgs& a, const Source& s, int64_t qend, int tid,
+                                             int nthreads) {
+  const int32_t* __restrict__ rowind = a.rowind;
+  double* f = a.f;
+  const int64_t first = s.pos + 1;
+  bool missing = false;
+  if (a.incomplete) {
+    int64_t lo = first;  // a thread's rows ascend: each search starts after its last hit
+    for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
+      const int32_t i = rowind[p];
+      lo = first_row_at_least(rowind, lo, qend, i);
+      if (lo == qend) break;         // no row of column k at or after i: the rest is dropped
+      if (rowind[lo] != i) continue;  // (i, k) is not in the ILU pattern: dropped
+      f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
+      ++lo;
+    }
+    return false;
+  }
+  // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
+  // Where it holds exactly those rows, as in the dense trailing blocks of late levels,
+  // F(i, k) sits at the same offset as L(i, j): no search at all. The row indices are
+  // still compared (one coalesced load), so a broken pattern is reported.
+  if (qend - first == s.lend - s.lbegin) {
+    const int64_t shift = first - s.lbegin;
+    for (int64_t p0 = s.lbegin + tid; p0 < s.lend; p0 += kUnroll * nthreads) {
+      int32_t li[kUnroll], ti[kUnroll];
+      double lv[kUnroll], tv[kUnroll];
+#pragma unroll
+      for (int r = 0; r < kUnroll; ++r) {
+        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
+        if (p < s.lend) {
+          li[r] = rowind[p];
+          ti[r] = rowind[p + shift];
+          lv[r] = load_f<Coherent>(f + p);
+          tv[r] = load_f<Coherent>(f + p + shift);
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kUnroll; ++r) {
+        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
+        if (p < s.lend) {
+          if (li[r] != ti[r])
+            missing = true;
+          else
+            f[p + shift] = __dsub_rn(tv[r], __dmul_rn(lv[r], s.u));
+        }
+      }
+    }
+    return missing;
+  }
+  // Otherwise search: the r-th row of L(:, j) below j is at least the r-th row of column k
+  // below U(j, k), and leaves room for the L rows after it, which bounds the window.
+  for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
+    const int32_t i = rowind[p];
+    const int64_t to = qend - (s.lend - p) + 1;
+    const int64_t lo = first_row_at_least(rowind, first + (p - s.lbegin), to, i);
+    if (lo == to || rowind[lo] != i) return true;
+    f[lo] = __dsub_rn(load_f<Coherent>(f + lo), __dmul_rn(load_f<Coherent>(f + p), s.u));
+  }
+  return false;
+}
+
+// All updates of target t: for its sources in ascending order, F(i, k) -= L(i, j) * U(j, k)
+// with the rows of L(:, j) split over the group. The group synchronizes between sources,
+// so two sources touching the same (i, k) apply in the CPU's order: no atomics, and the
+// result is the same for every launch shape. The sources' pattern is read 32 at a time,
+// one per lane, so the chain src -> U(j, k) -> L(:, j)'s bounds is paid once per 32
+// sources (and, for the first 32, before waiting for the previous kernel).
+__global__ void __launch_bounds__(1024) update_warp_kernel(LevelArgs a, int32_t level, int64_t t_begin,
+                                                           int64_t ntargets) {
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const bool active = w < ntargets;  // idle warps still wait, so the whole grid waits alike
+  int64_t t = 0, qend = 0, e_begin = 0, e_end = 0;
+  Source mine{0, 0, 0, 0.0};
+  if (active) {
+    t = t_begin + w;
+    qend = a.colptr[a.target_col[t] + 1];
+    e_begin = a.src_ptr[t];
+    e_end = a.src_ptr[t + 1];
+    if (lane < e_end - e_begin) mine = source_pattern(a, e_begin + lane);
+  }
+  wait_for_previous_kernel();
+  if (!active || update_skipped(a.state, level)) return;  // whole warps leave together
+  bool missing = false;
+  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
+    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
+    if (e0 != e_begin && lane < cnt) mine = source_pattern(a, e0 + lane);
+    if (lane < cnt) mine.u = a.f[mine.pos];
+    for (int r = 0; r < cnt; ++r) {
+      Source s;
+      s.pos = __shfl_sync(kFullMask, mine.pos, r);
+      s.lbegin = __shfl_sync(kFullMask, mine.lbegin, r);
+      s.lend = __shfl_sync(kFullMask, mine.lend, r);
+      s.u = __shfl_sync(kFullMask, mine.u, r);
+      missing |= apply_source(a, s, qend, lane, 32);
+      __syncwarp();
+    }
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+// The block-per-target update of target t. pdl_wait: wait for the previous kernel after
+// reading the schedule (level kernels); the persistent kernel has waited already.
+template <bool Coherent>
+__device__ void update_target_block(const LevelArgs& a, int32_t level, int64_t t, bool pdl_wait) {
+  __shared__ Source sources[32];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  const int64_t qend = a.colptr[a.target_col[t] + 1];
+  const int64_t e_begin = a.src_ptr[t];
+  const int64_t e_end = a.src_ptr[t + 1];
+  Source mine{0, 0, 0, 0.0};
+  if (tid < 32 && tid < e_end - e_begin) mine = source_pattern(a, e_begin + tid);
+  if (pdl_wait) wait_for_previous_kernel();
+  if (update_skipped(a.state, level)) return;
+  bool missing = false;
+  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
+    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
+    if (tid < cnt) {
+      if (e0 != e_begin) mine = source_pattern(a, e0 + tid);
+      mine.u = load_f<Coherent>(a.f + mine.pos);
+      sources[tid] = mine;
+    }
+    __syncthreads();
+    for (int r = 0; r < cnt; ++r) {
+      missing |= apply_source<Coherent>(a, sources[r], qend, tid, nthreads);
+      __syncthreads();  // also keeps sources[] alive until every thread is done with it
+    }
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+__global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t level, int64_t t_begin) {
+  update_target_block<false>(a, level, t_begin + blockIdx.x, true);
+}
+
+__device__ __forceinline__ void wait_until(const int32_t* counter, int32_t value) {
+  const volatile int32_t* c = counter;
+  while (*c < value) __nanosleep(32);
+}
+
+// The whole level loop in one launch (self-scheduled, no level barriers): blocks take the
+// tasks (each level's pivots, then its targets) in order from a ticket counter, so every
+// task waits only on tasks that a running block already holds, and cannot deadlock
+// however few blocks are resident. A pivot of column j waits until every update of j is
+// done (col_done[j] reaches its count); a target of level l waits for the pivots of
+// level l and for the previous update of its column (the CPU's order, so the result is
+// bitwise the level loop's).
+__global__ void __launch_bounds__(kPersistentThreads) persistent_kernel(LevelArgs a, PersistentArgs p) {
+  __shared__ int64_t task;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  for (;;) {
+    if (tid == 0) task = static_cast<int64_t>(atomicAdd(p.ticket, 1ull));
+    __syncthreads();
+    const int64_t i = task;
+    __syncthreads();
+    if (i >= p.ntasks) return;
+    const int32_t level = p.task_level[i];
+    const int64_t arg = p.task_arg[i];
+    if (p.task_is_pivot[i]) {
+      const int32_t j = a.level_cols[arg];
+      if (tid == 0) {
+        wait_until(p.col_done + j, p.task_count[i]);
+        __threadfence();
+      }
+      __syncthreads();
+      if (!pivot_skipped(a.state, level)) pivot_column<true, true>(a, level, j, tid, nthreads);
+      __syncthreads();
+      if (tid == 0) {
+        __threadfence();
+        atomicAdd(p.level_pivots_done + level, 1);
+      }
+    } else {
+      const int32_t k = a.target_col[arg];
+      if (tid == 0) {
+        wait_until(p.level_pivots_done + level, static_cast<int32_t>(p.level_ptr[level + 1] - p.level_ptr[level]));
+        wait_until(p.col_done + k, p.task_count[i]);
+        __threadfence();
+      }
+      __syncthreads();
+      update_target_block<true>(a, level, arg, false);
+      __syncthreads();
+      if (tid == 0) {
+        __threadfence();
+        atomicAdd(p.col_done + k, 1);
+      }
+    }
+  }
+}
+
+__global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, double zero_pivot,
+                             double perturbation) {
+  st->failed_level = kNoLevel;
+  st->failure_key = kNoEntry;
+  st->missing_fill = 0;
+  st->policy = policy;
+  st->bad_entry = kNoEntry;
+  st->perturbed = 0;
+  st->first_perturbed = kNoEntry;
+  st->min_ratio_bits = kPlusInfBits;
+  st->max_active_bits = 0;
+  st->max_input_bits = 0;
+  st->threshold = threshold;
+  st->zero_pivot = zero_pivot;
+  st->perturbation = perturbation;
+}
+
+__global__ void __launch_bounds__(256) scatter_kernel(int64_t nnz, const double* __restrict__ a,
+                                                      const int64_t* __restrict__ map,
+                                                      const double* __restrict__ scale, double* f, FactorState* st) {
+  double m = 0.0;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
+    const double v = a[p];
+    const double c = __dmul_rn(scale[p], v);
+    f[map[p]] = c;
+    const double ac = fabs(c);
+    m = ac > m ? ac : m;
+    if (!isfinite(v)) atomicMin(&st->bad_entry, static_cast<unsigned long long>(p));
+  }
+  m = block_max(m);
+  if (threadIdx.x == 0) atomic_max_nonneg(&st->max_input_bits, m);
+}
+
+__global__ void __launch_bounds__(256) pivot_warp_kernel(LevelArgs a, int32_t level, int64_t col_begin,
+                                                         int32_t ncols) {
+  let_next_kernel_start();  // the update kernel reads its schedule meanwhile, then waits
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int32_t j = w < ncols ? a.level_cols[col_begin + w] : 0;
+  wait_for_previous_kernel();
+  if (w >= ncols) return;  // whole warps leave together
+  if (pivot_skipped(a.state, level)) return;
+  pivot_column<false>(a, level, j, static_cast<int>(threadIdx.x & 31), 32);
+}
+
+__global__ void __launch_bounds__(1024) pivot_block_kernel(LevelArgs a, int32_t level, int64_t col_begin) {
+  let_next_kernel_start();
+  const int32_t j = a.level_cols[col_begin + blockIdx.x];
+  wait_for_previous_kernel();
+  if (pivot_skipped(a.state, level)) return;
+  pivot_column<true>(a, level, j, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+}
+
+unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
+  int64_t blocks = (items + per_block - 1) / per_block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > max_blocks) blocks = max_blocks;
+  return static_cast<unsigned>(blocks);
+}
+
+constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
+constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
+
+}  // namespace
+
+void launch_reset(FactorState* state, const PivotRule& rule, cudaStream_t stream) {
+  reset_kernel<<<1, 1, 0, stream>>>(state, static_cast<int32_t>(rule.policy), rule.threshold, rule.zero_pivot,
+                                    rule.perturbation);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
+                    FactorState* state, cudaStream_t stream) {
+  if (nnz <= 0) return;
+  scatter_kernel<<<grid_for(nnz, 256, kStreamingGrid), 256, 0, stream>>>(nnz, a, map, scale, f, state);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+__global__ void __launch_bounds__(256) shift_diagonal_kernel(int32_t n, const int64_t* __restrict__ diag, double* f,
+                                                              double shift) {
+  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    f[diag[j]] += shift;
+}
+
+void launch_shift_diagonal(int32_t n, const int64_t* diag, double* f, double shift, cudaStream_t stream) {
+  if (n <= 0 || shift == 0.0) return;
+  shift_diagonal_kernel<<<grid_for(n, 256, kStreamingGrid), 256, 0, stream>>>(n, diag, f, shift);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+bool programmatic_launch_supported(int device) {
+  // The kernels wait for their predecessor only where compiled for sm_90+ (the waits are
+  // compiled out below that): a binary for an older target JIT-run on a Hopper must not
+  // overlap kernels.
+  int major = 0;
+  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaFuncAttributes attr{};
+  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, update_block_kernel));
+  return major >= 9 && attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
+}
+
+void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
+                  bool programmatic, cudaStream_t stream) {
+  if (ncols <= 0) return;
+  if (threads_per_column == 32) {
+    constexpr int kWarpsPerBlock = 8;
+    launch_maybe_programmatic(pivot_warp_kernel, grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32,
+                              programmatic, stream, a, level, col_begin, ncols);
+  } else {
+    launch_maybe_programmatic(pivot_block_kernel, static_cast<unsigned>(ncols), threads_per_column, programmatic,
+                              stream, a, level, col_begin);
+  }
+}
+
+void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
+                         bool programmatic, cudaStream_t stream) {
+  if (ntargets <= 0) return;
+  launch_maybe_programmatic(update_warp_kernel, grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32,
+                            programmatic, stream, a, level, t_begin, ntargets);
+}
+
+void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
+                          bool programmatic, cudaStream_t stream) {
+  if (ntargets <= 0) return;
+  launch_maybe_programmatic(update_block_kernel, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a,
+                            level, t_begin);
+}
+
+int persistent_blocks(int device) {
+  int sms = 0, per_sm = 0;
+  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUGLU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel, kPersistentThreads, 0));
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+
+void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream) {
+  if (p.ntasks <= 0) return;
+  persistent_kernel<<<static_cast<unsigned>(blocks), kPersistentThreads, 0, stream>>>(a, p);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace gpuglu::cuda::kernels

@@ -1,0 +1,91 @@
+// The CPU reference engine behind the numeric-engine seam (core/numeric_engine.hpp): the
+// oracle every GPU kernel is tested against and the backend where no GPU is used.
+#include <memory>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
+#include "reference/level_gather.hpp"
+#include "reference/level_numeric.hpp"
+#include "reference/refinement.hpp"
+#include "reference/scatter.hpp"
+#include "reference/triangular_solve.hpp"
+
+namespace gpuglu {
+
+namespace {
+
+class CpuEngine final : public NumericEngine {
+ public:
+  CpuEngine(const Schedule& s, PatternRef pattern, const Options& o)
+      : s_(s),
+        pattern_(pattern),
+        threads_(o.num_threads),
+        right_looking_(o.cpu_right_looking),
+        trsv_kernel_(o.trsv_kernel),
+        f_(s.f_rowind.size(), 0.0),
+        solve_work_(static_cast<size_t>(s.n), 0.0) {
+    refine_work_.resize(s.n);
+  }
+
+  EngineFactorResult factor(const double* a_values, const PivotRule& rule) override {
+    a_values_ = a_values;
+    EngineFactorResult out;
+    const reference::ScatterResult sc = reference::scatter_values(s_, a_values, f_.data());
+    out.max_abs_input = sc.max_abs;
+    if (sc.bad_entry >= 0) {
+      out.bad_entry = sc.bad_entry;
+      out.stats.status = Status::nan_or_inf;
+      return out;
+    }
+    if (rule.diagonal_shift != 0.0)
+      for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
+    out.stats = right_looking_ ? reference::factor_levels(s_, f_.data(), rule, threads_)
+                               : reference::factor_levels_gather(s_, f_.data(), rule, threads_);
+    return out;
+  }
+
+  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                          double tolerance) override {
+    EngineSolveResult out;
+    triangular_solves(b, x, transpose);
+    if (max_steps == 0) return out;
+    const reference::CsrRef a{s_.n, pattern_.rowptr, pattern_.colind, a_values_};
+    const reference::RefineOutcome r = reference::refine_with(
+        [&](const double* rhs, double* d) { triangular_solves(rhs, d, transpose); }, a, transpose, b, x, max_steps,
+        tolerance, refine_work_);
+    out.refine_steps = r.steps;
+    out.backward_error = r.backward_error;
+    return out;
+  }
+
+  const std::vector<double>& factor_values() override { return f_; }
+  Backend backend() const noexcept override { return Backend::cpu; }
+  int64_t device_bytes() const noexcept override { return 0; }
+  TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
+
+ private:
+  void triangular_solves(const double* b, double* x, bool transpose) {
+    if (transpose)
+      reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());
+    else
+      reference::solve_with_factor(s_, f_.data(), b, x, solve_work_.data());
+  }
+
+  const Schedule& s_;
+  PatternRef pattern_;
+  int32_t threads_;
+  bool right_looking_;
+  TrsvKernel trsv_kernel_;
+  std::vector<double> f_;
+  std::vector<double> solve_work_;
+  reference::RefineWork refine_work_;
+  const double* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
+};
+
+}  // namespace
+
+std::unique_ptr<NumericEngine> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o) {
+  return std::make_unique<CpuEngine>(s, pattern, o);
+}
+
+}  // namespace gpuglu
