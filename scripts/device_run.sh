@@ -5,13 +5,16 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab]...
 #   (default: all but trsv, ilu_gmres and levels; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
 #   Kahn's algorithm: its tests, compute-sanitizer on them, and gpuglu_trsv_bench
 #   --analysis-only under its launch-shape knobs; all issue 4).
 #   GPUGLU_DEVICE_SANITIZE_TOOLS: the sanitize step's tools (memcheck racecheck).
+#   ab: this build's gpuglu_lu_bench against the reference build packed with it
+#   (GPUGLU_BUNDLE_REFERENCE), alternately, GPUGLU_DEVICE_AB_ROUNDS (2) rounds each on
+#   GPUGLU_DEVICE_AB_MATRICES: refactorization and solve, same run, same machine.
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -262,5 +265,31 @@ if want levels; then
     fi
   } > "$out/levels.log" 2>&1
   grep -E ' \| |^levels |^compute-sanitizer|^== |FAILED|FATAL|WRONG|DIFFER|skipped' "$out/levels.log"
+fi
+if want ab; then
+  ref=$deps/reference
+  bench=$build/bench/gpuglu_lu_bench
+  if [[ -x $ref/gpuglu_lu_bench && -x $bench ]]; then
+    ab_matrices=()
+    for m in ${GPUGLU_DEVICE_AB_MATRICES:-circuit:20000:200 circuit:200000:2000 powergrid:60000:300}; do
+      ab_matrices+=(--matrix "$m")
+    done
+    echo "== ab: this build against reference $(cat "$ref/commit")" | tee "$out/ab.log"
+    for round in $(seq "${GPUGLU_DEVICE_AB_ROUNDS:-2}"); do
+      for side in reference current; do
+        if [[ $side == reference ]]; then
+          run=(env LD_LIBRARY_PATH="$ref:$LD_LIBRARY_PATH" "$ref/gpuglu_lu_bench")
+        else
+          run=("$bench")
+        fi
+        "${run[@]}" --backend cuda --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack --device "$side-$round" \
+          --out "$out/ab.jsonl" "${ab_matrices[@]}" > "$out/ab_${side}_$round.log" 2>&1 || status=1
+        grep -E '^[a-z].*\|' "$out/ab_${side}_$round.log" | sed "s/^/$side $round: /" | tee -a "$out/ab.log"
+      done
+    done
+  else
+    echo "device_run.sh: ab needs a bundle packed with GPUGLU_BUNDLE_REFERENCE" | tee "$out/ab.log"
+    status=1
+  fi
 fi
 exit $status

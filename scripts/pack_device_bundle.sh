@@ -7,6 +7,8 @@
 # (glibc 2.36 here, 2.39 there). scripts/device_run.sh unpacks and runs it.
 #
 # Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
+#   GPUGLU_BUNDLE_REFERENCE=OTHER_BUILD_DIR also packs that build's gpuglu_lu_bench and
+#   libgpuglu (a reference, e.g. the commit before a refactoring) for device_run.sh's ab step.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: pack_device_bundle.sh BUILD_DIR}" && pwd)
@@ -68,6 +70,13 @@ matrix_dir=$(grep -oP '(?<=GPUGLU_MATRIX_DIR:PATH=).*' "$build/CMakeCache.txt" |
 if [[ -d $matrix_dir ]]; then
   cp -a "$matrix_dir" "$stage/matrices"
   readlink -f "$matrix_dir" > "$stage/matrix_dir"
+fi
+
+# A reference build's benchmark and library, run beside this build's by the ab step.
+if [[ -n ${GPUGLU_BUNDLE_REFERENCE:-} ]]; then
+  mkdir -p "$stage/reference"
+  cp -L "$GPUGLU_BUNDLE_REFERENCE/bench/gpuglu_lu_bench" "$GPUGLU_BUNDLE_REFERENCE/src/libgpuglu.so.0" "$stage/reference/"
+  git -C "$GPUGLU_BUNDLE_REFERENCE" rev-parse --short HEAD > "$stage/reference/commit" 2>/dev/null || echo unknown > "$stage/reference/commit"
 fi
 
 # The build tree without objects, as a path relative to the repository root.
