@@ -6,7 +6,7 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 
 find_path(SUITESPARSE_INCLUDE_DIR amd.h PATH_SUFFIXES suitesparse REQUIRED)
-foreach(lib suitesparseconfig amd colamd btf klu umfpack cholmod)
+foreach(lib suitesparseconfig amd colamd btf klu umfpack cholmod cxsparse)
   string(TOUPPER ${lib} LIBU)
   find_library(GPUGLU_${LIBU}_LIBRARY ${lib} REQUIRED)
   add_library(gpuglu_dep::${lib} UNKNOWN IMPORTED)

@@ -19,7 +19,8 @@ void usage(const char* prog) {
                "  spec: lap2d5:NXxNY  lap2d9:NXxNY  lap3d7:NXxNYxNZ  lap3d27:NXxNYxNZ\n"
                "        convdiff3d:NXxNYxNZ[:PECLET]  circuit:NODES[:SOURCES[:SEED]]\n"
                "        powergrid:NODES[:SOURCES[:SEED]]  randdd:N:NNZ_PER_ROW[:SEED]\n"
-               "        kkt:NPRIMAL:NDUAL[:SEED]\n",
+               "        kkt:NPRIMAL:NDUAL[:SEED]  elast3d:NXxNYxNZ[:POISSON]\n"
+               "        shiftlap2d:NXxNY:SHIFT  shiftlap3d:NXxNYxNZ:SHIFT\n",
                prog);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Private state of a gpuglu factor Mat (F->data) and the functions the adapter's
 // files share. The adapter translates, delegates and reports (DESIGN.md, "PETSc
-// adapter"); the numerics live in gpuglu::SparseLU.
+// adapter"); the numerics live in gpuglu::SparseLU and gpuglu::SparseLDLT (solver.hpp).
 #include <petsc/private/matimpl.h>
 
 #include <cstdint>
@@ -9,10 +9,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/status.hpp"
 #include "petscgpuglu.h"
+#include "solver.hpp"
 
 #if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
 #error "gpuglu supports PETSc builds with real double precision scalars"
@@ -37,7 +39,7 @@ struct Factor {
   Options options;
   bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
   std::vector<int32_t> given_perm;  // PETSc's column ordering (new -> old) for Ordering::given
-  std::unique_ptr<SparseLU> lu;
+  Solver solver;  // LU / ILU: SparseLU; Cholesky / ICC: SparseLDLT
 
   // The Mat the analysis saw: refactorization is valid while its nonzero state holds.
   PetscObjectId matrix_id = 0;
@@ -54,6 +56,7 @@ struct Factor {
   // and in solves: schedules replaced by KLU's partial pivoting, and fresh static analyses.
   int64_t repivots = 0;
   int64_t reanalyses = 0;
+  int64_t lu_fallbacks = 0;  // Cholesky: factorizations the LDL^T handed to gpuglu's LU
   RecoveryReason last_recovery = RecoveryReason::none;
   int64_t inaccurate_solves = 0;  // perturb policy: solves left above the backward-error tolerance
 };
@@ -63,6 +66,7 @@ inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
 // A's CSR arrays, borrowed from the SeqAIJ storage (no copy); restore() gives them back.
 struct BorrowedCsr {
   Mat mat = nullptr;
+  PetscBool sbaij = PETSC_FALSE;  // MATSEQSBAIJ: the upper triangle
   PetscInt nrows = 0;
   PetscInt ncols = 0;
   const PetscInt* rowptr = nullptr;
@@ -77,8 +81,21 @@ struct BorrowedCsr {
   }
 };
 
-// factor_lu.cpp
-PetscErrorCode MatGetFactor_SeqAIJ_GPUGLU(Mat A, MatFactorType ftype, Mat* F);
+// factor_mat.cpp: the factor Mat of every type (LU, ILU for SeqAIJ; Cholesky, ICC for SeqAIJ
+// and SeqSBAIJ with block size 1).
+PetscErrorCode MatGetFactor_GPUGLU(Mat A, MatFactorType ftype, Mat* F);
+// factor_lu.cpp, factor_cholesky.cpp: the symbolic phases of each type.
+PetscErrorCode MatLUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const MatFactorInfo* info);
+PetscErrorCode MatILUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const MatFactorInfo* info);
+PetscErrorCode MatCholeskyFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info);
+PetscErrorCode MatICCFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info);
+PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, PetscInt* npos);
+// factor.cpp: what every type shares. analyze(): the solver's analysis of A's current
+// pattern (a failure is a MatFactorError); take_ordering(): PETSc's ordering into
+// given_perm under -mat_gpuglu_ordering petsc; factor_numeric(): the numeric phase.
+PetscErrorCode analyze(Mat F, Mat A);
+PetscErrorCode take_ordering(Mat F, Mat A, IS col, Factor* f);
+PetscErrorCode factor_numeric(Mat F, Mat A);
 // options.cpp: fills factor->options (and the ordering source) for the next analysis.
 PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor);
 // solve.cpp
@@ -90,7 +107,7 @@ PetscErrorCode MatMatSolveTranspose_GPUGLU(Mat F, Mat B, Mat X);
 PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer);
 PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType flag, MatInfo* info);
 
-// factor_lu.cpp: what a factorization (or a solve's recovery) did, through -info, and the
+// factor.cpp: what a factorization (or a solve's recovery) did, through -info, and the
 // MatFactorError of a failed one (PETSc's conventions: KSP/SNES can recover).
 // A failure of the matrix, not of gpuglu: a MatFactorError (KSP: DIVERGED_PC_FAILED), or with
 // -ksp_error_if_not_converged an error of class `code`. Numeric failures (tiny pivot, NaN/Inf,

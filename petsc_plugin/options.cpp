@@ -136,6 +136,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
                  kOrderingNames, &o.ordering));
   PetscCall(flag("-mat_gpuglu_matching", "MC64-style maximum-product matching and scaling", &o.matching));
   PetscCall(flag("-mat_gpuglu_scaling", "MC64 row/column scaling (with matching)", &o.scaling));
+  PetscCall(flag("-mat_gpuglu_symmetric_pairs",
+                 "Cholesky: order a small-diagonal variable after its matched partner (fills KKT zero pivots)",
+                 &o.symmetric_pairs));
   PetscCall(list("-mat_gpuglu_pivot_policy",
                  "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then DIVERGED_PC_FAILED), "
                  "report (DIVERGED_PC_FAILED), perturb (and refine), repivot (KLU's partial pivoting once)",

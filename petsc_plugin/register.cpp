@@ -30,8 +30,10 @@ PetscErrorCode PetscGPUGLURegister(void) {
   // PETSc 3.18 fills its own solver-type table on MatInitializePackage(); registering before
   // it would leave PETSc's solvers (petsc, superlu, mumps, ...) unfindable.
   PetscCall(MatInitializePackage());
-  PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, MAT_FACTOR_LU, MatGetFactor_SeqAIJ_GPUGLU));
-  PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GPUGLU));
+  for (MatFactorType t : {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
+    PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, t, MatGetFactor_GPUGLU));
+  for (MatFactorType t : {MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
+    PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQSBAIJ, t, MatGetFactor_GPUGLU));
   PetscCall(PetscLogEventRegister("GPUGLUAnalysis", MAT_CLASSID, &log_events.analysis));
   PetscCall(PetscLogEventRegister("GPUGLUNumeric", MAT_CLASSID, &log_events.numeric));
   PetscCall(PetscLogEventRegister("GPUGLUSolve", MAT_CLASSID, &log_events.solve));

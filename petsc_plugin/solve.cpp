@@ -8,12 +8,15 @@ namespace gpuglu::petsc {
 
 namespace {
 
-// Two flops per stored entry of L and U, per right-hand side (for -log_view's rates).
+// Two flops per stored entry of L and U per right-hand side; an LDL^T reads L twice (L and
+// L^T) and divides by D once. For -log_view's rates.
 PetscErrorCode log_solve_flops(const Factor* f, PetscInt nrhs) {
   PetscFunctionBegin;
-  if (f->lu->analyzed()) {
-    const Schedule& s = f->lu->schedule();
-    PetscCall(log_flops(f, nrhs * (2.0 * static_cast<double>(s.nnz_factor()) - s.n)));
+  if (f->solver.analyzed()) {
+    const Schedule& s = f->solver.active_schedule();
+    const double per_rhs = s.symmetric ? 4.0 * static_cast<double>(s.nnz_l) + s.n
+                                       : 2.0 * static_cast<double>(s.nnz_factor()) - s.n;
+    PetscCall(log_flops(f, nrhs * per_rhs));
   }
   PetscFunctionReturn(0);
 }
@@ -25,11 +28,11 @@ PetscErrorCode log_solve_flops(const Factor* f, PetscInt nrhs) {
 // left above the tolerance is only reported (it is a preconditioner by the user's choice).
 PetscErrorCode report_solve(Mat F, bool* failed) {
   Factor* f = factor_of(F);
-  const SolveStats& ss = f->lu->solve_stats();
+  const SolveStats& ss = f->solver.solve_stats();
   const double tol = f->options.backward_error_tolerance;
   PetscFunctionBegin;
   *failed = ss.status != Status::ok;
-  if (ss.recovered || *failed) PetscCall(report_recovery(F, f->lu->factor_stats(), "solve"));
+  if (ss.recovered || *failed) PetscCall(report_recovery(F, f->solver.factor_stats(), "solve"));
   if (*failed) {
     char why[256];
     std::snprintf(why, sizeof(why),
@@ -43,7 +46,7 @@ PetscErrorCode report_solve(Mat F, bool* failed) {
     PetscCall(PetscInfo(F,
                         "gpuglu: backward error %g after %d refinement steps is above %g: the factor (with %" PetscInt64_FMT
                         " perturbed pivots) is a preconditioner, not a direct solver, for this matrix\n",
-                        ss.backward_error, ss.refine_steps, tol, (PetscInt64)f->lu->factor_stats().perturbed_pivots));
+                        ss.backward_error, ss.refine_steps, tol, (PetscInt64)f->solver.factor_stats().perturbed_pivots));
   }
   PetscFunctionReturn(0);
 }
@@ -73,11 +76,11 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscCall(VecGetArrayWrite(x, &xv));
   PetscCall(PetscLogEventBegin(log_events.solve, F, b, x, 0));
   const PetscErrorCode ierr =
-      guarded(PETSC_COMM_SELF, transpose ? "gpuglu::SparseLU::solve_transpose" : "gpuglu::SparseLU::solve", [&] {
+      guarded(PETSC_COMM_SELF, transpose ? "gpuglu solve_transpose" : "gpuglu solve", [&] {
         if (transpose)
-          f->lu->solve_transpose(bv, xv);
+          f->solver.solve_transpose(bv, xv);
         else
-          f->lu->solve(bv, xv);
+          f->solver.solve(bv, xv);
       });
   if (!ierr) PetscCall(log_solve_flops(f, 1));
   PetscCall(PetscLogEventEnd(log_events.solve, F, b, x, 0));
@@ -115,12 +118,12 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   PetscCall(MatDenseGetArrayWrite(X, &xv));
 
   PetscCall(PetscLogEventBegin(log_events.solve, F, Bd, X, 0));
-  const PetscErrorCode ierr = guarded(PETSC_COMM_SELF, "gpuglu::SparseLU::solve", [&] {
+  const PetscErrorCode ierr = guarded(PETSC_COMM_SELF, "gpuglu solve", [&] {
     if (!transpose) {
-      f->lu->solve(static_cast<int32_t>(nrhs), bv, ldb, xv, ldx);
+      f->solver.solve(static_cast<int32_t>(nrhs), bv, ldb, xv, ldx);
     } else {
       // The core has no many-right-hand-side transpose solve: one column at a time.
-      for (PetscInt c = 0; c < nrhs; ++c) f->lu->solve_transpose(bv + c * ldb, xv + c * ldx);
+      for (PetscInt c = 0; c < nrhs; ++c) f->solver.solve_transpose(bv + c * ldb, xv + c * ldx);
     }
   });
   if (!ierr) PetscCall(log_solve_flops(f, nrhs));

@@ -18,17 +18,17 @@ const char* ordering_name(Ordering o) {
 PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) {
   PetscFunctionBegin;
   if (active == Backend::cuda) {
-    const DeviceInfo& d = f->lu->device_info();
+    const DeviceInfo& d = f->solver.device_info();
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: GPU %d: %s (%d SMs, %.1f GiB), factor memory %.1f MiB\n",
                                      d.ordinal, d.name.c_str(), d.sm_count,
                                      static_cast<double>(d.memory_bytes) / (1 << 30),
-                                     static_cast<double>(f->lu->device_bytes()) / (1 << 20)));
+                                     static_cast<double>(f->solver.device_bytes()) / (1 << 20)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s), level analysis on the %s\n",
-                                     to_string(f->lu->trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
+                                     to_string(f->solver.trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
                                      f->options.trsv_analysis == TrsvAnalysisSite::gpu ? "GPU" : "CPU"));
   } else {
-    if (!f->lu->backend_note().empty())
-      PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->lu->backend_note().c_str()));
+    if (!f->solver.backend_note().empty())
+      PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver.backend_note().c_str()));
     const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
   }
@@ -39,7 +39,7 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
 // else what the options ask for.
 PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   const Options& o = f->options;
-  const Schedule* s = f->lu->analyzed() ? &f->lu->schedule() : nullptr;
+  const Schedule* s = f->solver.analyzed() ? &f->solver.schedule() : nullptr;
   PetscFunctionBegin;
   if (s && s->repivoted) {
     // Pivot policy auto or repivot replaced the matching and ordering by KLU's pivot order.
@@ -47,10 +47,15 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
                                              "pivots failed\n"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s\n", ordering_name(s ? s->ordering : o.ordering)));
+    if (f->solver.symmetric()) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "symmetric scaling (from MC64's): %s\n",
+                                       on_off(s ? s->scaled : o.scaling && o.ilu_levels < 0)));
+    } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "matching (MC64): %s, scaling: %s%s\n",
                                      on_off(s ? s->matched : o.matching),
                                      on_off(s ? s->scaled : o.matching && o.scaling),
                                      !o.matching && o.scaling ? " (MC64's scaling comes from its matching)" : ""));
+    }
     if (s && s->scales_clamped > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "scales clamped to the double range: %d\n", s->scales_clamped));
   }
@@ -64,14 +69,16 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
         PetscViewerASCIIPrintf(viewer, "perturbation: %g (relative to the column's largest entry)\n", o.perturbation));
   if (o.ilu_levels < 0 && o.refine_steps != 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "backward-error tolerance: %g (%s)\n", o.backward_error_tolerance,
-                                     o.pivot_policy == PivotPolicy::automatic ? "above it: a fresh analysis, then KLU's pivoting"
+                                     o.pivot_policy == PivotPolicy::automatic
+                                         ? (f->solver.symmetric() ? "above it: gpuglu's LU on the same matrix"
+                                                                  : "above it: a fresh analysis, then KLU's pivoting")
                                      : o.pivot_policy == PivotPolicy::perturb ? "above it: reported by -info"
                                                                               : "above it: the factor fails"));
   if (o.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: none (an incomplete factor preconditions)\n"));
   else if (o.refine_steps < 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps), tolerance %g\n",
-                                     o.refine_tolerance));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps%s), tolerance %g\n",
+                                     f->solver.symmetric() ? "; 10 after perturbed pivots" : "", o.refine_tolerance));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: up to %d steps, tolerance %g\n", o.refine_steps,
                                      o.refine_tolerance));
@@ -79,16 +86,17 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
 }
 
 PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
-  const Schedule& s = f->lu->schedule();
+  const Schedule& s = f->solver.schedule();
   const AnalysisTimes& t = s.times;
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", nnz(L+U): %" PetscInt64_FMT "\n", s.n,
-                                   (PetscInt64)s.input_nnz, (PetscInt64)s.nnz_factor()));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", %s: %" PetscInt64_FMT "\n", s.n,
+                                   (PetscInt64)s.input_nnz, s.symmetric ? "nnz(L+D)" : "nnz(L+U)",
+                                   (PetscInt64)s.nnz_factor()));
   PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
                                    s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
                                    s.levels_in_mode(KernelMode::stream)));
-  PetscCall(
-      PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "\n", (PetscInt64)s.num_dependencies));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "%s\n", (PetscInt64)s.num_dependencies,
+                                   s.symmetric && !s.incomplete ? " (edges of the elimination tree)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "analysis time (ms): matching %.3f, ordering %.3f, symbolic %.3f, levels %.3f, "
                                    "total %.3f\n",
@@ -97,8 +105,8 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
 }
 
 PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
-  const FactorStats& fs = f->lu->factor_stats();
-  const SolveStats& ss = f->lu->solve_stats();
+  const FactorStats& fs = f->solver.factor_stats();
+  const SolveStats& ss = f->solver.solve_stats();
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "analyses run: %" PetscInt64_FMT
@@ -110,20 +118,38 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      " re-pivots (KLU partial pivoting), %" PetscInt64_FMT
                                      " fresh analyses; the last after: %s\n",
                                      (PetscInt64)f->repivots, (PetscInt64)f->reanalyses, to_string(f->last_recovery)));
-  if (!f->lu->factored()) {
+  if (!f->solver.factored()) {
     PetscCall(
         PetscViewerASCIIPrintf(viewer, "no usable numeric factorization (last status: %s)\n", to_string(fs.status)));
     PetscFunctionReturn(0);
   }
+  if (f->solver.uses_lu())
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "the LDL^T could not reach the backward-error tolerance (%s): this factor is "
+                                     "gpuglu's LU of the same matrix, nnz(L+U) %" PetscInt64_FMT "\n",
+                                     to_string(fs.recovery), (PetscInt64)f->solver.active_schedule().nnz_factor()));
+  else if (f->lu_fallbacks > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factorizations handed to gpuglu's LU so far: %" PetscInt64_FMT "\n",
+                                     (PetscInt64)f->lu_fallbacks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
-  if (f->lu->active_backend() == Backend::cuda)
+  if (f->solver.symmetric() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
+    Inertia in;
+    if (!guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }))
+      PetscCall(PetscViewerASCIIPrintf(viewer, "inertia: %" PetscInt64_FMT " negative, %" PetscInt64_FMT
+                                               " zero, %" PetscInt64_FMT " positive pivots\n",
+                                       (PetscInt64)in.negative, (PetscInt64)in.zero, (PetscInt64)in.positive));
+  }
+  if (f->solver.active_backend() == Backend::cuda)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f (GPU scatter + level loop %.3f)\n",
                                      fs.factor_ms, fs.device_ms));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f\n", fs.factor_ms));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d, backward error: %.3e\n",
-                                   ss.solve_ms, ss.refine_steps, ss.backward_error));
+  if (ss.backward_error >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f, refinement steps: %d, backward error: %.3e\n",
+                                     ss.solve_ms, ss.refine_steps, ss.backward_error));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve time (ms): %.3f\n", ss.solve_ms));
   if (f->inaccurate_solves > 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "solves left above backward error %g after refinement: %" PetscInt64_FMT
@@ -145,8 +171,16 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
 
-  const Backend active = f->lu->analyzed() ? f->lu->active_backend() : f->options.backend;
-  if (f->options.ilu_levels >= 0)
+  const Backend active = f->solver.analyzed() ? f->solver.active_backend() : f->options.backend;
+  if (f->solver.symmetric() && f->options.ilu_levels >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (L D L^T), in PETSc's "
+                                     "ordering:\n",
+                                     f->options.ilu_levels));
+  else if (f->solver.symmetric())
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LDL^T (Chen & Wang, right-looking by levels of the "
+                                             "elimination tree, static pivots):\n"));
+  else if (f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
                                      f->options.ilu_levels));
   else
@@ -156,7 +190,7 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
                                    to_string(f->options.backend).data()));
   PetscCall(view_device(f, active, viewer));
   PetscCall(view_settings(f, viewer));
-  if (f->lu->analyzed()) {
+  if (f->solver.analyzed()) {
     PetscCall(view_analysis(f, viewer));
     PetscCall(view_factor(f, viewer));
   } else {
@@ -172,8 +206,8 @@ PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType, MatInfo* info) {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->block_size = 1.0;
-  if (f->lu->analyzed()) {
-    const double nnz_f = static_cast<double>(f->lu->schedule().nnz_factor());
+  if (f->solver.analyzed()) {
+    const double nnz_f = static_cast<double>(f->solver.schedule().nnz_factor());
     info->nz_used = nnz_f;
     info->nz_allocated = nnz_f;
     info->fill_ratio_needed = f->nnz_a > 0 ? nnz_f / static_cast<double>(f->nnz_a) : 0.0;

@@ -37,4 +37,20 @@ Schedule analyze(const CsrView<int32_t, double>& a, const Options& options,
 Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options);
 Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& a, const Options& options);
 
+// The LDL^T analysis (Chen & Wang), for symmetric A stored with both triangles or one:
+// symmetric MC64 scaling (options.scaling; s_i = sqrt(r_i c_i) of the maximum-product
+// matching, which is not applied itself), a symmetric fill-reducing ordering
+// (options.ordering; automatic: AMD below 5000 unknowns, METIS above; given_perm with
+// Ordering::given), the elimination tree, column counts and L's pattern (CXSparse), levels
+// of the tree and the update lists. The Schedule is marked symmetric: row_perm == col_perm,
+// row_scale == col_scale, F = L with D on its diagonal. check_symmetry (full storage only):
+// compare every value with its mirror (the pattern is always checked); false when the
+// caller knows A is symmetric (PETSc's MAT_SYMMETRIC flag).
+// Throws Error: not_square, invalid_input (an asymmetric A, an entry outside the stored
+// triangle), empty_row, nan_or_inf, index_overflow, out_of_memory.
+Schedule analyze_symmetric(const CsrView<int64_t, double>& a, StoredTriangle stored, const Options& options,
+                           const int32_t* given_perm = nullptr, bool check_symmetry = true);
+Schedule analyze_symmetric(const CsrView<int32_t, double>& a, StoredTriangle stored, const Options& options,
+                           const int32_t* given_perm = nullptr, bool check_symmetry = true);
+
 }  // namespace gpuglu

@@ -18,6 +18,27 @@ CsrMatrix<int32_t, double> laplacian_3d(int32_t nx, int32_t ny, int32_t nz, int 
 CsrMatrix<int32_t, double> convection_diffusion_3d(int32_t nx, int32_t ny, int32_t nz,
                                                    double peclet = 1.0);
 
+// 3-D linear elasticity: nx*ny*nz unit-cube trilinear (Q1) hexahedra, 3 displacement
+// unknowns per node (node-major: node x fastest, then y, then z; its 3 components
+// consecutive), Young's modulus 1, the given Poisson ratio (in (-1, 0.5)), 2x2x2
+// Gauss quadrature. The nodes of the face x = 0 are clamped and their unknowns
+// removed, so the matrix is SPD with n = 3*nx*(ny+1)*(nz+1). Every pair of nodes that
+// shares an element keeps its full 3x3 block, exact zeros included: each row of an
+// interior node has 81 entries (27 nodes x 3 components).
+CsrMatrix<int32_t, double> elasticity_3d(int32_t nx, int32_t ny, int32_t nz, double poisson = 0.3);
+
+// The 7-point laplacian_3d (Dirichlet, diagonal 6) minus shift*I. Its eigenvalues are
+//   6 - 2cos(i pi/(nx+1)) - 2cos(j pi/(ny+1)) - 2cos(k pi/(nz+1)) - shift,
+//   i = 1..nx, j = 1..ny, k = 1..nz,
+// so the inertia is known exactly; indefinite once shift exceeds the smallest one.
+// A shift within 1e-8 * (|6 - shift| + 6) of an eigenvalue (numerically singular)
+// throws Error(invalid_input).
+CsrMatrix<int32_t, double> shifted_laplacian_3d(int32_t nx, int32_t ny, int32_t nz, double shift);
+// The 5-point laplacian_2d minus shift*I: eigenvalues
+//   4 - 2cos(i pi/(nx+1)) - 2cos(j pi/(ny+1)) - shift, i = 1..nx, j = 1..ny;
+// a shift within 1e-8 * (|4 - shift| + 4) of an eigenvalue throws likewise.
+CsrMatrix<int32_t, double> shifted_laplacian_2d(int32_t nx, int32_t ny, double shift);
+
 enum class CircuitKind {
   netlist,     // random sparse resistor/capacitor netlist: little fill
   power_grid,  // mesh-like power grid with vias: much fill
@@ -45,6 +66,7 @@ CsrMatrix<int32_t, double> kkt_system(int32_t n_primal, int32_t n_dual, uint64_t
 //   lap2d5:NXxNY  lap2d9:NXxNY  lap3d7:NXxNYxNZ  lap3d27:NXxNYxNZ  convdiff3d:NXxNYxNZ[:PECLET]
 //   circuit:NODES[:SOURCES[:SEED]]  powergrid:NODES[:SOURCES[:SEED]]
 //   randdd:N:NNZ_PER_ROW[:SEED]  kkt:NPRIMAL:NDUAL[:SEED]
+//   elast3d:NXxNYxNZ[:POISSON]  shiftlap2d:NXxNY:SHIFT  shiftlap3d:NXxNYxNZ:SHIFT
 // Throws Error(invalid_input) on an unknown or malformed spec.
 CsrMatrix<int32_t, double> from_spec(std::string_view spec);
 

@@ -68,6 +68,11 @@ struct FactorStats {
   // error; -1 when no check ran).
   double check_backward_error = -1.0;
   double recovery_growth = 0.0;  // RecoveryReason::growth: the growth of the factor that failed its check
+
+  // SparseLDLT only: its LDL^T could not give a backward error within the tolerance
+  // (recovery says why) and gpuglu's LU factored the same matrix instead; the stats above
+  // then describe that LU.
+  bool lu_fallback = false;
 };
 
 struct SolveStats {

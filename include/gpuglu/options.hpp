@@ -28,12 +28,16 @@ enum class Ordering {
   metis,    // METIS nested dissection on B + B^T
   natural,  // identity
   given,    // the permutation the caller passes to analyze(): PETSc's ordering through the adapter, hence its name
+  // By the matrix: AMD for LU; for LDL^T AMD below kMetisFromRows unknowns and METIS's
+  // nested dissection from there on (docs/performance.md has the measured switch).
+  automatic,
 };
-inline constexpr std::array<EnumName<Ordering>, 5> kOrderingNames{{{Ordering::amd, "amd"},
+inline constexpr std::array<EnumName<Ordering>, 6> kOrderingNames{{{Ordering::amd, "amd"},
                                                                    {Ordering::colamd, "colamd"},
                                                                    {Ordering::metis, "metis"},
                                                                    {Ordering::natural, "natural"},
-                                                                   {Ordering::given, "petsc"}}};
+                                                                   {Ordering::given, "petsc"},
+                                                                   {Ordering::automatic, "auto"}}};
 
 // What the factorization does when static pivoting fails: a pivot tiny relative to its
 // column, an Inf/NaN produced by the elimination, or a solve whose backward error stays
@@ -58,6 +62,10 @@ inline constexpr std::array<EnumName<PivotPolicy>, 4> kPivotPolicyNames{{{PivotP
                                                                          {PivotPolicy::report, "report"},
                                                                          {PivotPolicy::perturb, "perturb"},
                                                                          {PivotPolicy::repivot, "repivot"}}};
+
+// How a symmetric matrix reaches the LDL^T analysis (SparseLDLT): both triangles, or one
+// (PETSc's SeqSBAIJ stores the upper one).
+enum class StoredTriangle { full, lower, upper };
 
 // How an incomplete factorization (Options::ilu_levels >= 0) answers a small pivot: PETSc's
 // -pc_factor_shift_type, with PETSc's semantics (MatLUFactorNumeric_SeqAIJ's shift loop), so
@@ -151,13 +159,19 @@ struct Options {
   double shift_amount = 2.220446049250313e-14;  // PETSc's default, 100 machine epsilon
   // CUDA device ordinal; -1: the process's local MPI rank (or 0) modulo the device count.
   int32_t device = -1;
-  Ordering ordering = Ordering::amd;
+  // automatic: AMD for LU; for LDL^T AMD below analysis::kMetisFromRows unknowns and
+  // METIS's nested dissection from there on (analysis/ordering.hpp).
+  Ordering ordering = Ordering::automatic;
   // MC64-style maximum product transversal (src/analysis/max_product_matching). Off: the diagonal is
   // used as is; a zero diagonal entry that fill does not cure is then reported as a
   // zero pivot by the numeric factorization. Structural singularity is detected either way.
   bool matching = true;
   // MC64's row/column scaling (only with matching).
   bool scaling = true;
+  // LDL^T with scaling: a variable whose scaled diagonal is small is ordered after a
+  // matched partner, whose elimination fills its pivot (analysis/symmetric_pairs.hpp).
+  // Off: fewer fill, more perturbed pivots on KKT-like matrices (and no inertia there).
+  bool symmetric_pairs = true;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).

@@ -57,6 +57,14 @@ struct Schedule {
   // update whose target (i, k) is not in it is dropped, as incomplete LU does. No matching
   // or scaling then (C = A(q, q)).
   bool incomplete = false;
+  // LDL^T (analyze_symmetric): C = S P A P^T S (row_perm == col_perm, row_scale ==
+  // col_scale) and F holds L's lower triangle with D on its diagonal, first in each column
+  // (nnz_u counts the diagonal); levels come from the elimination tree, and the update
+  // lists name, for each target column j, the positions of L(j, k) of its sources k.
+  bool symmetric = false;
+  // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
+  // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
+  int32_t symmetric_pairs = 0;
 
   // --- factor pattern F = (L - I) + U, CSC, sorted rows ---
   std::vector<int64_t> f_colptr;  // n + 1
@@ -103,6 +111,8 @@ struct Schedule {
   std::vector<int32_t> target_col;
   std::vector<int64_t> target_src_ptr;
   std::vector<int64_t> target_src;
+  // symmetric only: the column k of each source (target_src then holds L(j, k)'s position).
+  std::vector<int32_t> target_src_col;
 
   AnalysisTimes times;
 

@@ -11,6 +11,7 @@
 #include "analysis/matching.hpp"
 #include "analysis/ordering.hpp"
 #include "analysis/partial_pivoting.hpp"
+#include "analysis/pipeline_steps.hpp"
 #include "analysis/symbolic.hpp"
 #include "analysis/update_lists.hpp"
 #include "analysis/value_map.hpp"
@@ -20,32 +21,9 @@ namespace gpuglu {
 
 namespace {
 
-class Stopwatch {
- public:
-  double lap_ms() {
-    const auto now = std::chrono::steady_clock::now();
-    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
-    last_ = now;
-    return ms;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
-// From the row and column order on: C = B(q, q) with B(k, :) = A(row_of_col[k], :), i.e.
-// row_perm[k] = row_of_col[q[k]] and col_perm = q. Both analyses end here.
-void set_permutations(Schedule& s, const std::vector<int32_t>& row_of_col, const std::vector<int32_t>& q) {
-  s.col_perm = q;
-  s.row_perm.resize(q.size());
-  for (size_t k = 0; k < q.size(); ++k) s.row_perm[k] = row_of_col[q[k]];
-  s.row_perm_inv.resize(q.size());
-  s.col_perm_inv.resize(q.size());
-  for (int32_t k = 0; k < s.n; ++k) {
-    s.row_perm_inv[s.row_perm[k]] = k;
-    s.col_perm_inv[s.col_perm[k]] = k;
-  }
-}
+using analysis::guarded;
+using analysis::set_permutations;
+using analysis::Stopwatch;
 
 void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
                              const std::vector<int32_t>& q, const Options& options, Stopwatch& clock) {
@@ -78,6 +56,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     options.scaling = false;
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
+  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*symmetric=*/false);
   Schedule s;
   s.n = a.n;
   s.input_nnz = a.nnz();
@@ -123,15 +102,6 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options) {
   s.times.ordering_ms = clock.lap_ms();
   build_factor_and_levels(s, a, b, pp.col_perm, options, clock);
   return s;
-}
-
-template <class Fn>
-Schedule guarded(int64_t n, Fn&& analysis) {
-  try {
-    return analysis();
-  } catch (const std::bad_alloc&) {
-    throw Error(Status::out_of_memory, "the analysis ran out of host memory (n = " + std::to_string(n) + ")");
-  }
 }
 
 }  // namespace

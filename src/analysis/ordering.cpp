@@ -107,10 +107,16 @@ MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std
   return b;
 }
 
+Ordering resolve_ordering(Ordering requested, int32_t n, bool symmetric) {
+  if (requested != Ordering::automatic) return requested;
+  return symmetric && n >= kMetisFromRows ? Ordering::metis : Ordering::amd;
+}
+
 std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm) {
   const int32_t n = b.n;
   if (n == 0) return {};
   switch (ordering) {
+    case Ordering::automatic: return amd_ordering(b);  // callers resolve it first (resolve_ordering)
     case Ordering::amd: return amd_ordering(b);
     case Ordering::colamd: return colamd_ordering(b);
     case Ordering::metis: return metis_ordering(b);

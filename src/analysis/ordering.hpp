@@ -20,6 +20,13 @@ struct MatchedPattern {
 
 MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std::vector<int32_t>& row_of_col);
 
+// Ordering::automatic resolved for a matrix of n unknowns: AMD for LU (unsymmetric, matched
+// patterns); for LDL^T (symmetric) AMD below kMetisFromRows unknowns and METIS's nested
+// dissection from there on, as Chen & Wang do (their switch; docs/performance.md measures
+// it on ours). Any other ordering is returned as it is.
+constexpr int32_t kMetisFromRows = 5000;
+Ordering resolve_ordering(Ordering requested, int32_t n, bool symmetric);
+
 // Returns q (new -> old) of length n. given_perm is validated (Error(invalid_input)
 // when it is not a permutation of 0..n-1) and used with Ordering::given.
 std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm);

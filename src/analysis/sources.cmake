@@ -13,4 +13,8 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/levels.cpp
   ${CMAKE_CURRENT_LIST_DIR}/update_lists.cpp
   ${CMAKE_CURRENT_LIST_DIR}/analyze.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symmetric_input.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symmetric_symbolic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symmetric_pairs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/analyze_symmetric.cpp
 )

@@ -55,11 +55,19 @@ int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, do
   const int32_t n = s.n;
   const int32_t rows = first_perturbed >= 0 ? first_perturbed : n;
   std::vector<double> rs(static_cast<size_t>(rows), 0.0);
-  for (int32_t j = 0; j < n; ++j)
-    for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) {
-      const int32_t i = s.f_rowind[p];
-      if (i != j && i < rows) rs[i] += std::fabs(f[p]);
+  if (s.symmetric) {
+    for (int32_t j = 0; j < rows; ++j) {
+      double sum = 0.0;
+      for (int64_t p = s.f_diag[j] + 1; p < s.f_colptr[j + 1]; ++p) sum += std::fabs(f[p]);
+      rs[j] = std::fabs(f[s.f_diag[j]]) * sum;
     }
+  } else {
+    for (int32_t j = 0; j < n; ++j)
+      for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) {
+        const int32_t i = s.f_rowind[p];
+        if (i != j && i < rows) rs[i] += std::fabs(f[p]);
+      }
+  }
   for (int32_t i = 0; i < rows; ++i) {
     const double pv = f[s.f_diag[i]];
     const double limit = zero_pivot * rs[i];
@@ -67,6 +75,21 @@ int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, do
     if (fails) return i;  // NaN fails neither comparison, as in PETSc
   }
   return first_perturbed;
+}
+
+ShiftOutcome run_shift_search(ShiftType type, double shift_amount, double shift_top,
+                              const std::function<bool(double)>& factor, const std::function<int32_t()>& failing_row) {
+  ShiftSearch search(type, shift_amount, shift_top);
+  constexpr int32_t kMaxTries = 64;
+  ShiftOutcome out;
+  do {
+    out.amount = search.amount();
+    out.failing = -1;
+    if (!factor(out.amount)) break;
+    out.failing = failing_row();
+  } while (search.tries() < kMaxTries && search.next(out.failing >= 0));
+  out.tries = search.tries();
+  return out;
 }
 
 }  // namespace gpuglu::api

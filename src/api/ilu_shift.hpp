@@ -12,6 +12,7 @@
 // factorization depends only on the rows before it, so the first failing row, and with it
 // every shift, is PETSc's.
 #include <cstdint>
+#include <functional>
 
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
@@ -43,10 +44,24 @@ double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind,
 
 // The first row i (of C, in elimination order) whose pivot fails PETSc's test:
 // |U(i,i)| <= zero_pivot * r_i (nonzero) or U(i,i) <= zero_pivot * r_i (positive_definite),
-// r_i = sum |L(i,:)| + sum |U(i, >i)|, with f the factor on s's pattern. A column the engine
+// r_i = sum |L(i,:)| + sum |U(i, >i)|, with f the factor on s's pattern. For a symmetric
+// (ICC) schedule F holds L and D: r_i = |d_i| sum |L(>i, i)|, the row of U = D L^T that
+// PETSc's Cholesky sums before it divides by the pivot. A column the engine
 // had to perturb (an exact zero pivot, first_perturbed) fails too; rows after it are not
 // looked at, as their values already depend on the perturbation. -1: none fails.
 int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, double zero_pivot,
                           int32_t first_perturbed);
+
+// PETSc's loop over whole factorizations: factor(shift) runs one with that diagonal shift
+// and returns false when it failed for a reason no shift repairs (NaN/Inf); failing_row()
+// then names the first row failing the test, -1 for none. At most 64 tries (nonzero doubles
+// the shift each time: from 1e-14 past 1e5).
+struct ShiftOutcome {
+  int32_t tries = 0;
+  double amount = 0.0;   // the shift of the factor kept
+  int32_t failing = -1;  // its first failing row, -1 when it passes
+};
+ShiftOutcome run_shift_search(ShiftType type, double shift_amount, double shift_top,
+                              const std::function<bool(double)>& factor, const std::function<int32_t()>& failing_row);
 
 }  // namespace gpuglu::api

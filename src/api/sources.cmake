@@ -5,4 +5,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/local_rank.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/engine_choice.cpp
 )

@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "api/engine_choice.hpp"
 #include "api/ilu_shift.hpp"
 #include "api/sparse_lu_impl.hpp"
 #include "gpuglu/analysis.hpp"
@@ -20,24 +21,6 @@ namespace {
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Before the analysis: a request that cannot be met fails at once.
-void check_backend_request(const Options& o) {
-  if (o.backend == Backend::cuda && !built_with_cuda())
-    throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
-}
-
-// After the analysis: cuda needs a usable device; automatic takes the GPU only where the
-// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz).
-Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
-  if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
-  if (o.backend == Backend::automatic && !large) return Backend::cpu;
-  device = query_device(o.device, local_rank_from_environment());
-  if (device.usable) return Backend::cuda;
-  if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
-  return Backend::cpu;
 }
 
 bool overlap(const double* a, const double* b, int64_t n) {
@@ -79,9 +62,9 @@ void SparseLU::Impl::discard() {
 template <class I>
 void SparseLU::Impl::analyze(const CsrView<I, double>& a, const int32_t* given) {
   discard();
-  check_backend_request(options);
+  api::check_backend_request(options);
   schedule = gpuglu::analyze(a, options, given);
-  backend = choose_backend(options, schedule, device);
+  backend = api::choose_backend(options, schedule, device);
   pattern.assign(a);
   rowptr32.assign(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
   if (given) given_perm.assign(given, given + schedule.n);
@@ -95,23 +78,10 @@ void SparseLU::Impl::analyze(const CsrView<I, double>& a, const int32_t* given) 
   ++analysis_count;
 }
 
-// The engine of the chosen backend for the current schedule. A GPU that cannot hold the
-// factor leaves the work to the CPU under automatic, and under cuda when asked to
-// (Options::cpu_fallback); the engine allocates everything factor() and solve() touch, so
-// refactorization allocates nothing.
+// The engine of the chosen backend for the current schedule (api::make_engine): it
+// allocates everything factor() and solve() touch, so refactorization allocates nothing.
 void SparseLU::Impl::attach_engine() {
-  if (backend == Backend::cuda) {
-    try {
-      engine = make_cuda_engine(schedule, pattern_ref(), options, device.ordinal);
-      return;
-    } catch (const Error& e) {
-      const bool fall_back = options.backend == Backend::automatic || options.cpu_fallback;
-      if (!fall_back || e.status() != Status::out_of_memory) throw;
-      fallback_reason = e.what();
-      backend = Backend::cpu;
-    }
-  }
-  engine = make_cpu_engine(schedule, pattern_ref(), options);
+  engine = api::make_engine(schedule, pattern_ref(), options, device, &backend, &fallback_reason);
 }
 
 // A new schedule for the same pattern (a recovery). The backend stays the one analyze()
@@ -180,28 +150,11 @@ void SparseLU::Impl::take_values(const double* values) {
   std::copy(values, values + n, a_values.begin());
 }
 
-// One numeric factorization of a_values with the current schedule, on the engine; its
-// result in FactorStats terms (A's numbering for the failing column).
+// One numeric factorization of a_values with the current schedule, on the engine.
 void SparseLU::Impl::factor_with_schedule(const PivotRule& rule) {
   const EngineFactorResult r = engine->factor(a_values.data(), rule);
-  fstats.device_ms = r.device_ms;
-  if (r.bad_entry >= 0) {
-    // No pivot is involved: the column names where the bad input value sits.
-    const int32_t col = pattern.colind()[r.bad_entry];
-    fstats.status = Status::nan_or_inf;
-    fstats.pivot_column_original = col;
-    fstats.pivot_column = schedule.col_perm_inv[col];
-    fstats.pivot_value = a_values[static_cast<size_t>(r.bad_entry)];
-    return;
-  }
-  const NumericStats& ns = r.stats;
-  fstats.status = ns.status;
-  set_failure_column(ns.pivot_column);
-  fstats.pivot_value = ns.pivot_value;
-  fstats.perturbed_pivots = ns.perturbed_pivots;
-  last_first_perturbed = ns.first_perturbed;
-  fstats.min_pivot_ratio = ns.min_pivot_ratio;
-  fstats.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
+  const int32_t first_perturbed = api::read_factor_result(r, schedule, pattern.colind(), a_values.data(), fstats);
+  if (r.bad_entry < 0) last_first_perturbed = first_perturbed;
 }
 
 void SparseLU::Impl::set_failure_column(int32_t column) {
@@ -217,24 +170,22 @@ void SparseLU::Impl::factor_with_shifts() {
       options.shift_type == ShiftType::positive_definite
           ? api::manteuffel_bound(schedule.n, pattern.rowptr(), pattern.colind(), a_values.data(), options.zero_pivot)
           : 0.0;
-  api::ShiftSearch search(options.shift_type, options.shift_amount, top);
-  PivotRule rule{PivotPolicy::perturb, 0.0, 0.0, 1.0, 0.0};
-  // nonzero doubles the shift each time: 64 tries take it from 1e-14 past 1e5.
-  constexpr int32_t kMaxTries = 64;
-  int32_t failing = -1;
-  do {
-    rule.diagonal_shift = search.amount();
-    factor_with_schedule(rule);
-    if (fstats.status != Status::ok) break;  // NaN/Inf: no shift repairs that
-    failing = api::first_failing_row(schedule, engine->factor_values().data(), options.shift_type, options.zero_pivot,
-                                     last_first_perturbed);
-  } while (search.tries() < kMaxTries && search.next(failing >= 0));
-  fstats.shift_tries = search.tries();
-  fstats.shift_amount = rule.diagonal_shift;
-  if (fstats.status == Status::ok && failing >= 0) {
+  const api::ShiftOutcome r = api::run_shift_search(
+      options.shift_type, options.shift_amount, top,
+      [&](double shift) {
+        factor_with_schedule(PivotRule{PivotPolicy::perturb, 0.0, 0.0, 1.0, shift});
+        return fstats.status == Status::ok;  // NaN/Inf: no shift repairs that
+      },
+      [&] {
+        return api::first_failing_row(schedule, engine->factor_values().data(), options.shift_type, options.zero_pivot,
+                                      last_first_perturbed);
+      });
+  fstats.shift_tries = r.tries;
+  fstats.shift_amount = r.amount;
+  if (fstats.status == Status::ok && r.failing >= 0) {
     fstats.status = Status::numerically_singular;
-    set_failure_column(failing);
-    fstats.pivot_value = engine->factor_values()[static_cast<size_t>(schedule.f_diag[failing])];
+    set_failure_column(r.failing);
+    fstats.pivot_value = engine->factor_values()[static_cast<size_t>(schedule.f_diag[r.failing])];
   }
 }
 

@@ -50,11 +50,11 @@ uint64_t parse_seed(std::string_view tok) {
   return v;
 }
 
-double parse_peclet(std::string_view tok) {
+double parse_real(std::string_view tok, const char* what) {
   double v = 0;
   const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
   if (tok.empty() || r.ec != std::errc() || r.ptr != tok.data() + tok.size() || !std::isfinite(v))
-    reject("Peclet number '" + std::string(tok) + "' is not a finite number");
+    reject(std::string(what) + " '" + std::string(tok) + "' is not a finite number");
   return v;
 }
 
@@ -81,7 +81,21 @@ Csr laplacian(const std::vector<std::string_view>& f, bool three_d, int points) 
 Csr convdiff(const std::vector<std::string_view>& f) {
   expect_fields(f, 2, 3, "convdiff3d:NXxNYxNZ[:PECLET]");
   const std::vector<int32_t> d = parse_dims(f[1], 3);
-  return convection_diffusion_3d(d[0], d[1], d[2], f.size() > 2 ? parse_peclet(f[2]) : 1.0);
+  return convection_diffusion_3d(d[0], d[1], d[2], f.size() > 2 ? parse_real(f[2], "Peclet number") : 1.0);
+}
+
+Csr elast(const std::vector<std::string_view>& f) {
+  expect_fields(f, 2, 3, "elast3d:NXxNYxNZ[:POISSON]");
+  const std::vector<int32_t> d = parse_dims(f[1], 3);
+  return elasticity_3d(d[0], d[1], d[2], f.size() > 2 ? parse_real(f[2], "Poisson ratio") : 0.3);
+}
+
+// The shift is required: a default would just be the plain Laplacian, lap2d5/lap3d7.
+Csr shiftlap(const std::vector<std::string_view>& f, bool three_d) {
+  expect_fields(f, 3, 3, three_d ? "shiftlap3d:NXxNYxNZ:SHIFT" : "shiftlap2d:NXxNY:SHIFT");
+  const std::vector<int32_t> d = parse_dims(f[1], three_d ? 3 : 2);
+  const double shift = parse_real(f[2], "shift");
+  return three_d ? shifted_laplacian_3d(d[0], d[1], d[2], shift) : shifted_laplacian_2d(d[0], d[1], shift);
 }
 
 Csr circuit(const std::vector<std::string_view>& f, CircuitKind kind) {
@@ -122,8 +136,12 @@ Csr build(std::string_view spec) {
   if (kind == "powergrid") return circuit(f, CircuitKind::power_grid);
   if (kind == "randdd") return randdd(f);
   if (kind == "kkt") return kkt(f);
+  if (kind == "elast3d") return elast(f);
+  if (kind == "shiftlap2d") return shiftlap(f, false);
+  if (kind == "shiftlap3d") return shiftlap(f, true);
   reject("unknown kind '" + std::string(kind) +
-         "' (lap2d5, lap2d9, lap3d7, lap3d27, convdiff3d, circuit, powergrid, randdd, kkt)");
+         "' (lap2d5, lap2d9, lap3d7, lap3d27, convdiff3d, circuit, powergrid, randdd, kkt, elast3d, shiftlap2d, "
+         "shiftlap3d)");
 }
 
 }  // namespace

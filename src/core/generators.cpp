@@ -33,7 +33,10 @@ struct Offset {
 // int32 row pointers cannot overflow.
 int32_t grid_size(const char* who, int32_t nx, int32_t ny, int32_t nz, int64_t entries_per_row) {
   if (nx <= 0 || ny <= 0 || nz <= 0) bad(who, "grid dimensions must be positive");
-  const int64_t n = int64_t{nx} * ny * nz;
+  // Checked after each product: three int32 sizes can overflow even int64.
+  const int64_t nxy = int64_t{nx} * ny;
+  if (nxy > kIndexMax) bad(who, "grid too large for 32-bit indices");
+  const int64_t n = nxy * nz;
   if (n > kIndexMax || n * entries_per_row > kIndexMax) bad(who, "grid too large for 32-bit indices");
   return static_cast<int32_t>(n);
 }
@@ -92,6 +95,59 @@ Csr laplacian_2d(int32_t nx, int32_t ny, int points) {
 Csr laplacian_3d(int32_t nx, int32_t ny, int32_t nz, int points) {
   if (points != 7 && points != 27) bad("laplacian_3d", "points must be 7 or 27, got " + std::to_string(points));
   return stencil_matrix("laplacian_3d", nx, ny, nz, laplace_stencil(points == 27, true));
+}
+
+namespace {
+
+// Throws when shift is (numerically) an eigenvalue of the Dirichlet Laplacian on the
+// grid dims: its eigenvalues are sums of one 1-D eigenvalue 2 - 2cos(i pi/(n+1)) per
+// axis. The longest axis is binary-searched, so the cost stays below the matrix's.
+// The tolerance is relative to ||A||_inf = |2d - shift| + 2d.
+void reject_singular_shift(const char* who, std::vector<int32_t> dims, double shift) {
+  if (!std::isfinite(shift)) bad(who, "shift must be finite");
+  const double pi = std::acos(-1.0);
+  std::sort(dims.begin(), dims.end());
+  auto eigenvalues = [&](int32_t m) {  // increasing
+    std::vector<double> ev(static_cast<size_t>(m));
+    for (int32_t i = 1; i <= m; ++i) ev[i - 1] = 2.0 - 2.0 * std::cos(i * pi / (m + 1.0));
+    return ev;
+  };
+  const double diag = 2.0 * static_cast<double>(dims.size());
+  const double tol = 1e-8 * (std::abs(diag - shift) + diag);
+  const std::vector<double> last = eigenvalues(dims.back());
+  auto check = [&](double partial) {  // is shift - partial within tol of some entry of last?
+    const double target = shift - partial;
+    const auto it = std::lower_bound(last.begin(), last.end(), target - tol);
+    if (it != last.end() && *it <= target + tol)
+      bad(who, "shift " + std::to_string(shift) + " is an eigenvalue of the Laplacian: the matrix is singular");
+  };
+  if (dims.size() == 2) {
+    for (double a : eigenvalues(dims[0])) check(a);
+  } else {
+    const std::vector<double> mid = eigenvalues(dims[1]);
+    for (double a : eigenvalues(dims[0]))
+      for (double b : mid) check(a + b);
+  }
+}
+
+}  // namespace
+
+Csr shifted_laplacian_2d(int32_t nx, int32_t ny, double shift) {
+  const char* who = "shifted_laplacian_2d";
+  grid_size(who, nx, ny, 1, 5);  // before the eigenvalue check allocates per axis
+  reject_singular_shift(who, {nx, ny}, shift);
+  std::vector<Offset> s = laplace_stencil(false, false);
+  s.back().weight -= shift;  // the diagonal comes last
+  return stencil_matrix(who, nx, ny, 1, s);
+}
+
+Csr shifted_laplacian_3d(int32_t nx, int32_t ny, int32_t nz, double shift) {
+  const char* who = "shifted_laplacian_3d";
+  grid_size(who, nx, ny, nz, 7);
+  reject_singular_shift(who, {nx, ny, nz}, shift);
+  std::vector<Offset> s = laplace_stencil(false, true);
+  s.back().weight -= shift;
+  return stencil_matrix(who, nx, ny, nz, s);
 }
 
 // -Laplace(u) + w . grad(u), w along (1,1,1), scaled by h^2 / diffusion. With cell

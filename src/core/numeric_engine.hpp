@@ -65,7 +65,8 @@ class NumericEngine {
 // level, left-looking gather or (Options::cpu_right_looking) the GPU's right-looking updates.
 std::unique_ptr<NumericEngine> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o);
 
-// The CUDA engine (src/cuda/lu/cuda_lu.cu) on device `device_ordinal`; in a build
+// The CUDA engine on device `device_ordinal`: CudaLU (src/cuda/lu/cuda_lu.cu), or CudaLDLT
+// (src/cuda/ldlt/cuda_ldlt.cu) for a symmetric schedule; in a build
 // without CUDA a stand-in (src/cuda/cuda_absent.cpp) throws Error(unsupported). Throws
 // Error(out_of_memory) naming the bytes asked when the factor does not fit.
 std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,

@@ -1,6 +1,8 @@
 # Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA): common/ serves
-# both engines (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
-# the LU engine, trsv/ the triangular-solve module with its GPU level analysis.
+# every engine (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
+# the LU engine (whose factor, level loop and refinement the LDL^T composes too), ldlt/ the
+# LDL^T engine's own kernels, solves and composition, trsv/ the triangular-solve module with
+# its GPU level analysis.
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
@@ -13,10 +15,15 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/lu/lu_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/solve_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/refine_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt/cuda_ldlt.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_solves.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_solve_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/cuda_trsv.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/kahn_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_levels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/pattern_solver.cu
 )
 # Their stand-in in a build without nvcc (src/CMakeLists.txt).
 set(GPUGLU_CUDA_ABSENT_SOURCES

@@ -1,10 +1,12 @@
 // The CPU reference engine behind the numeric-engine seam (core/numeric_engine.hpp): the
-// oracle every GPU kernel is tested against and the backend where no GPU is used.
+// oracle every GPU kernel is tested against and the backend where no GPU is used. A
+// symmetric schedule runs the LDL^T executor and solves; all else is shared.
 #include <memory>
 #include <vector>
 
 #include "core/numeric_engine.hpp"
 #include "reference/level_gather.hpp"
+#include "reference/ldlt_numeric.hpp"
 #include "reference/level_numeric.hpp"
 #include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
@@ -39,8 +41,12 @@ class CpuEngine final : public NumericEngine {
     }
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
-    out.stats = right_looking_ ? reference::factor_levels(s_, f_.data(), rule, threads_)
-                               : reference::factor_levels_gather(s_, f_.data(), rule, threads_);
+    if (s_.symmetric)
+      out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_);
+    else if (right_looking_)
+      out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
+    else
+      out.stats = reference::factor_levels_gather(s_, f_.data(), rule, threads_);
     return out;
   }
 
@@ -65,7 +71,9 @@ class CpuEngine final : public NumericEngine {
 
  private:
   void triangular_solves(const double* b, double* x, bool transpose) {
-    if (transpose)
+    if (s_.symmetric)
+      reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data());
+    else if (transpose)
       reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());
     else
       reference::solve_with_factor(s_, f_.data(), b, x, solve_work_.data());

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "core/numeric_types.hpp"
 #include "gpuglu/schedule.hpp"
@@ -62,6 +63,33 @@ PivotTally run_team(int num_threads, Run&& run) {
     total.merge(local);
   }
   return total;
+}
+
+// Where each row of the current target column sits in F: filled once per (level,
+// target) for the rows below its first source, so every update of that target indexes
+// directly instead of walking the column once per source (which costs
+// O(sources x column length) on long columns). A stamp per row marks the entries of
+// the current target, so a stale position can never be used: a row of L(:, j) that the
+// target column lacks is reported as missing fill. One workspace per thread, kept
+// across factorizations: refactorization allocates nothing after the first.
+struct TargetMap {
+  std::vector<int64_t> where;
+  std::vector<int64_t> stamp;
+  int64_t tag = 0;
+
+  void reserve(int32_t n) {
+    if (static_cast<int32_t>(where.size()) < n) {
+      where.assign(static_cast<size_t>(n), 0);
+      stamp.assign(static_cast<size_t>(n), 0);
+      tag = 0;
+    }
+  }
+};
+
+inline TargetMap& thread_map(int32_t n) {
+  thread_local TargetMap map;
+  map.reserve(n);
+  return map;
 }
 
 // The factorization's statistics: the tally, and the smallest failing column (n: none)

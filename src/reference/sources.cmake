@@ -3,6 +3,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/scatter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/level_numeric.cpp
   ${CMAKE_CURRENT_LIST_DIR}/level_gather.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt_numeric.cpp
   ${CMAKE_CURRENT_LIST_DIR}/column_executor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/triangular_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/refinement.cpp

@@ -71,4 +71,14 @@ void solve_transpose_with_factor(const Schedule& s, const double* f, const doubl
   for (int32_t k = 0; k < s.n; ++k) x[rp[k]] = rs[rp[k]] * work[k];
 }
 
+void solve_symmetric_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work) {
+  const int32_t* p = s.row_perm.data();
+  const double* sc = s.row_scale.data();
+  for (int32_t k = 0; k < s.n; ++k) work[k] = sc[p[k]] * b[p[k]];
+  lower_unit_solve(s, f, work);
+  for (int32_t k = 0; k < s.n; ++k) work[k] /= f[s.f_diag[k]];
+  lower_unit_transpose_solve(s, f, work);
+  for (int32_t k = 0; k < s.n; ++k) x[p[k]] = sc[p[k]] * work[k];
+}
+
 }  // namespace gpuglu::reference

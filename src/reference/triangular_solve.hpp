@@ -19,4 +19,9 @@ void lower_unit_transpose_solve(const Schedule& s, const double* f, double* x); 
 void solve_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
 void solve_transpose_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
 
+// x = A^{-1} b for a symmetric schedule (F = L with D on the diagonal, C = S P A P^T S):
+//   c[k] = s[p[k]] b[p[k]];  L z = c;  z /= D;  L^T w = z;  x[p[k]] = s[p[k]] w[k].
+// b and x may alias; work holds n entries. A^T = A: it serves the transposed solve too.
+void solve_symmetric_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
+
 }  // namespace gpuglu::reference

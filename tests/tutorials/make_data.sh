@@ -14,3 +14,7 @@ make_one convdiff convdiff3d:12x12x12:5
 awk 'BEGIN { size = 1 } /^%/ { print; next } size { print; size = 0; next }
      { if ($1 == $2 && ($1 - 1) % 7 == 0) $3 = 0; print }' "$out/convdiff.mtx" > "$out/convdiff_zero_diag.mtx"
 "$mm2petsc" -fin "$out/convdiff_zero_diag.mtx" -fout "$out/convdiff_zero_diag.petsc" -rhs Ax
+# Symmetric systems for -pc_type cholesky / icc: 3-D elasticity (SPD), and a KKT system
+# [H A^T; A 0] whose zero block PETSc's own Cholesky cannot pivot on (the peer is MUMPS).
+make_one elasticity elast3d:6x5x5
+make_one kkt kkt:400:120:3

@@ -21,6 +21,7 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/host_staging.hpp"
+#include "cuda/ldlt/cuda_ldlt.hpp"
 #include "cuda/lu/device_factor.hpp"
 #include "cuda/lu/device_refinement.hpp"
 #include "cuda/lu/level_loop.hpp"
@@ -29,8 +30,10 @@
 
 namespace gpuglu {
 
+// The one CUDA factory of the seam: a symmetric schedule (analyze_symmetric) is the LDL^T's.
 std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
                                                 int device_ordinal) {
+  if (s.symmetric) return std::make_unique<cuda::CudaLDLT>(s, o, device_ordinal, pattern);
   return std::make_unique<cuda::CudaLU>(s, o, device_ordinal, pattern);
 }
 
@@ -83,6 +86,8 @@ CudaLU::Impl::~Impl() {
 }
 
 void CudaLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
+  if (s.symmetric)
+    throw Error(Status::invalid_input, "CudaLU: a symmetric schedule holds L and D only; CudaLDLT factors it");
   if (device_ordinal < 0) {
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   } else {
@@ -107,7 +112,8 @@ void CudaLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal,
   solves = std::make_unique<LuSolves>(s, o, device, mem, stream, factor->values());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, factor->input_values(), mem, *staging,
                                                   stream);
-  loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, factor->level_args(), device, mem, stream);
+  loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, factor->level_args(),
+                                     kernels::lu_update_kernels(), device, mem, stream);
 }
 
 CudaLU::CudaLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)

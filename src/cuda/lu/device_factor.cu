@@ -12,6 +12,7 @@ DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& st
       n_(s.n),
       nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
       input_nnz_(s.input_nnz),
+      accumulate_(s.symmetric),
       f_diag_(s.f_diag) {
   args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
   args_.rowind = mem.upload(s.f_rowind, "the factor's row indices");
@@ -21,6 +22,7 @@ DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& st
   args_.target_col = mem.upload(s.target_col, "the update targets");
   args_.src_ptr = mem.upload(s.target_src_ptr, "the update source pointers");
   args_.src = mem.upload(s.target_src, "the update sources");
+  if (s.symmetric) args_.src_col = mem.upload(s.target_src_col, "the update sources' columns");
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
   args_.incomplete = s.incomplete;
   value_map_ = mem.upload(s.value_map, "the value map");
@@ -37,7 +39,7 @@ void DeviceFactor::upload_input(const double* a_values, cudaStream_t stream) {
 void DeviceFactor::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.f, 0, static_cast<size_t>(nnz_f_) * sizeof(double), stream));
-  kernels::launch_scatter(input_nnz_, a_dev_, value_map_, value_scale_, args_.f, args_.state, stream);
+  kernels::launch_scatter(input_nnz_, a_dev_, value_map_, value_scale_, args_.f, args_.state, accumulate_, stream);
   kernels::launch_shift_diagonal(n_, args_.diag, args_.f, rule.diagonal_shift, stream);
 }
 
@@ -50,7 +52,7 @@ EngineFactorResult DeviceFactor::result() const {
   const kernels::FactorState st = *state_pinned_;
   if (st.missing_fill)
     throw Error(Status::invalid_input,
-                "CudaLU::factor: the schedule's factor pattern lacks a fill entry an update needs");
+                "CUDA factor(): the schedule's factor pattern lacks a fill entry an update needs");
   EngineFactorResult out;
   out.max_abs_input = kernels::double_from_bits(st.max_input_bits);
   out.stats.max_active = kernels::double_from_bits(st.max_active_bits);

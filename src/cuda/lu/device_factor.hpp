@@ -1,7 +1,10 @@
 #pragma once
-// CudaLU's factor on the device: F's pattern and values, the level schedule its kernels read,
-// A's values of the last factorization with the map that scatters them into F, and the
-// factorization state (pivot failures, statistics), read back once the level loop is done.
+// The factor on the device, for CudaLU and CudaLDLT (src/cuda/ldlt): F's pattern and values,
+// the level schedule its kernels read, A's values of the last factorization with the map that
+// scatters them into F, and the factorization state (pivot failures, statistics), read back
+// once the level loop is done. A symmetric schedule's scatter adds (its value map may send
+// both halves of an off-diagonal pair to one entry of L), and its update sources' columns go
+// up with the rest.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -32,7 +35,8 @@ class DeviceFactor {
   // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
   void upload_input(const double* a_values, cudaStream_t stream);
   // What precedes the level loop: the state reset for rule, F = 0, A's values scattered
-  // (scaled) into F, rule.diagonal_shift added to the diagonal.
+  // (scaled; added where they share a position) into F, rule.diagonal_shift added to the
+  // diagonal.
   void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
   // What follows it: the state copied to pinned memory, readable after a synchronization.
   void enqueue_state_download(cudaStream_t stream);
@@ -47,6 +51,7 @@ class DeviceFactor {
   int32_t n_ = 0;
   int64_t nnz_f_ = 0;
   int64_t input_nnz_ = 0;
+  bool accumulate_ = false;  // symmetric schedule: the scatter adds
   std::vector<int64_t> f_diag_;  // host copy: the failing pivot's position
   kernels::LevelArgs args_{};
   int64_t* value_map_ = nullptr;

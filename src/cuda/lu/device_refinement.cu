@@ -35,9 +35,9 @@ DeviceRefinement::DeviceRefinement(int32_t n, int64_t input_nnz, PatternRef patt
 // A's pattern, once: the first refined solve needs it.
 void DeviceRefinement::upload_pattern() {
   if (!pattern_.rowptr)
-    throw Error(Status::invalid_input, "CudaLU::solve: refinement needs A's pattern, which the engine was not given");
+    throw Error(Status::invalid_input, "CUDA solve(): refinement needs A's pattern, which the engine was not given");
   if (pattern_.n != n_ || pattern_.rowptr[n_] != input_nnz_)
-    throw Error(Status::invalid_input, "CudaLU::solve: A's pattern has " + std::to_string(pattern_.n) + " rows and " +
+    throw Error(Status::invalid_input, "CUDA solve(): A's pattern has " + std::to_string(pattern_.n) + " rows and " +
                                            std::to_string(pattern_.n == n_ ? pattern_.rowptr[n_] : -1) +
                                            " entries, the schedule " + std::to_string(n_) + " and " +
                                            std::to_string(input_nnz_));
@@ -70,7 +70,7 @@ double DeviceRefinement::residual(bool transpose, const double* x, double* r) {
   return kernels::double_from_bits(*berr_pinned_);
 }
 
-EngineSolveResult DeviceRefinement::solve(LuSolves& solves, const double* b, double* x, bool transpose,
+EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, double* x, bool transpose,
                                           int32_t max_steps, double tolerance) {
   EngineSolveResult out;
   if (max_steps > 0 && !a_rowptr_) upload_pattern();

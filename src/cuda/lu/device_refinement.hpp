@@ -1,6 +1,7 @@
 #pragma once
-// CudaLU's solve with iterative refinement on the device (reference::refine_with's rule):
-// b goes up, x = op(A)^{-1} b through LuSolves, then the residual r = b - op(A) x and the
+// The CUDA engines' solve with iterative refinement on the device (reference::refine_with's
+// rule): b goes up, x = op(A)^{-1} b through the engine's DeviceSolve (CudaLU's LuSolves,
+// CudaLDLT's LdltSolves), then the residual r = b - op(A) x and the
 // componentwise backward error of every iterate are computed on the device with A's values
 // of the last factorization (refine_kernels.cu), and a correction is kept only while it
 // lowers the backward error. The backward error of the first solve is copied to pinned
@@ -15,7 +16,7 @@
 #include "core/numeric_engine.hpp"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/host_staging.hpp"
-#include "cuda/lu/lu_solves.hpp"
+#include "cuda/common/device_solve.hpp"
 
 namespace gpuglu::cuda {
 
@@ -32,7 +33,7 @@ class DeviceRefinement {
   // max_steps refinement steps while the backward error exceeds tolerance. Synchronous.
   // Throws Error(invalid_input) when max_steps > 0 and no pattern was given (or it does not
   // have the schedule's input_nnz entries).
-  EngineSolveResult solve(LuSolves& solves, const double* b, double* x, bool transpose, int32_t max_steps,
+  EngineSolveResult solve(DeviceSolve& solves, const double* b, double* x, bool transpose, int32_t max_steps,
                           double tolerance);
 
  private:

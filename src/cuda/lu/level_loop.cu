@@ -1,5 +1,5 @@
 // LevelLoop (level_loop.hpp): the plan, the graph, the persistent kernel's tasks, and the
-// launches. The kernels are lu_kernels.cu's.
+// launches. The pivot kernels are lu_kernels.cu's, the update kernels the engine's.
 #include "cuda/lu/level_loop.hpp"
 
 #include <algorithm>
@@ -59,8 +59,14 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s, const KernelModeThreshol
 }
 
 LevelLoop::LevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph,
-                     const kernels::LevelArgs& args, int device, DeviceMemory& mem, cudaStream_t stream)
-    : device_(device), n_(s.n), levels_(s.num_levels()), args_(args), plan_(plan_levels(s, modes)) {
+                     const kernels::LevelArgs& args, const kernels::UpdateKernels& updates, int device,
+                     DeviceMemory& mem, cudaStream_t stream)
+    : device_(device),
+      n_(s.n),
+      levels_(s.num_levels()),
+      args_(args),
+      updates_(updates),
+      plan_(plan_levels(s, modes)) {
   if (!kernels::programmatic_launch_supported(device_))
     for (LevelLaunch& ll : plan_) ll.programmatic = false;
   persistent_ = modes.persistent_kernel;
@@ -117,7 +123,7 @@ void LevelLoop::init_persistent(const Schedule& s, DeviceMemory& mem) {
   pargs_.ticket = ticket_dev_;
   pargs_.col_done = col_done_dev_;
   pargs_.level_pivots_done = level_done_dev_;
-  persistent_grid_ = kernels::persistent_blocks(device_);
+  persistent_grid_ = updates_.persistent_blocks(device_);
 }
 
 void LevelLoop::enqueue(cudaStream_t st) {
@@ -126,7 +132,7 @@ void LevelLoop::enqueue(cudaStream_t st) {
     GPUGLU_CUDA_CHECK(cudaMemsetAsync(col_done_dev_, 0, static_cast<size_t>(n_) * sizeof(int32_t), st));
     GPUGLU_CUDA_CHECK(
         cudaMemsetAsync(level_done_dev_, 0, static_cast<size_t>(std::max(levels_, 1)) * sizeof(int32_t), st));
-    kernels::launch_persistent(args_, pargs_, persistent_grid_, st);
+    updates_.persistent(args_, pargs_, persistent_grid_, st);
   } else if (graph_.captured()) {
     graph_.launch(st);
   } else {
@@ -138,9 +144,9 @@ void LevelLoop::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
   kernels::launch_pivot(args_, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, ll.programmatic, st);
   if (ll.ntargets == 0) return;
   if (ll.update_by_warps)
-    kernels::launch_update_warps(args_, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
+    updates_.by_warps(args_, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
   else
-    kernels::launch_update_blocks(args_, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
+    updates_.by_blocks(args_, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
 }
 
 void LevelLoop::enqueue_levels(cudaStream_t st) const {

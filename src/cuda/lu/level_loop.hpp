@@ -1,7 +1,10 @@
 #pragma once
-// CudaLU's level loop: the launch plan of every level, fixed at construction, and how the
-// loop is enqueued - replayed as one CUDA graph (the default), launched level by level, or
-// as one persistent, self-scheduled kernel (modes.persistent_kernel).
+// The level loop of CudaLU and CudaLDLT (src/cuda/ldlt): the launch plan of every level,
+// fixed at construction, and how the loop is enqueued - replayed as one CUDA graph (the
+// default), launched level by level, or as one persistent, self-scheduled kernel
+// (modes.persistent_kernel). The engine names its update kernels (kernels::UpdateKernels:
+// the LU's F(i, k) -= L(i, j) U(j, k), or the LDL^T's F(i, j) -= L(i, k) d_k L(j, k)); the
+// pivot kernels, the modes, the graph and the persistent tasks are the same for both.
 //
 // Kernel modes per level (GLU3.0 Sec. III-B2, s.level_mode / s.level_warps). Every level
 // is two launches: the pivot kernel (a warp per column for short columns, a block per
@@ -19,7 +22,7 @@
 // a level in waves (the sweep is in docs/performance.md). With modes.programmatic_launch
 // each kernel overlaps the end of the previous one. A target applies its sources one after
 // the other (the group synchronizes in between): no atomics, deterministic, and the same
-// rounding as reference::factor_levels.
+// rounding as reference::factor_levels (reference::factor_ldlt_levels for the LDL^T).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -51,11 +54,11 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s, const KernelModeThreshol
 
 class LevelLoop {
  public:
-  // Plans s's levels on `device` for args (the factor's device pointers). With
-  // modes.persistent_kernel, uploads the persistent kernel's tasks into mem; otherwise,
-  // when level_graph, captures the loop on stream as a CUDA graph (synchronized).
+  // Plans s's levels on `device` for args (the factor's device pointers), phase 2 run by
+  // `updates`. With modes.persistent_kernel, uploads the persistent kernel's tasks into mem;
+  // otherwise, when level_graph, captures the loop on stream as a CUDA graph (synchronized).
   LevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph, const kernels::LevelArgs& args,
-            int device, DeviceMemory& mem, cudaStream_t stream);
+            const kernels::UpdateKernels& updates, int device, DeviceMemory& mem, cudaStream_t stream);
   LevelLoop(const LevelLoop&) = delete;
   LevelLoop& operator=(const LevelLoop&) = delete;
 
@@ -77,6 +80,7 @@ class LevelLoop {
   int32_t n_ = 0;
   int32_t levels_ = 0;
   kernels::LevelArgs args_{};
+  kernels::UpdateKernels updates_{};
   std::vector<LevelLaunch> plan_;
   CapturedGraph graph_;
   // modes.persistent_kernel: the level loop as one self-scheduled launch instead

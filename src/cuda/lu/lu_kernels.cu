@@ -1,5 +1,6 @@
 // The numeric kernels of CudaLU: scatter, pivot and the atomic-free target updates
-// (GLU3.0 Sec. III-B with the schedule's target-grouped update lists).
+// (GLU3.0 Sec. III-B with the schedule's target-grouped update lists). The scatter and the
+// pivot kernels serve the LDL^T engine (src/cuda/ldlt) as they are.
 //
 // Arithmetic matches reference::pivot_and_scale / factor_levels operation for operation:
 // explicit __dmul_rn / __dsub_rn / __ddiv_rn keep nvcc from contracting a * b - c into a
@@ -13,138 +14,14 @@
 // Programmatic dependent launch: the level loop's kernels may be launched so that they
 // start while the previous kernel drains. Each reads only the schedule (constant during a
 // factorization) before wait_for_previous_kernel(), and F and the state only after it.
-#include <cfloat>
-
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/programmatic_launch.cuh"
+#include "cuda/lu/level_device.cuh"
 #include "cuda/lu/lu_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 
 namespace {
-
-constexpr unsigned kFullMask = 0xffffffffu;
-
-__device__ __forceinline__ unsigned long long bits_of(double x) {
-  return static_cast<unsigned long long>(__double_as_longlong(x));
-}
-
-// v >= 0 or NaN. NaN is skipped, as std::max / std::min with the running value first skip it.
-__device__ __forceinline__ void atomic_max_nonneg(unsigned long long* addr, double v) {
-  if (v > 0.0) atomicMax(addr, bits_of(v));
-}
-__device__ __forceinline__ void atomic_min_nonneg(unsigned long long* addr, double v) {
-  if (v == v) atomicMin(addr, bits_of(v));
-}
-
-__device__ __forceinline__ double warp_max(double v) {
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const double w = __shfl_xor_sync(kFullMask, v, offset);
-    v = w > v ? w : v;
-  }
-  return v;
-}
-
-// Max over the block, returned to every thread. Values are >= 0 and never NaN.
-__device__ double block_max(double v) {
-  __shared__ double partial[32];
-  const int lane = threadIdx.x & 31;
-  const int warp = threadIdx.x >> 5;
-  v = warp_max(v);
-  if (lane == 0) partial[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    const int nwarps = (blockDim.x + 31) >> 5;
-    double w = lane < nwarps ? partial[lane] : 0.0;
-    w = warp_max(w);
-    if (lane == 0) partial[0] = w;
-  }
-  __syncthreads();
-  const double out = partial[0];
-  __syncthreads();  // partial may be reused by the caller's next reduction
-  return out;
-}
-
-__device__ __forceinline__ void record_failure(FactorState* st, int32_t level, int32_t j) {
-  atomicMin(&st->failure_key, (static_cast<unsigned long long>(level) << 32) | static_cast<uint32_t>(j));
-  atomicMin(&st->failed_level, level);
-}
-
-// Early exits, read once at kernel entry. Both conditions are uniform over a block:
-// bad_entry is written only by the scatter and missing_fill only by update kernels
-// (earlier launches); failed_level changes during a pivot kernel only to its own level,
-// which "< level" does not see, and never during an update kernel.
-__device__ __forceinline__ bool pivot_skipped(const FactorState* st, int32_t level) {
-  const volatile FactorState* v = st;
-  return v->bad_entry != kNoEntry || v->missing_fill != 0 || v->failed_level < level;
-}
-__device__ __forceinline__ bool update_skipped(const FactorState* st, int32_t level) {
-  const volatile FactorState* v = st;
-  return v->bad_entry != kNoEntry || v->failed_level <= level;
-}
-
-// F as read by the persistent kernel (Coherent): values written by other blocks during the
-// same launch must not come from this SM's L1, so they are loaded at L2 (ld.global.cg).
-template <bool Coherent>
-__device__ __forceinline__ double load_f(const double* p) {
-  if constexpr (Coherent)
-    return __ldcg(p);
-  else
-    return *p;
-}
-
-// reference::pivot_and_scale for column j by a group of nthreads (a warp, or the block).
-template <bool Block, bool Coherent = false>
-__device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int tid, int nthreads) {
-  double* f = a.f;
-  FactorState* st = a.state;
-  const int64_t begin = a.colptr[j];
-  const int64_t end = a.colptr[j + 1];
-  const int64_t d = a.diag[j];
-  const double pivot0 = load_f<Coherent>(f + d);  // read by every thread before thread 0 may overwrite it
-  double colmax = 0.0;
-  bool finite = true;
-  for (int64_t p = begin + tid; p < end; p += nthreads) {
-    const double v = fabs(load_f<Coherent>(f + p));
-    colmax = v > colmax ? v : colmax;
-    finite &= v <= DBL_MAX;  // false for NaN and Inf
-  }
-  if (Block) {
-    colmax = block_max(colmax);
-    finite = __syncthreads_and(finite) != 0;
-  } else {
-    colmax = warp_max(colmax);
-    finite = __all_sync(kFullMask, finite) != 0;
-  }
-  const double apiv = fabs(pivot0);
-  const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
-  if (tid == 0) {
-    atomic_min_nonneg(&st->min_ratio_bits, ratio);
-    atomic_max_nonneg(&st->max_active_bits, colmax);
-  }
-  if (!finite) {
-    if (tid == 0) record_failure(st, level, j);
-    return;
-  }
-  const double threshold = st->threshold;
-  const double zero_pivot = st->zero_pivot;
-  const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
-  double pivot = pivot0;
-  if (tiny) {
-    if (st->policy == static_cast<int32_t>(PivotPolicy::report)) {
-      if (tid == 0) record_failure(st, level, j);
-      return;
-    }
-    const double pert = st->perturbation;
-    pivot = __dmul_rn(pivot0 < 0.0 ? -pert : pert, colmax > 0.0 ? colmax : 1.0);
-    if (tid == 0) {
-      f[d] = pivot;
-      atomicAdd(&st->perturbed, 1ull);
-      atomicMin(&st->first_perturbed, static_cast<unsigned long long>(j));
-    }
-  }
-  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(load_f<Coherent>(f + p), pivot);
-}
 
 // One source of a target: U(j, k)'s position in column k and the rows of L(:, j) (from
 // the schedule), and U(j, k)'s value. U(j, k) is final when the level starts (j's own
@@ -165,22 +42,6 @@ __device__ __forceinline__ Source source_pattern(const LevelArgs& a, int64_t e) 
   s.lend = a.colptr[j + 1];
   s.u = 0.0;
   return s;
-}
-
-constexpr int kUnroll = 4;  // rows in flight per thread: independent loads overlap their latency
-
-// The first position in [lo, hi) of the ascending rowind whose row is at least i (hi
-// where there is none): where target row i sits, or would sit, in column k.
-__device__ __forceinline__ int64_t first_row_at_least(const int32_t* __restrict__ rowind, int64_t lo, int64_t hi,
-                                                      int32_t i) {
-  while (lo < hi) {
-    const int64_t mid = lo + ((hi - lo) >> 1);
-    if (rowind[mid] < i)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 // F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
@@ -323,59 +184,10 @@ __global__ void __launch_bounds__(1024) update_block_kernel(LevelArgs a, int32_t
   update_target_block<false>(a, level, t_begin + blockIdx.x, true);
 }
 
-__device__ __forceinline__ void wait_until(const int32_t* counter, int32_t value) {
-  const volatile int32_t* c = counter;
-  while (*c < value) __nanosleep(32);
-}
-
-// The whole level loop in one launch (self-scheduled, no level barriers): blocks take the
-// tasks (each level's pivots, then its targets) in order from a ticket counter, so every
-// task waits only on tasks that a running block already holds, and cannot deadlock
-// however few blocks are resident. A pivot of column j waits until every update of j is
-// done (col_done[j] reaches its count); a target of level l waits for the pivots of
-// level l and for the previous update of its column (the CPU's order, so the result is
-// bitwise the level loop's).
+// The whole level loop in one launch (level_device.cuh's task loop) with the LU's
+// block-per-target update.
 __global__ void __launch_bounds__(kPersistentThreads) persistent_kernel(LevelArgs a, PersistentArgs p) {
-  __shared__ int64_t task;
-  const int tid = static_cast<int>(threadIdx.x);
-  const int nthreads = static_cast<int>(blockDim.x);
-  for (;;) {
-    if (tid == 0) task = static_cast<int64_t>(atomicAdd(p.ticket, 1ull));
-    __syncthreads();
-    const int64_t i = task;
-    __syncthreads();
-    if (i >= p.ntasks) return;
-    const int32_t level = p.task_level[i];
-    const int64_t arg = p.task_arg[i];
-    if (p.task_is_pivot[i]) {
-      const int32_t j = a.level_cols[arg];
-      if (tid == 0) {
-        wait_until(p.col_done + j, p.task_count[i]);
-        __threadfence();
-      }
-      __syncthreads();
-      if (!pivot_skipped(a.state, level)) pivot_column<true, true>(a, level, j, tid, nthreads);
-      __syncthreads();
-      if (tid == 0) {
-        __threadfence();
-        atomicAdd(p.level_pivots_done + level, 1);
-      }
-    } else {
-      const int32_t k = a.target_col[arg];
-      if (tid == 0) {
-        wait_until(p.level_pivots_done + level, static_cast<int32_t>(p.level_ptr[level + 1] - p.level_ptr[level]));
-        wait_until(p.col_done + k, p.task_count[i]);
-        __threadfence();
-      }
-      __syncthreads();
-      update_target_block<true>(a, level, arg, false);
-      __syncthreads();
-      if (tid == 0) {
-        __threadfence();
-        atomicAdd(p.col_done + k, 1);
-      }
-    }
-  }
+  run_persistent_tasks(a, p, [&](int32_t level, int64_t t) { update_target_block<true>(a, level, t, false); });
 }
 
 __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, double zero_pivot,
@@ -395,6 +207,11 @@ __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, 
   st->perturbation = perturbation;
 }
 
+// Accumulate: several entries may share a position (a symmetric schedule's full-storage
+// input sends both halves of an off-diagonal pair, each halved, to one entry of L). At
+// most two meet, on a zeroed F: 0 + a is exact and a + b = b + a, so atomicAdd's order
+// does not show and F is reference::scatter_values' bit for bit.
+template <bool Accumulate>
 __global__ void __launch_bounds__(256) scatter_kernel(int64_t nnz, const double* __restrict__ a,
                                                       const int64_t* __restrict__ map,
                                                       const double* __restrict__ scale, double* f, FactorState* st) {
@@ -403,7 +220,10 @@ __global__ void __launch_bounds__(256) scatter_kernel(int64_t nnz, const double*
   for (int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
     const double v = a[p];
     const double c = __dmul_rn(scale[p], v);
-    f[map[p]] = c;
+    if constexpr (Accumulate)
+      atomicAdd(f + map[p], c);
+    else
+      f[map[p]] = c;
     const double ac = fabs(c);
     m = ac > m ? ac : m;
     if (!isfinite(v)) atomicMin(&st->bad_entry, static_cast<unsigned long long>(p));
@@ -450,9 +270,13 @@ void launch_reset(FactorState* state, const PivotRule& rule, cudaStream_t stream
 }
 
 void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
-                    FactorState* state, cudaStream_t stream) {
+                    FactorState* state, bool accumulate, cudaStream_t stream) {
   if (nnz <= 0) return;
-  scatter_kernel<<<grid_for(nnz, 256, kStreamingGrid), 256, 0, stream>>>(nnz, a, map, scale, f, state);
+  const unsigned grid = grid_for(nnz, 256, kStreamingGrid);
+  if (accumulate)
+    scatter_kernel<true><<<grid, 256, 0, stream>>>(nnz, a, map, scale, f, state);
+  else
+    scatter_kernel<false><<<grid, 256, 0, stream>>>(nnz, a, map, scale, f, state);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -518,6 +342,11 @@ void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, 
   if (p.ntasks <= 0) return;
   persistent_kernel<<<static_cast<unsigned>(blocks), kPersistentThreads, 0, stream>>>(a, p);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+const UpdateKernels& lu_update_kernels() {
+  static const UpdateKernels k{launch_update_warps, launch_update_blocks, persistent_blocks, launch_persistent};
+  return k;
 }
 
 }  // namespace gpuglu::cuda::kernels

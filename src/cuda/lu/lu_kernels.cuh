@@ -56,6 +56,7 @@ struct LevelArgs {
   const int32_t* target_col;
   const int64_t* src_ptr;
   const int64_t* src;
+  const int32_t* src_col;  // symmetric schedules: each source's column k (target_src_col); else null
   FactorState* state;
   // ILU: updates whose target (i, k) is not in F are dropped (no superset guarantee, so
   // no direct offsets and no rank-bounded search windows either).
@@ -65,8 +66,9 @@ struct LevelArgs {
 // --- factorization (lu_kernels.cu) ---
 void launch_reset(FactorState* state, const PivotRule& rule, cudaStream_t stream);
 // f[map[p]] = scale[p] * a[p] (f zeroed before), NaN/Inf detection and max |scaled value|.
+// accumulate: f[map[p]] += instead, where entries share a position (symmetric schedules).
 void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
-                    FactorState* state, cudaStream_t stream);
+                    FactorState* state, bool accumulate, cudaStream_t stream);
 // f[diag[j]] += shift for every column j (PivotRule::diagonal_shift; nothing when shift == 0).
 void launch_shift_diagonal(int32_t n, const int64_t* diag, double* f, double shift, cudaStream_t stream);
 // Whether the device and these kernels' binary support programmatic dependent launch.
@@ -111,6 +113,20 @@ constexpr int kPersistentThreads = 128;
 // Blocks that are resident at once on `device` (the persistent grid).
 int persistent_blocks(int device);
 void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
+
+// Phase 2 of one engine's level loop - its update kernels, as LevelLoop launches them: per
+// level by warps or by blocks (the launchers above have these signatures), or all levels in
+// the persistent kernel. Phase 1 (launch_pivot) is the same for every engine.
+struct UpdateKernels {
+  void (*by_warps)(const LevelArgs&, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
+                   bool programmatic, cudaStream_t stream);
+  void (*by_blocks)(const LevelArgs&, int32_t level, int64_t t_begin, int64_t ntargets, int threads, bool programmatic,
+                    cudaStream_t stream);
+  int (*persistent_blocks)(int device);
+  void (*persistent)(const LevelArgs&, const PersistentArgs&, int blocks, cudaStream_t stream);
+};
+// The LU's: F(i, k) -= L(i, j) * U(j, k) (the launchers above).
+const UpdateKernels& lu_update_kernels();
 
 // --- refinement (refine_kernels.cu) ---
 // r = b - A x over the rows of a CSR matrix whose values are values[value_of[p]] (or

@@ -9,7 +9,6 @@
 #include "cuda/lu/lu_kernels.cuh"
 #include "trsv/factor_triangles.hpp"
 #include "trsv/transpose.hpp"
-#include "trsv/trsv_analysis.hpp"
 
 namespace gpuglu::cuda {
 
@@ -22,10 +21,7 @@ LuSolves::LuSolves(const Schedule& s, const Options& o, int device, DeviceMemory
       mem_(mem),
       stream_(stream),
       f_(f),
-      requested_(o.trsv_kernel),
-      analysis_site_(o.trsv_analysis),
-      trsv_tuning_(TrsvTuning::from(o.cuda)),
-      kahn_tuning_(KahnTuning::from(o.cuda)) {
+      choices_(SolverChoices::from(o)) {
   row_perm_ = mem.upload(s.row_perm, "the row permutation");
   col_perm_ = mem.upload(s.col_perm, "the column permutation");
   row_scale_ = mem.upload(s.row_scale, "the row scaling");
@@ -49,20 +45,7 @@ LuSolves::~LuSolves() {
 // through pos) on the engine's stream. The level analysis runs here, once per pattern.
 std::unique_ptr<TriangularSolver> LuSolves::make_solver(const trsv::Triangle& t, int64_t** pos_dev,
                                                         const std::vector<int64_t>& pos, const char* what) {
-  trsv::TrsvAnalysis a;
-  if (analysis_site_ == TrsvAnalysisSite::gpu) {
-    try {
-      a = analyze_with_device_levels(t.view(), device_, nullptr, kahn_tuning_);
-    } catch (const Error& e) {
-      // A device without cooperative launches: the CPU computes the same levels.
-      if (e.status() != Status::unsupported) throw;
-      a = trsv::analyze(t.view());
-    }
-  } else {
-    a = trsv::analyze(t.view());
-  }
-  auto solver = std::make_unique<TriangularSolver>(t.view(), a, requested_, device_, trsv_tuning_);
-  solver->use_stream(stream_);
+  auto solver = make_pattern_solver(t.view(), choices_, device_, stream_);
   *pos_dev = mem_.upload(pos, what);
   return solver;
 }
@@ -139,6 +122,6 @@ int64_t LuSolves::device_bytes() const {
   return bytes;
 }
 
-TrsvKernel LuSolves::kernel() const { return u_solve_ ? u_solve_->kernel() : requested_; }
+TrsvKernel LuSolves::kernel() const { return u_solve_ ? u_solve_->kernel() : choices_.kernel; }
 
 }  // namespace gpuglu::cuda

@@ -14,15 +14,16 @@
 #include <vector>
 
 #include "cuda/common/device_memory.hpp"
+#include "cuda/common/device_solve.hpp"
 #include "cuda/trsv/cuda_trsv.hpp"
-#include "cuda/trsv/trsv_levels.hpp"
+#include "cuda/trsv/pattern_solver.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 #include "trsv/triangle.hpp"
 
 namespace gpuglu::cuda {
 
-class LuSolves {
+class LuSolves final : public DeviceSolve {
  public:
   // f: F's values on the device (what gather() reads). Run-time choices from o:
   // o.trsv_kernel, o.trsv_analysis (the GPU's level analysis falls back to the CPU's on a
@@ -37,7 +38,7 @@ class LuSolves {
   // out = A^{-1} in (transpose: A^{-T} in) for the factor of the last gather(); in and out
   // are device vectors of n and may alias. Asynchronous, except that the first transposed
   // solve builds U^T and L^T (synchronously).
-  void solve_device(const double* in, double* out, bool transpose);
+  void solve_device(const double* in, double* out, bool transpose) override;
 
   int64_t device_bytes() const;  // the solvers' own device memory (not what they took from mem)
   TrsvKernel kernel() const;     // the kernel U's solve runs (the requested one when n == 0)
@@ -55,10 +56,7 @@ class LuSolves {
   DeviceMemory& mem_;
   cudaStream_t stream_;
   const double* f_;
-  TrsvKernel requested_;
-  TrsvAnalysisSite analysis_site_;
-  TrsvTuning trsv_tuning_;
-  KahnTuning kahn_tuning_;
+  SolverChoices choices_;
   int32_t* row_perm_ = nullptr;
   int32_t* col_perm_ = nullptr;
   double* row_scale_ = nullptr;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpuglu/generators.hpp"
@@ -54,7 +55,7 @@ TEST(Generators, every_shared_test_matrix_is_well_formed) {
 
 TEST(Generators, same_arguments_give_identical_arrays) {
   for (const char* spec : {"circuit:700:9:3", "powergrid:600:5:8", "randdd:300:7:2", "kkt:120:30:9",
-                           "convdiff3d:5x6x7:3.5", "lap3d27:4x5x3"})
+                           "convdiff3d:5x6x7:3.5", "lap3d27:4x5x3", "elast3d:3x2x4:0.25", "shiftlap3d:4x5x3:2.5"})
     EXPECT_TRUE(same(gen::from_spec(spec), gen::from_spec(spec))) << spec;
   EXPECT_FALSE(same(gen::from_spec("circuit:700:9:3"), gen::from_spec("circuit:700:9:4")));
   EXPECT_FALSE(same(gen::from_spec("randdd:300:7:2"), gen::from_spec("randdd:300:7:3")));
@@ -153,12 +154,154 @@ TEST(Generators, kkt_has_structurally_empty_dual_block) {
   for (int32_t i = 0; i < 100; ++i) EXPECT_GT(diagonal(a, i, &present), 0.0);
 }
 
+// Free nodes (x = 1..nx, y = 0..ny, z = 0..nz) times their free neighbours in the
+// 3x3x3 box around them, 9 entries per pair: counted directly, not via the
+// separable formula the generator uses.
+int64_t elasticity_nnz(int32_t nx, int32_t ny, int32_t nz) {
+  auto inside = [&](int32_t x, int32_t y, int32_t z) {
+    return x >= 1 && x <= nx && y >= 0 && y <= ny && z >= 0 && z <= nz;
+  };
+  int64_t pairs = 0;
+  for (int32_t z = 0; z <= nz; ++z)
+    for (int32_t y = 0; y <= ny; ++y)
+      for (int32_t x = 1; x <= nx; ++x)
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) pairs += inside(x + dx, y + dy, z + dz);
+  return 9 * pairs;
+}
+
+TEST(Generators, elasticity_is_symmetric_with_the_full_node_coupling) {
+  for (double nu : {0.3, 0.0, 0.45}) {
+    SCOPED_TRACE(nu);
+    const CsrMatrixD a = gen::elasticity_3d(3, 2, 4, nu);
+    ASSERT_EQ(a.nrows, 3 * 3 * 3 * 5);
+    EXPECT_NO_THROW(validate(a.view(), true));
+    EXPECT_EQ(a.nnz(), elasticity_nnz(3, 2, 4));
+    EXPECT_TRUE(has_symmetry(a, 1.0, false));
+    bool present = false;
+    for (int32_t i = 0; i < a.nrows; ++i) {
+      EXPECT_GT(diagonal(a, i, &present), 0.0) << "row " << i;
+      EXPECT_TRUE(present);
+    }
+    // Node (2, 1, 2) is surrounded by free nodes: 27 neighbours x 3 components.
+    const int32_t row = 3 * ((2 - 1) + 3 * (1 + 3 * 2));
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(a.rowptr[row + d + 1] - a.rowptr[row + d], 81);
+  }
+  EXPECT_EQ(gen::elasticity_3d(1, 1, 1).nnz(), elasticity_nnz(1, 1, 1));
+  EXPECT_EQ(gen::elasticity_3d(5, 1, 3).nnz(), elasticity_nnz(5, 1, 3));
+}
+
+TEST(Generators, elasticity_rows_away_from_the_clamp_annihilate_translations) {
+  const int32_t nx = 4, ny = 3, nz = 2;
+  const CsrMatrixD a = gen::elasticity_3d(nx, ny, nz, 0.3);
+  int checked = 0;
+  for (int32_t z = 0; z <= nz; ++z)
+    for (int32_t y = 0; y <= ny; ++y)
+      for (int32_t x = 2; x <= nx; ++x)  // x = 1 couples to the removed x = 0 nodes
+        for (int d = 0; d < 3; ++d) {
+          const int32_t row = 3 * ((x - 1) + nx * (y + (ny + 1) * z)) + d;
+          double sum[3] = {0, 0, 0};
+          for (int32_t p = a.rowptr[row]; p < a.rowptr[row + 1]; ++p) sum[a.colind[p] % 3] += a.values[p];
+          for (int c = 0; c < 3; ++c) EXPECT_NEAR(sum[c], 0.0, 1e-12) << "row " << row << " component " << c;
+          ++checked;
+        }
+  EXPECT_EQ(checked, 3 * (nx - 1) * (ny + 1) * (nz + 1));
+}
+
+TEST(Generators, elasticity_rejects_bad_poisson_ratios_and_sizes) {
+  for (double nu : {0.5, -1.0, 0.7, std::nan("")}) {
+    try {
+      gen::elasticity_3d(2, 2, 2, nu);
+      ADD_FAILURE() << "accepted Poisson ratio " << nu;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::invalid_input);
+      EXPECT_EQ(std::string(e.what()).rfind("elasticity_3d: ", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_THROW(gen::elasticity_3d(0, 2, 2), Error);
+  EXPECT_THROW(gen::elasticity_3d(2000, 2000, 2000), Error);
+  EXPECT_THROW(gen::elasticity_3d(2147483647, 2147483647, 2147483647), Error);
+}
+
+TEST(Generators, shifted_laplacians_are_the_laplacian_minus_the_shift) {
+  const CsrMatrixD l3 = gen::laplacian_3d(4, 3, 5, 7);
+  const CsrMatrixD s3 = gen::shifted_laplacian_3d(4, 3, 5, 2.5);
+  const CsrMatrixD l2 = gen::laplacian_2d(6, 4, 5);
+  const CsrMatrixD s2 = gen::shifted_laplacian_2d(6, 4, 1.25);
+  for (const auto& [l, s, diag] : {std::make_tuple(&l3, &s3, 6.0 - 2.5), std::make_tuple(&l2, &s2, 4.0 - 1.25)}) {
+    EXPECT_TRUE(has_symmetry(*s, 1.0, false));
+    ASSERT_EQ(s->rowptr, l->rowptr);
+    ASSERT_EQ(s->colind, l->colind);
+    for (int32_t i = 0; i < s->nrows; ++i)
+      for (int32_t p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p)
+        EXPECT_EQ(s->values[p], s->colind[p] == i ? diag : l->values[p]);
+  }
+}
+
+// The documented spectrum: the grid sines are eigenvectors with the stated eigenvalues.
+TEST(Generators, shifted_laplacian_eigenpairs_match_the_header_formula) {
+  const double pi = std::acos(-1.0);
+  const int32_t nx = 5, ny = 4, nz = 3;
+  const double shift = 3.3;
+  const CsrMatrixD a = gen::shifted_laplacian_3d(nx, ny, nz, shift);
+  for (const auto& [i, j, k] : {std::make_tuple(1, 1, 1), std::make_tuple(3, 2, 1), std::make_tuple(5, 4, 3)}) {
+    const double lambda = 6 - 2 * std::cos(i * pi / (nx + 1)) - 2 * std::cos(j * pi / (ny + 1)) -
+                          2 * std::cos(k * pi / (nz + 1)) - shift;
+    std::vector<double> v(static_cast<size_t>(a.nrows)), av(v.size());
+    for (int32_t z = 0; z < nz; ++z)
+      for (int32_t y = 0; y < ny; ++y)
+        for (int32_t x = 0; x < nx; ++x)
+          v[x + nx * (y + ny * z)] = std::sin(i * pi * (x + 1) / (nx + 1)) * std::sin(j * pi * (y + 1) / (ny + 1)) *
+                                     std::sin(k * pi * (z + 1) / (nz + 1));
+    spmv(a.view(), v.data(), av.data());
+    for (size_t r = 0; r < v.size(); ++r) EXPECT_NEAR(av[r], lambda * v[r], 1e-12) << i << j << k;
+  }
+  const CsrMatrixD b = gen::shifted_laplacian_2d(nx, ny, shift);
+  std::vector<double> v(static_cast<size_t>(b.nrows)), bv(v.size());
+  for (int32_t y = 0; y < ny; ++y)
+    for (int32_t x = 0; x < nx; ++x)
+      v[x + nx * y] = std::sin(2 * pi * (x + 1) / (nx + 1)) * std::sin(3 * pi * (y + 1) / (ny + 1));
+  spmv(b.view(), v.data(), bv.data());
+  const double lambda = 4 - 2 * std::cos(2 * pi / (nx + 1)) - 2 * std::cos(3 * pi / (ny + 1)) - shift;
+  for (size_t r = 0; r < v.size(); ++r) EXPECT_NEAR(bv[r], lambda * v[r], 1e-12);
+}
+
+TEST(Generators, shifted_laplacian_rejects_singular_shifts) {
+  const double pi = std::acos(-1.0);
+  const double lowest3 = 6 - 6 * std::cos(pi / 5);  // 4x4x4: i = j = k = 1
+  auto rejects = [](auto make, const char* who) {
+    try {
+      make();
+      ADD_FAILURE() << who << " accepted a singular shift";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::invalid_input);
+      EXPECT_EQ(std::string(e.what()).rfind(std::string(who) + ": ", 0), 0u) << e.what();
+    }
+  };
+  rejects([&] { return gen::shifted_laplacian_3d(4, 4, 4, lowest3); }, "shifted_laplacian_3d");
+  rejects([&] { return gen::shifted_laplacian_3d(4, 4, 4, lowest3 * (1 + 1e-10)); }, "shifted_laplacian_3d");
+  rejects([] { return gen::shifted_laplacian_3d(3, 5, 7, 6.0); }, "shifted_laplacian_3d");  // i, j, k midpoints
+  rejects([] { return gen::shifted_laplacian_2d(3, 3, 4.0); }, "shifted_laplacian_2d");
+  rejects([&] { return gen::shifted_laplacian_2d(9, 4, 4 - 2 * std::cos(7 * pi / 10) - 2 * std::cos(pi / 5)); },
+          "shifted_laplacian_2d");
+  rejects([] { return gen::shifted_laplacian_2d(3, 3, std::nan("")); }, "shifted_laplacian_2d");
+  EXPECT_NO_THROW(gen::shifted_laplacian_3d(4, 4, 4, lowest3 + 1e-4));
+  EXPECT_NO_THROW(gen::shifted_laplacian_3d(3, 5, 7, 6.001));
+  EXPECT_NO_THROW(gen::shifted_laplacian_2d(3, 3, 0.0));
+  EXPECT_NO_THROW(gen::shifted_laplacian_2d(3, 3, -2.0));
+}
+
 TEST(Generators, from_spec_matches_the_direct_calls) {
   EXPECT_TRUE(same(gen::from_spec("lap2d9:7x5"), gen::laplacian_2d(7, 5, 9)));
   EXPECT_TRUE(same(gen::from_spec("lap3d7:3x4x5"), gen::laplacian_3d(3, 4, 5, 7)));
   EXPECT_TRUE(same(gen::from_spec("convdiff3d:3x4x5"), gen::convection_diffusion_3d(3, 4, 5, 1.0)));
   EXPECT_TRUE(same(gen::from_spec("randdd:100:4"), gen::random_diag_dominant(100, 4, 1)));
   EXPECT_TRUE(same(gen::from_spec("kkt:50:10:3"), gen::kkt_system(50, 10, 3)));
+  EXPECT_TRUE(same(gen::from_spec("elast3d:2x3x4"), gen::elasticity_3d(2, 3, 4, 0.3)));
+  EXPECT_TRUE(same(gen::from_spec("elast3d:2x3x4:0.25"), gen::elasticity_3d(2, 3, 4, 0.25)));
+  EXPECT_TRUE(same(gen::from_spec("shiftlap3d:4x5x6:2.5"), gen::shifted_laplacian_3d(4, 5, 6, 2.5)));
+  EXPECT_TRUE(same(gen::from_spec("shiftlap2d:7x5:-0.5"), gen::shifted_laplacian_2d(7, 5, -0.5)));
   gen::CircuitParams p;
   p.kind = gen::CircuitKind::power_grid;
   p.nodes = 400;
@@ -175,7 +318,10 @@ TEST(Generators, from_spec_rejects_malformed_specs) {
         "convdiff3d:4x4x4:fast", "convdiff3d:4x4x4:inf", "circuit:", "circuit:abc", "circuit:0",
         "circuit:10:11", "circuit:10:-1", "circuit:10:2:-5", "circuit:10:2:3:4", "powergrid:10:2:x",
         "randdd:100", "randdd:100:0", "randdd:100:3:1:1", "kkt:10", "kkt:10:20", "kkt:10:0", "Lap2d5:4x4",
-        "unknown:3", " lap2d5:4x4"}) {
+        "unknown:3", " lap2d5:4x4", "elast3d", "elast3d:4x4", "elast3d:0x2x2", "elast3d:2x2x2:0.5",
+        "elast3d:2x2x2:-1", "elast3d:2x2x2:soft", "elast3d:2x2x2:0.3:1", "elast3d:2000x2000x2000",
+        "shiftlap3d:4x4x4", "shiftlap3d:4x4:1", "shiftlap3d:3x3x3:6", "shiftlap3d:4x4x4:nan",
+        "shiftlap3d:4x4x4:1:2", "shiftlap2d:4x4x4:1", "shiftlap2d:3x3:4", "shiftlap2d:3x3:", "shiftlap2d:3x3"}) {
     try {
       gen::from_spec(spec);
       ADD_FAILURE() << "accepted '" << spec << "'";

@@ -1,0 +1,98 @@
+// The Cholesky and ICC phases PETSc drives on a gpuglu factor Mat (SeqAIJ, SeqSBAIJ with
+// block size 1), and MatGetInertia:
+//   MatCholeskyFactorSymbolic / MatICCFactorSymbolic -> SparseLDLT::analyze (once per pattern)
+//   MatCholeskyFactorNumeric                         -> SparseLDLT::refactor / factor (factor.cpp)
+// PETSc's Cholesky is gpuglu's LDL^T (static pivots, symmetric scaling): it takes SPD and
+// symmetric indefinite matrices alike and falls back to gpuglu's LU where its pivots cannot
+// give a backward error within the tolerance (reported by -info and -ksp_view).
+#include "impl.hpp"
+
+namespace gpuglu::petsc {
+
+namespace {
+
+PetscErrorCode MatCholeskyFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo*) {
+  PetscFunctionBegin;
+  PetscCall(factor_numeric(F, A));
+  PetscFunctionReturn(0);
+}
+
+// How the LDL^T reads A: SBAIJ's upper triangle, or AIJ's two, whose symmetry is checked
+// unless PETSc already knows it (MAT_SYMMETRIC, MAT_SPD). MAT_SPD also skips the scaling,
+// which only guards indefinite pivots.
+PetscErrorCode symmetric_input(Mat F, Mat A, Solver::SymmetricInput* in) {
+  PetscBool sbaij, set, flag;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  in->stored = sbaij ? StoredTriangle::upper : StoredTriangle::full;
+  PetscCall(MatIsSPDKnown(A, &set, &flag));
+  in->spd = set && flag;
+  PetscCall(MatIsSymmetricKnown(A, &set, &flag));
+  in->check_symmetry = !(set && flag) && !in->spd;
+  if (!sbaij)
+    PetscCall(PetscInfo(F, "gpuglu: Cholesky of an AIJ matrix: %s\n",
+                        in->check_symmetry ? "its symmetry is checked (MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE) "
+                                             "skips the check)"
+                                           : "PETSc flags it symmetric, the check is skipped"));
+  if (in->spd) PetscCall(PetscInfo(F, "gpuglu: PETSc flags A SPD: no symmetric scaling\n"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool incomplete) {
+  Factor* f = factor_of(F);
+  Solver::SymmetricInput in;
+
+  PetscFunctionBegin;
+  PetscCall(set_options(F, A, info, f));
+  if (incomplete) {
+    // ICC(k) in PETSc's ordering (natural by default), as PETSc's own ICC, so that Krylov
+    // iteration counts match it; its shift type comes from MatFactorInfo (positive
+    // definite by default for ICC).
+    PetscCheck(info->levels >= 0 && info->levels <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "gpuglu: ICC levels of fill %g out of range", (double)info->levels);
+    f->options.ilu_levels = static_cast<int32_t>(info->levels);
+    f->options.ordering = Ordering::given;
+    f->use_petsc_ordering = true;
+  }
+  PetscCall(take_ordering(F, A, perm, f));
+  PetscCall(symmetric_input(F, A, &in));
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT", [&] { f->solver.make_ldlt(f->options, in); }));
+  PetscCall(analyze(F, A));
+  F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode MatCholeskyFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(symbolic(F, A, perm, info, false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatICCFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(symbolic(F, A, perm, info, true));
+  PetscFunctionReturn(0);
+}
+
+// Sylvester's inertia of A from the signs of D (S P A P^T S = L D L^T is congruent to A).
+// An error where D cannot tell: an incomplete factor, perturbed pivots, the LU fallback.
+PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, PetscInt* npos) {
+  Factor* f = factor_of(F);
+  Inertia in;
+
+  PetscFunctionBegin;
+  PetscCheck(f->solver.symmetric(), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatGetInertia needs a Cholesky factor (-pc_type cholesky), not an %s one",
+             MatFactorTypes[F->factortype]);
+  PetscCheck(F->factortype != MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatGetInertia: an incomplete (ICC) factor's D is not A's inertia; use -pc_type cholesky");
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }));
+  if (nneg) *nneg = static_cast<PetscInt>(in.negative);
+  if (nzero) *nzero = static_cast<PetscInt>(in.zero);
+  if (npos) *npos = static_cast<PetscInt>(in.positive);
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gpuglu::petsc

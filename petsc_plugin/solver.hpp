@@ -1,0 +1,79 @@
+#pragma once
+// The solver behind a gpuglu factor Mat: SparseLU for MAT_FACTOR_LU and ILU, SparseLDLT for
+// MAT_FACTOR_CHOLESKY and ICC. The adapter's phases (analysis, numeric factorization, solves,
+// views) are the same for both; this is the one place that tells them apart.
+#include <memory>
+#include <string>
+
+#include "gpuglu/ldlt.hpp"
+#include "gpuglu/lu.hpp"
+
+namespace gpuglu::petsc {
+
+class Solver {
+ public:
+  // How the symmetric solver reads A (set by the symbolic phase): SBAIJ stores the upper
+  // triangle; PETSc's MAT_SYMMETRIC / MAT_SPD flags spare the symmetry check / the scaling.
+  struct SymmetricInput {
+    StoredTriangle stored = StoredTriangle::full;
+    bool check_symmetry = true;
+    bool spd = false;
+  };
+
+  void make_lu(const Options& o) {
+    ldlt_.reset();
+    lu_ = std::make_unique<SparseLU>(o);
+  }
+  void make_ldlt(const Options& o, const SymmetricInput& in) {
+    lu_.reset();
+    ldlt_ = std::make_unique<SparseLDLT>(o);
+    input_ = in;
+  }
+  bool symmetric() const noexcept { return ldlt_ != nullptr; }
+  bool exists() const noexcept { return lu_ || ldlt_; }
+  SparseLDLT& ldlt() const { return *ldlt_; }
+  // LDL^T only: it factors and solves with gpuglu's LU now.
+  bool uses_lu() const noexcept { return ldlt_ && ldlt_->uses_lu(); }
+
+  template <class I>
+  void analyze(const CsrView<I, double>& a, const int32_t* perm) {
+    if (ldlt_)
+      ldlt_->analyze(a, input_.stored, perm, input_.check_symmetry, input_.spd);
+    else
+      lu_->analyze(a, perm);
+  }
+  template <class I>
+  const FactorStats& factor(const CsrView<I, double>& a) {
+    return ldlt_ ? ldlt_->factor(a) : lu_->factor(a);
+  }
+  const FactorStats& refactor(const double* values) { return ldlt_ ? ldlt_->refactor(values) : lu_->refactor(values); }
+  const SolveStats& solve(const double* b, double* x) { return ldlt_ ? ldlt_->solve(b, x) : lu_->solve(b, x); }
+  // A = A^T for the symmetric solver.
+  const SolveStats& solve_transpose(const double* b, double* x) {
+    return ldlt_ ? ldlt_->solve(b, x) : lu_->solve_transpose(b, x);
+  }
+  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx) {
+    return ldlt_ ? ldlt_->solve(nrhs, b, ldb, x, ldx) : lu_->solve(nrhs, b, ldb, x, ldx);
+  }
+
+  bool analyzed() const noexcept { return ldlt_ ? ldlt_->analyzed() : lu_ && lu_->analyzed(); }
+  bool factored() const noexcept { return ldlt_ ? ldlt_->factored() : lu_ && lu_->factored(); }
+  const Schedule& schedule() const { return ldlt_ ? ldlt_->schedule() : lu_->schedule(); }
+  // The schedule the factor in use executes: the LU's after an LDL^T fell back to it.
+  const Schedule& active_schedule() const { return uses_lu() ? ldlt_->fallback_lu()->schedule() : schedule(); }
+  const Options& options() const noexcept { return ldlt_ ? ldlt_->options() : lu_->options(); }
+  const FactorStats& factor_stats() const noexcept { return ldlt_ ? ldlt_->factor_stats() : lu_->factor_stats(); }
+  const SolveStats& solve_stats() const noexcept { return ldlt_ ? ldlt_->solve_stats() : lu_->solve_stats(); }
+  Backend active_backend() const noexcept { return ldlt_ ? ldlt_->active_backend() : lu_->active_backend(); }
+  const DeviceInfo& device_info() const noexcept { return ldlt_ ? ldlt_->device_info() : lu_->device_info(); }
+  const std::string& backend_note() const noexcept { return ldlt_ ? ldlt_->backend_note() : lu_->backend_note(); }
+  int64_t device_bytes() const noexcept { return ldlt_ ? ldlt_->device_bytes() : lu_->device_bytes(); }
+  TrsvKernel trsv_kernel() const noexcept { return ldlt_ ? ldlt_->trsv_kernel() : lu_->trsv_kernel(); }
+
+ private:
+  std::unique_ptr<SparseLU> lu_;
+  std::unique_ptr<SparseLDLT> ldlt_;
+  SymmetricInput input_;
+};
+
+}  // namespace gpuglu::petsc

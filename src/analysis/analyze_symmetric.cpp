@@ -1,0 +1,173 @@
+// analyze_symmetric(): the LDL^T analysis of include/gpuglu/analysis.hpp - Chen & Wang's
+// pipeline (symmetric ordering, Cholesky symbolic factorization, levels of the elimination
+// tree) with a symmetric MC64 scaling in front, one stage per file.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "analysis/factor_rows.hpp"
+#include "analysis/levels.hpp"
+#include "analysis/max_product_matching.hpp"
+#include "analysis/ordering.hpp"
+#include "analysis/pipeline_steps.hpp"
+#include "analysis/analyze_symmetric.hpp"
+#include "analysis/symmetric_input.hpp"
+#include "analysis/symmetric_pairs.hpp"
+#include "analysis/symmetric_symbolic.hpp"
+#include "gpuglu/analysis.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu {
+
+namespace {
+
+using analysis::SymmetricInput;
+
+// Position of entry (row, col) of the full pattern (col's rows are ascending).
+int32_t position(const SymmetricInput& a, int32_t row, int32_t col) {
+  const auto first = a.rowind.begin() + a.colptr[col];
+  const auto last = a.rowind.begin() + a.colptr[col + 1];
+  return static_cast<int32_t>(std::lower_bound(first, last, row) - a.rowind.begin());
+}
+
+// MC64's scaling made symmetric (Duff & Pralet): s_i = sqrt(r_i c_i) from the row and
+// column scales of the maximum-product matching of the full matrix, which keeps every
+// |s_i a_ij s_j| <= 1 with 1 on the matched entries. The matching itself only ties
+// small-diagonal variables to partners for the ordering (symmetric_pairs.hpp): the pivots
+// stay 1 x 1 and static, perturbed where tiny, with refinement. scale is empty when no
+// matching exists on the nonzero values.
+struct SymmetricScaling {
+  std::vector<double> scale;
+  std::vector<int32_t> row_of_col;
+  std::vector<double> full_values;  // A's values on the full pattern
+};
+
+SymmetricScaling symmetric_scaling(const SymmetricInput& a, int32_t* clamped) {
+  SymmetricScaling out;
+  out.full_values.assign(a.rowind.size(), 0.0);
+  for (int64_t p = 0; p < a.nnz(); ++p) {
+    const int32_t r = a.entry_row[p], c = a.entry_col[p];
+    out.full_values[position(a, r, c)] = a.values[p];
+    if (a.stored != StoredTriangle::full && r != c) out.full_values[position(a, c, r)] = a.values[p];
+  }
+  analysis::ProductMatching pm;
+  if (!analysis::max_product_matching(a.n, a.colptr.data(), a.rowind.data(), out.full_values.data(), pm)) return out;
+  *clamped = pm.scales_clamped;
+  out.scale.resize(static_cast<size_t>(a.n));
+  for (int32_t i = 0; i < a.n; ++i) out.scale[i] = std::sqrt(pm.row_scale[i]) * std::sqrt(pm.col_scale[i]);
+  out.row_of_col = std::move(pm.row_of_col);
+  return out;
+}
+
+// Stored entry p lands in F at (max(i, j), min(i, j)) of C; a full matrix stores each
+// off-diagonal pair twice, and both halves scatter half their value there, which is the
+// value itself for a symmetric A.
+void build_symmetric_value_map(Schedule& s, const SymmetricInput& a) {
+  const int64_t nnz = a.nnz();
+  s.value_map.resize(static_cast<size_t>(nnz));
+  s.value_scale.resize(static_cast<size_t>(nnz));
+  for (int64_t p = 0; p < nnz; ++p) {
+    const int32_t r = a.entry_row[p], c = a.entry_col[p];
+    const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[c];
+    const int32_t row = std::max(i, j), col = std::min(i, j);
+    const auto first = s.f_rowind.begin() + s.f_colptr[col];
+    const auto last = s.f_rowind.begin() + s.f_colptr[col + 1];
+    const auto it = std::lower_bound(first, last, row);
+    if (it == last || *it != row) throw Error(Status::invalid_input, "internal: an input entry is missing from L's pattern");
+    s.value_map[p] = it - s.f_rowind.begin();
+    const double half = a.stored == StoredTriangle::full && r != c ? 0.5 : 1.0;
+    // Saturate, never Inf (0 * Inf = NaN): as in the LU's value map.
+    s.value_scale[p] = std::min(half * s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
+  }
+}
+
+}  // namespace
+
+namespace analysis {
+
+Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& requested, const int32_t* given_perm) {
+  analysis::Stopwatch clock;
+  Options options = requested;
+  const bool incomplete = options.ilu_levels >= 0;
+  if (incomplete) options.scaling = false;  // ICC factors A(q, q) itself, as PETSc's ICC does
+  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*symmetric=*/true);
+  Schedule s;
+  s.n = a.n;
+  s.input_nnz = a.nnz();
+  s.ordering = options.ordering;
+  s.symmetric = true;
+  SymmetricScaling sc;
+  if (options.scaling && a.n > 0) sc = symmetric_scaling(a, &s.scales_clamped);
+  s.scaled = !sc.scale.empty();
+  if (!s.scaled) sc.scale.assign(static_cast<size_t>(a.n), 1.0);
+  s.row_scale = sc.scale;
+  s.col_scale = sc.scale;
+  s.times.matching_ms = clock.lap_ms();
+
+  std::vector<int32_t> q = analysis::fill_reducing_ordering(analysis::MatchedPattern{a.n, a.colptr, a.rowind},
+                                                            options.ordering, given_perm);
+  if (s.scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
+    const analysis::SymmetricPairs pairs =
+        analysis::pair_small_diagonals(a, sc.full_values, sc.scale, sc.row_of_col, q);
+    s.symmetric_pairs = pairs.pairs;
+    if (pairs.pairs > 0) q = analysis::paired_ordering(a, sc.full_values, sc.scale, pairs, options.ordering);
+  }
+  std::vector<int32_t> identity(static_cast<size_t>(a.n));
+  for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
+  analysis::set_permutations(s, identity, q);
+  s.times.ordering_ms = clock.lap_ms();
+
+  analysis::SymmetricPattern sp = incomplete ? analysis::incomplete_symmetric_pattern(a, q, options.ilu_levels)
+                                             : analysis::symmetric_symbolic(a, q);
+  s.incomplete = incomplete;
+  s.f_colptr = std::move(sp.f.colptr);
+  s.f_rowind = std::move(sp.f.rowind);
+  s.f_diag = std::move(sp.f.diag);
+  s.nnz_l = sp.f.nnz_l;
+  s.nnz_u = sp.f.nnz_u;
+  analysis::build_factor_rows(s);
+  build_symmetric_value_map(s, a);
+  s.factor_flops = analysis::symmetric_factor_flops(s);
+  s.times.symbolic_ms = clock.lap_ms();
+
+  analysis::build_symmetric_levels(s, sp.parent);
+  analysis::assign_kernel_modes(s, options.modes);
+  s.times.levels_ms = clock.lap_ms();
+  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
+  return s;
+}
+
+SymmetricInput full_storage(const SymmetricInput& a, const double* full_values) {
+  SymmetricInput f;
+  f.n = a.n;
+  f.colptr = a.colptr;
+  f.rowind = a.rowind;
+  f.entry_col = a.rowind;
+  f.entry_row.resize(a.rowind.size());
+  for (int32_t i = 0; i < a.n; ++i)
+    std::fill(f.entry_row.begin() + a.colptr[i], f.entry_row.begin() + a.colptr[i + 1], i);
+  f.source.resize(a.rowind.size());
+  for (size_t e = 0; e < f.source.size(); ++e) f.source[e] = static_cast<int64_t>(e);
+  f.values = full_values;
+  f.stored = StoredTriangle::full;
+  return f;
+}
+
+}  // namespace analysis
+
+Schedule analyze_symmetric(const CsrView<int64_t, double>& a, StoredTriangle stored, const Options& options,
+                           const int32_t* given_perm, bool check_symmetry) {
+  return analysis::guarded(a.nrows, [&] {
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry), options, given_perm);
+  });
+}
+
+Schedule analyze_symmetric(const CsrView<int32_t, double>& a, StoredTriangle stored, const Options& options,
+                           const int32_t* given_perm, bool check_symmetry) {
+  return analysis::guarded(a.nrows, [&] {
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry), options, given_perm);
+  });
+}
+
+}  // namespace gpuglu

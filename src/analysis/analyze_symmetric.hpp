@@ -1,0 +1,20 @@
+#pragma once
+// The LDL^T analysis (analyze_symmetric in include/gpuglu/analysis.hpp) from an input that
+// check_symmetric_input has already built, for SparseLDLT: it checks the caller's matrix
+// once, and analyzes the full pattern (both triangles) that its engines and refinement use.
+#include <cstdint>
+
+#include "analysis/symmetric_input.hpp"
+#include "gpuglu/options.hpp"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::analysis {
+
+// The schedule's value map follows a's stored entries (a.entry_row / entry_col).
+Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options, const int32_t* given_perm);
+
+// a as a full-storage input over its full pattern, with values full_values in that
+// pattern's CSR order (which outlive the result).
+SymmetricInput full_storage(const SymmetricInput& a, const double* full_values);
+
+}  // namespace gpuglu::analysis

@@ -1,0 +1,58 @@
+#include "api/engine_choice.hpp"
+
+namespace gpuglu::api {
+
+void check_backend_request(const Options& o) {
+  if (o.backend == Backend::cuda && !built_with_cuda())
+    throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
+}
+
+Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
+  if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
+  const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
+  if (o.backend == Backend::automatic && !large) return Backend::cpu;
+  device = query_device(o.device, local_rank_from_environment());
+  if (device.usable) return Backend::cuda;
+  if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
+  return Backend::cpu;
+}
+
+std::unique_ptr<NumericEngine> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                           const DeviceInfo& device, Backend* backend, std::string* fallback_reason) {
+  if (*backend == Backend::cuda) {
+    try {
+      return make_cuda_engine(s, pattern, o, device.ordinal);
+    } catch (const Error& e) {
+      const bool fall_back = o.backend == Backend::automatic || o.cpu_fallback;
+      if (!fall_back || e.status() != Status::out_of_memory) throw;
+      *fallback_reason = e.what();
+      *backend = Backend::cpu;
+    }
+  }
+  return make_cpu_engine(s, pattern, o);
+}
+
+int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const int32_t* colind,
+                           const double* a_values, FactorStats& fs) {
+  fs.device_ms = r.device_ms;
+  if (r.bad_entry >= 0) {
+    // No pivot is involved: the column names where the bad input value sits.
+    const int32_t col = colind[r.bad_entry];
+    fs.status = Status::nan_or_inf;
+    fs.pivot_column_original = col;
+    fs.pivot_column = s.col_perm_inv[col];
+    fs.pivot_value = a_values[r.bad_entry];
+    return -1;
+  }
+  const NumericStats& ns = r.stats;
+  fs.status = ns.status;
+  fs.pivot_column = ns.pivot_column;
+  fs.pivot_column_original = ns.pivot_column >= 0 ? s.col_perm[ns.pivot_column] : -1;
+  fs.pivot_value = ns.pivot_value;
+  fs.perturbed_pivots = ns.perturbed_pivots;
+  fs.min_pivot_ratio = ns.min_pivot_ratio;
+  fs.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
+  return ns.first_perturbed;
+}
+
+}  // namespace gpuglu::api
