@@ -1,11 +1,14 @@
-// NVIDIA cuDSS, the supported successor of cusolverRf, with its defaults for a general
-// matrix (its own reordering, matching and pivoting). Timed like cusolverRf: analysis =
+// NVIDIA cuDSS, the supported successor of cusolverRf, with its defaults (its own
+// reordering, matching and pivoting). Timed like cusolverRf: analysis =
 // CUDSS_PHASE_ANALYSIS, first factorization = CUDSS_PHASE_FACTORIZATION, refactorization
 // = cudssMatrixSetValues (values already on the device) + CUDSS_PHASE_REFACTORIZATION,
 // solve = CUDSS_PHASE_SOLVE on device vectors; each followed by a synchronization.
+// run_cudss: a general matrix (LU); run_cudss_symmetric: the lower triangle of a symmetric
+// one (Cholesky or LDL^T), for gpuglu_ldlt_bench.
 #include <cuda_runtime.h>
 #include <cudss.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,9 +38,35 @@ T* to_device(const std::vector<T>& h, std::vector<void*>& owned) {
   return d;
 }
 
-}  // namespace
+// count integers of a cuDSS statistic (INFO, NPIVOTS, INERTIA, LU_NNZ): asked as 32-bit
+// integers, then as 64-bit ones (cuDSS refuses a buffer smaller than the statistic); empty
+// when cuDSS answers neither.
+std::vector<int64_t> data_get_ints(cudssHandle_t h, cudssData_t data, cudssDataParam_t what, size_t count) {
+  std::vector<int32_t> narrow(count);
+  size_t written = 0;
+  if (cudssDataGet(h, data, what, narrow.data(), count * sizeof(int32_t), &written) == CUDSS_STATUS_SUCCESS &&
+      written == count * sizeof(int32_t))
+    return std::vector<int64_t>(narrow.begin(), narrow.end());
+  std::vector<int64_t> wide(count);
+  if (cudssDataGet(h, data, what, wide.data(), count * sizeof(int64_t), &written) == CUDSS_STATUS_SUCCESS &&
+      written == count * sizeof(int64_t))
+    return wide;
+  return {};
+}
 
-PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r) {
+// How one cuDSS run goes: the matrix m (CSR, as typed and viewed), the values of the
+// refactorizations (nullptr: m's own every time, as the LU benchmark does), b.
+struct CudssCase {
+  const CsrMatrix<int32_t, double>* m = nullptr;
+  const std::vector<double>* second_values = nullptr;
+  cudssMatrixType_t mtype = CUDSS_MTYPE_GENERAL;
+  cudssMatrixViewType_t mview = CUDSS_MVIEW_FULL;
+  const std::vector<double>* b = nullptr;
+  double budget_ms = 0;
+};
+
+PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& x, Extras* extra) {
+  const CsrMatrix<int32_t, double>& a = *c.m;
   const int64_t n = a.nrows;
   PeerTimes t;
   std::vector<void*> owned;
@@ -57,15 +86,16 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
   try {
     int* d_rowptr = to_device(a.rowptr, owned);
     int* d_colind = to_device(a.colind, owned);
-    double* d_val = to_device(a.values, owned);
-    double* d_b = to_device(b, owned);
-    std::vector<double> x(static_cast<size_t>(n), 0.0);
+    double* d_val[2] = {to_device(a.values, owned), nullptr};
+    d_val[1] = c.second_values ? to_device(*c.second_values, owned) : d_val[0];
+    double* d_b = to_device(*c.b, owned);
+    x.assign(static_cast<size_t>(n), 0.0);
     double* d_x = to_device(x, owned);
     check(cudssCreate(&h), "cudssCreate");
     check(cudssConfigCreate(&cfg), "cudssConfigCreate");
     check(cudssDataCreate(h, &data), "cudssDataCreate");
-    check(cudssMatrixCreateCsr(&ma, n, n, a.nnz(), d_rowptr, nullptr, d_colind, d_val, CUDA_R_32I, CUDA_R_32I, CUDA_R_64F,
-                               CUDSS_MTYPE_GENERAL, CUDSS_MVIEW_FULL, CUDSS_BASE_ZERO),
+    check(cudssMatrixCreateCsr(&ma, n, n, a.nnz(), d_rowptr, nullptr, d_colind, d_val[0], CUDA_R_32I, CUDA_R_32I,
+                               CUDA_R_64F, c.mtype, c.mview, CUDSS_BASE_ZERO),
           "cudssMatrixCreateCsr");
     check(cudssMatrixCreateDn(&mb, n, 1, n, d_b, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR), "cudssMatrixCreateDn(b)");
     check(cudssMatrixCreateDn(&mx, n, 1, n, d_x, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR), "cudssMatrixCreateDn(x)");
@@ -79,8 +109,9 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
     t0 = now_ms();
     phase(CUDSS_PHASE_FACTORIZATION, "cudssExecute(FACTORIZATION)");
     t.factor_ms = now_ms() - t0;
-    t.refactor_ms = median_ms(r.warmup, r.repeat, [&] {
-      check(cudssMatrixSetValues(ma, d_val), "cudssMatrixSetValues");
+    const PeerRun r = fit_to_budget(r0, t.factor_ms, c.budget_ms);
+    t.refactor_ms = time_refactor(r, nullptr, [&](int set) {
+      check(cudssMatrixSetValues(ma, d_val[set]), "cudssMatrixSetValues");
       phase(CUDSS_PHASE_REFACTORIZATION, "cudssExecute(REFACTORIZATION)");
     });
     t.solve_ms = median_ms(r.warmup, r.repeat, [&] { phase(CUDSS_PHASE_SOLVE, "cudssExecute(SOLVE)"); });
@@ -88,14 +119,55 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
     size_t written = 0;
     if (cudssDataGet(h, data, CUDSS_DATA_LU_NNZ, &lu_nnz, sizeof lu_nnz, &written) == CUDSS_STATUS_SUCCESS)
       t.nnz_factor = lu_nnz;
+    if (extra) {
+      Extras& e = *extra;
+      e["peer_repeat"] = static_cast<double>(r.repeat);
+      // INFO: > 0 after a factorization that met a zero pivot (SPD: a non-positive one) there.
+      const std::vector<int64_t> info = data_get_ints(h, data, CUDSS_DATA_INFO, 1);
+      if (!info.empty()) e["peer_info"] = static_cast<double>(info[0]);
+      const std::vector<int64_t> npivots = data_get_ints(h, data, CUDSS_DATA_NPIVOTS, 1);
+      if (!npivots.empty()) e["peer_perturbed_pivots"] = static_cast<double>(npivots[0]);
+      if (c.mtype == CUDSS_MTYPE_SYMMETRIC) {
+        const std::vector<int64_t> inertia = data_get_ints(h, data, CUDSS_DATA_INERTIA, 2);  // positive, negative
+        if (!inertia.empty()) {
+          e["peer_inertia_positive"] = static_cast<double>(inertia[0]);
+          e["peer_inertia_negative"] = static_cast<double>(inertia[1]);
+        }
+      }
+    }
     check(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    t.residual = relative_residual(a.view(), x.data(), b.data());
   } catch (...) {
     release();
     throw;
   }
   release();
   return t;
+}
+
+}  // namespace
+
+PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r) {
+  CudssCase c;
+  c.m = &a;
+  c.b = &b;
+  std::vector<double> x;
+  PeerTimes t = cudss_run(c, r, x, nullptr);
+  t.residual = relative_residual(a.view(), x.data(), b.data());
+  return t;
+}
+
+PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
+                              bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
+                              std::vector<double>& x, Extras& extra) {
+  CudssCase c;
+  c.m = &lower;
+  c.second_values = &second_values;
+  c.mtype = spd ? CUDSS_MTYPE_SPD : CUDSS_MTYPE_SYMMETRIC;
+  c.mview = CUDSS_MVIEW_LOWER;
+  c.b = &b;
+  c.budget_ms = budget_ms;
+  extra["peer_mtype"] = std::string(spd ? "spd" : "symmetric");
+  return cudss_run(c, r, x, &extra);
 }
 
 }  // namespace gpuglu::bench

@@ -5,8 +5,8 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab]...
-#   (default: all but trsv, ilu_gmres and levels; trsv = the triangular-solve tests and
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt]...
+#   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
 #   Kahn's algorithm: its tests, compute-sanitizer on them, and gpuglu_trsv_bench
@@ -15,6 +15,9 @@
 #   ab: this build's gpuglu_lu_bench against the reference build packed with it
 #   (GPUGLU_BUNDLE_REFERENCE), alternately, GPUGLU_DEVICE_AB_ROUNDS (2) rounds each on
 #   GPUGLU_DEVICE_AB_MATRICES: refactorization and solve, same run, same machine.
+#   ldlt: gpuglu_ldlt_bench (issue 13), gpuglu's LDL^T on the GPU against its LU, UMFPACK,
+#   CHOLMOD (one core and all), MUMPS and cuDSS on GPUGLU_DEVICE_LDLT_MATRICES (generator
+#   specs, and collection files as paths below ../shared/collection, packed with the bundle).
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -40,6 +43,11 @@ shared=$(cd "$root/.." && pwd -P)/shared
 if [[ -d $deps/matrices && ! -e $shared/matrices ]]; then
   mkdir -p "$shared"
   ln -s "$deps/matrices" "$shared/matrices"
+fi
+# The collection files the bundle carries (pack_device_bundle.sh: GPUGLU_BUNDLE_COLLECTION).
+if [[ -d $deps/collection && ! -e $shared/collection ]]; then
+  mkdir -p "$shared"
+  ln -s "$deps/collection" "$shared/collection"
 fi
 export LD_LIBRARY_PATH=$deps/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMPI_MCA_mca_base_component_path=$deps/openmpi/lib/openmpi3
@@ -81,6 +89,23 @@ if want sanitize; then
   fi
 fi
 
+# The LDL^T engine (issue 13): its small cases under the same tools (the larger ones take
+# minutes under the sanitizers, and METIS runs out of memory under memcheck on them).
+if want sanitize || want sanitize_ldlt; then
+  ldlt_test=$build/tests/gpu/gpuglu_cuda_ldlt_tests
+  if [[ -x $ldlt_test ]]; then
+    for tool in ${GPUGLU_DEVICE_SANITIZE_TOOLS:-memcheck racecheck}; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$ldlt_test" \
+        --gtest_filter='Generated/CudaLDLTMatrices.*/lap2d5*:Generated/CudaLDLTMatrices.*/kkt*:CudaLDLT.perturbed*:CudaLDLT.full_and*:CudaLDLT.nan*:CudaLDLT.missing*:CudaLDLT.each*' \
+        > "$out/sanitize_ldlt_$tool.log" 2>&1
+      rc=$?
+      echo "compute-sanitizer $tool (LDL^T): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_ldlt_$tool.log") clean summaries)"
+      tail -3 "$out/sanitize_ldlt_$tool.log"
+      [[ $rc -eq 0 ]] || status=1
+    done
+  fi
+fi
+
 if want petsc; then
   plugin=$build/petsc_plugin/libpetscgpuglu.so
   tut=$build/tests/tutorials
@@ -93,6 +118,24 @@ if want petsc; then
       $args -ksp_type preonly -pc_type lu -dll_append "$plugin" -pc_factor_mat_solver_type gpuglu \
         -mat_gpuglu_backend cuda -ksp_view 2>&1 | grep -E "backend|device|Norm|Residual|iterations|ERROR" | head -12
     done 2>&1 | tee "$out/petsc_examples.log"
+    # Cholesky (LDL^T) and ICC on the CUDA backend against PETSc's own / MUMPS (issue 13),
+    # one rank through the bundled launcher (as the ILU runs below).
+    [[ -x $mpi/bin/orterun ]] && (
+    use_bundled_mpi
+    export MPIEXEC=$mpi/bin/mpiexec
+    for run in "petsc_tutorial_ex2 -m 200 -n 200 -ksp_type preonly -pc_type cholesky" \
+               "petsc_tutorial_ex2 -m 200 -n 200 -ksp_type cg -pc_type icc" \
+               "petsc_tutorial_ex10 -f0 $tut/data/elasticity.petsc -f1 $tut/data/elasticity.petsc -ksp_type preonly -pc_type cholesky" \
+               "petsc_tutorial_ex10 -f0 $tut/data/elasticity.petsc -f1 $tut/data/elasticity.petsc -mat_type sbaij -ksp_type preonly -pc_type cholesky" \
+               "petsc_tutorial_ex10 -f0 $tut/data/kkt.petsc -f1 $tut/data/kkt.petsc -ksp_type preonly -pc_type cholesky --peer mumps"; do
+      peer=petsc
+      [[ $run == *"--peer mumps"* ]] && peer=mumps && run=${run% --peer mumps}
+      read -r exe rest <<< "$run"
+      echo "== $exe $rest (gpuglu LDL^T, CUDA backend; peer $peer)"
+      python3 "$source_root/tests/tutorials/compare_with_petsc_lu.py" --plugin "$plugin" --peer-solver "$peer" -- \
+        "$tut/$exe" $rest -mat_gpuglu_backend cuda 2>&1 | tail -2
+    done
+    ) 2>&1 | tee -a "$out/petsc_examples.log"
     # ILU with the CUDA backend under MPI, the ranks sharing the one GPU (issue 4): bjacobi
     # and asm sub-solvers against PETSc's own ILU, as the CPU tutorial tests do.
     if [[ -x $mpi/bin/orterun ]]; then
@@ -289,6 +332,42 @@ if want ab; then
     done
   else
     echo "device_run.sh: ab needs a bundle packed with GPUGLU_BUNDLE_REFERENCE" | tee "$out/ab.log"
+    status=1
+  fi
+fi
+if want ldlt; then
+  # gpuglu's LDL^T on the GPU against, in the same run on the same matrices and values: its LU
+  # (GPU), UMFPACK, CHOLMOD on one core and on all (OpenBLAS threads), MUMPS's LDL^T through
+  # PETSc (one core) and cuDSS (GPU, when the build has it). Small to large, so that the
+  # deadline (no matrix or peer starts after GPUGLU_DEVICE_LDLT_DEADLINE seconds, 220) cuts the
+  # largest; one-core CPU peers are skipped above 1e11 flops of the LDL^T (UMFPACK also above
+  # 3e7 LU entries), gpuglu's LU above 3e10; slow factorizations repeat less (--budget-ms
+  # 2000: at least a first factorization and one timed refactorization each). Planned for
+  # about 4.5 minutes on the H100 machine; GPUGLU_DEVICE_LDLT_TIMEOUT (330 s) ends it.
+  ldlt=$build/bench/gpuglu_ldlt_bench
+  if [[ -x $ldlt ]]; then
+    coll=$shared/collection
+    ldlt_matrices=()
+    {
+      for m in ${GPUGLU_DEVICE_LDLT_MATRICES:-spd/bcsstk16.mtx spd/bcsstk18.mtx sym-indefinite/aug3dcqp.mtx \
+          sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx kkt:5000:1000 \
+          kkt:10000:2000 shiftlap3d:40x40x40:0.5 lap3d7:40x40x40 elast3d:20x20x20 spd/Andrews.mtx \
+          lap2d5:1000x1000 circuit/G3_circuit.mtx.xz lap3d7:64x64x64 elast3d:40x40x40}; do
+        if [[ $m == *:* ]]; then ldlt_matrices+=(--matrix "$m"); continue; fi
+        if [[ -f $coll/$m ]]; then ldlt_matrices+=(--matrix "$coll/$m"); else echo "ldlt: $m is not in the bundle"; fi
+      done
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs"
+      # OMP_NUM_THREADS=1: MUMPS, UMFPACK and OpenBLAS start on one thread; the benchmark sets
+      # OpenBLAS's threads per peer (CHOLMOD's all-core run) and records them.
+      OMP_NUM_THREADS=1 timeout ${GPUGLU_DEVICE_LDLT_TIMEOUT:-330} "$ldlt" --backend cuda --warmup 1 --repeat 5 \
+        --budget-ms 2000 --deadline-s ${GPUGLU_DEVICE_LDLT_DEADLINE:-220} --max-cpu-flops 1e11 --max-lu-flops 3e10 \
+        --spd G3_circuit --out "$out/results.jsonl" "${ldlt_matrices[@]}"
+      echo "ldlt: exit $?"
+    } > "$out/ldlt.log" 2>&1
+    cat "$out/ldlt.log"
+    grep -q '^ldlt: exit 0$' "$out/ldlt.log" || status=1
+  else
+    echo "device_run.sh: no gpuglu_ldlt_bench in $build_rel" | tee "$out/ldlt.log"
     status=1
   fi
 fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpuglu builds against (PETSc 3.18 with OpenMPI, hypre,
 # MUMPS, SuperLU, SuiteSparse; METIS; GoogleTest; the PETSc examples package whose
-# test-harness tools and tutorials the tests use). Skips apt when all are present.
+# test-harness tools and tutorials the tests use; OpenBLAS with pthreads, which Debian's
+# alternatives then make libblas.so.3 and liblapack.so.3, so that CHOLMOD and MUMPS in
+# gpuglu_ldlt_bench can use every core). Skips apt when all are present.
 # The CUDA toolkit is not a Debian package here: /usr/local/cuda is used when present.
 set -euo pipefail
 packages=(
@@ -10,6 +12,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libsuitesparse-dev libmetis-dev libsuperlu-dev libhypre-dev libmumps-dev
   libgtest-dev
+  libopenblas0-pthread
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -66,8 +66,10 @@ def table(records):
             if r is None or r['peer_ms'] is None:
                 cells += ['failed' if r else '—', '—']
                 continue
-            ratio = r['ours_ms'] / r['peer_ms'] if r['peer_ms'] > 0 else None
+            ratio = r['ours_ms'] / r['peer_ms'] if r['ours_ms'] is not None and r['peer_ms'] > 0 else None
             cells += [fmt(r['peer_ms']), fmt(ratio, 2)]
+            if ratio is None:
+                continue
             ratios[p]['all'].append(ratio)
             if circuit_like(r):
                 ratios[p]['circuit'].append(ratio)
