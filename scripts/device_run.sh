@@ -17,7 +17,9 @@
 #   GPUGLU_DEVICE_AB_MATRICES: refactorization and solve, same run, same machine.
 #   ldlt: gpuglu_ldlt_bench (issue 13), gpuglu's LDL^T on the GPU against its LU, UMFPACK,
 #   CHOLMOD (one core and all), MUMPS and cuDSS on GPUGLU_DEVICE_LDLT_MATRICES (generator
-#   specs, and collection files as paths below ../shared/collection, packed with the bundle).
+#   specs, and collection files as paths below ../shared/collection, packed with the bundle);
+#   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
+#   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -53,6 +55,13 @@ export LD_LIBRARY_PATH=$deps/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMPI_MCA_mca_base_component_path=$deps/openmpi/lib/openmpi3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PATH=/usr/local/cuda/bin:$PATH
+# The GPU machine is a VM whose CPUID hides the CPU model: OpenBLAS's DYNAMIC_ARCH then falls
+# back to its Prescott (SSE3) kernels, which made the BLAS-based peers (CHOLMOD, UMFPACK,
+# MUMPS) 1.5-2.5x slower than the CPU can be. Name the kernels the CPU's flags allow.
+if [[ -z ${OPENBLAS_CORETYPE:-} ]]; then
+  if grep -q -m1 avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
+  elif grep -q -m1 avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 status=0
 
@@ -349,19 +358,23 @@ if want ldlt; then
     coll=$shared/collection
     ldlt_matrices=()
     {
-      for m in ${GPUGLU_DEVICE_LDLT_MATRICES:-spd/bcsstk16.mtx spd/bcsstk18.mtx sym-indefinite/aug3dcqp.mtx \
-          sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx kkt:5000:1000 \
-          kkt:10000:2000 shiftlap3d:40x40x40:0.5 lap3d7:40x40x40 elast3d:20x20x20 spd/Andrews.mtx \
-          lap2d5:1000x1000 circuit/G3_circuit.mtx.xz lap3d7:64x64x64 elast3d:40x40x40}; do
+      for m in ${GPUGLU_DEVICE_LDLT_MATRICES:-matrices/spd/nos7.mtx spd/bcsstk16.mtx spd/bcsstk18.mtx \
+          sym-indefinite/aug3dcqp.mtx sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx \
+          sym-indefinite/stokes64.mtx kkt:5000:1000 kkt:10000:2000 shiftlap3d:40x40x40:0.5 lap3d7:40x40x40 \
+          elast3d:20x20x20 spd/Andrews.mtx circuit/G3_circuit.mtx.xz lap2d5:1000x1000 \
+          shiftlap3d:64x64x64:0.5 lap3d7:64x64x64}; do
         if [[ $m == *:* ]]; then ldlt_matrices+=(--matrix "$m"); continue; fi
-        if [[ -f $coll/$m ]]; then ldlt_matrices+=(--matrix "$coll/$m"); else echo "ldlt: $m is not in the bundle"; fi
+        if [[ -f $coll/$m ]]; then ldlt_matrices+=(--matrix "$coll/$m")
+        elif [[ -f $shared/$m ]]; then ldlt_matrices+=(--matrix "$shared/$m")
+        else echo "ldlt: $m is not in the bundle"; fi
       done
-      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs"
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs," \
+        "$(grep -m1 -o -E 'avx512f|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
       # OMP_NUM_THREADS=1: MUMPS, UMFPACK and OpenBLAS start on one thread; the benchmark sets
       # OpenBLAS's threads per peer (CHOLMOD's all-core run) and records them.
       OMP_NUM_THREADS=1 timeout ${GPUGLU_DEVICE_LDLT_TIMEOUT:-330} "$ldlt" --backend cuda --warmup 1 --repeat 5 \
         --budget-ms 2000 --deadline-s ${GPUGLU_DEVICE_LDLT_DEADLINE:-220} --max-cpu-flops 1e11 --max-lu-flops 3e10 \
-        --spd G3_circuit --out "$out/results.jsonl" "${ldlt_matrices[@]}"
+        --spd G3_circuit --out "$out/results.jsonl" ${GPUGLU_DEVICE_LDLT_ARGS:-} "${ldlt_matrices[@]}"
       echo "ldlt: exit $?"
     } > "$out/ldlt.log" 2>&1
     cat "$out/ldlt.log"

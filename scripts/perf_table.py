@@ -64,7 +64,10 @@ def table(records):
         for p in peers:
             r = row.get(p)
             if r is None or r['peer_ms'] is None:
-                cells += ['failed' if r else '—', '—']
+                # A peer the benchmark chose not to run (too large, not SPD, past the
+                # deadline) is not a peer that failed.
+                skipped = r is not None and str(r.get('peer_note', '')).startswith('skipped')
+                cells += ['skipped' if skipped else 'failed' if r else '—', '—']
                 continue
             ratio = r['ours_ms'] / r['peer_ms'] if r['ours_ms'] is not None and r['peer_ms'] > 0 else None
             cells += [fmt(r['peer_ms']), fmt(ratio, 2)]
