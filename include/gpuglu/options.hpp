@@ -39,6 +39,18 @@ inline constexpr std::array<EnumName<Ordering>, 6> kOrderingNames{{{Ordering::am
                                                                    {Ordering::given, "petsc"},
                                                                    {Ordering::automatic, "auto"}}};
 
+// The LU's numeric engine (both run on either backend).
+enum class LuEngine {
+  // GLU3.0's hybrid right-looking column LU by levels of the relaxed dependency graph, on
+  // the exact static-pivot pattern (docs/design.md).
+  column,
+  // Supernodes on the pattern of C + C^T: dense panels factored and updated by dense
+  // kernels, levels of the supernodal tree (include/gpuglu/supernodes.hpp; issue 14).
+  supernodal,
+};
+inline constexpr std::array<EnumName<LuEngine>, 2> kLuEngineNames{
+    {{LuEngine::column, "column"}, {LuEngine::supernodal, "supernodal"}}};
+
 // What the factorization does when static pivoting fails: a pivot tiny relative to its
 // column, an Inf/NaN produced by the elimination, or a solve whose backward error stays
 // above Options::backward_error_tolerance after refinement (docs/user_guide.md).
@@ -172,6 +184,8 @@ struct Options {
   // matched partner, whose elimination fills its pivot (analysis/symmetric_pairs.hpp).
   // Off: fewer fill, more perturbed pivots on KKT-like matrices (and no inertia there).
   bool symmetric_pairs = true;
+  // The complete LU's numeric engine (ILU(k) always runs the column engine).
+  LuEngine lu_engine = LuEngine::column;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).
@@ -214,12 +228,14 @@ struct Options {
 
 inline std::string_view to_string(Backend b) noexcept { return name_in(kBackendNames, b); }
 inline std::string_view to_string(Ordering o) noexcept { return name_in(kOrderingNames, o); }
+inline std::string_view to_string(LuEngine e) noexcept { return name_in(kLuEngineNames, e); }
 inline std::string_view to_string(PivotPolicy p) noexcept { return name_in(kPivotPolicyNames, p); }
 inline std::string_view to_string(ShiftType t) noexcept { return name_in(kShiftTypeNames, t); }
 inline std::string_view to_string(TrsvAnalysisSite s) noexcept { return name_in(kTrsvAnalysisSiteNames, s); }
 inline std::string_view to_string(Staging s) noexcept { return name_in(kStagingNames, s); }
 inline std::optional<Backend> parse_backend(std::string_view s) noexcept { return value_in(kBackendNames, s); }
 inline std::optional<Ordering> parse_ordering(std::string_view s) noexcept { return value_in(kOrderingNames, s); }
+inline std::optional<LuEngine> parse_lu_engine(std::string_view s) noexcept { return value_in(kLuEngineNames, s); }
 inline std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcept {
   return value_in(kPivotPolicyNames, s);
 }

@@ -15,6 +15,7 @@
 
 #include "gpuglu/enum_names.hpp"
 #include "gpuglu/options.hpp"
+#include "gpuglu/supernodes.hpp"
 
 namespace gpuglu {
 
@@ -65,6 +66,12 @@ struct Schedule {
   // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
   // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
   int32_t symmetric_pairs = 0;
+
+  // LU on the supernodal engine (Options::lu_engine): F is the pattern of the supernodes
+  // (C + C^T's, with relaxed amalgamation's explicit zeros), `supernodes` holds the panels
+  // the engines factor, and the column levels and update lists below are empty.
+  bool supernodal = false;
+  Supernodes supernodes;
 
   // --- factor pattern F = (L - I) + U, CSC, sorted rows ---
   std::vector<int64_t> f_colptr;  // n + 1

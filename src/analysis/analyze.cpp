@@ -12,6 +12,7 @@
 #include "analysis/ordering.hpp"
 #include "analysis/partial_pivoting.hpp"
 #include "analysis/pipeline_steps.hpp"
+#include "analysis/supernodal_symbolic.hpp"
 #include "analysis/symbolic.hpp"
 #include "analysis/update_lists.hpp"
 #include "analysis/value_map.hpp"
@@ -47,6 +48,21 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
 }
 
+// The supernodal engine's schedule: CHOLMOD's supernodes of C + C^T on the ordering (which
+// it postorders), F spelled out from them; no column levels or update lists.
+void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
+                      const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, Stopwatch& clock) {
+  analysis::SupernodalPattern sp = analysis::supernodal_symbolic(b, q);
+  set_permutations(s, row_of_col, sp.q);
+  s.supernodal = true;
+  s.supernodes = std::move(sp.supernodes);
+  analysis::build_supernodal_factor(s);
+  analysis::build_factor_rows(s);
+  analysis::build_value_map(s, a);
+  s.times.symbolic_ms = clock.lap_ms();
+  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
+}
+
 template <class I>
 Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm) {
   Stopwatch clock;
@@ -72,6 +88,11 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
   const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
+  if (options.lu_engine == LuEngine::supernodal && options.ilu_levels < 0) {
+    s.times.ordering_ms = clock.lap_ms();
+    build_supernodal(s, a, b, q, m.row_of_col, clock);
+    return s;
+  }
   set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
   build_factor_and_levels(s, a, b, q, options, clock);

@@ -1,6 +1,7 @@
 // The CPU reference engine behind the numeric-engine seam (core/numeric_engine.hpp): the
 // oracle every GPU kernel is tested against and the backend where no GPU is used. A
 // symmetric schedule runs the LDL^T executor and solves; all else is shared.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "reference/level_numeric.hpp"
 #include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
+#include "reference/supernodal_numeric.hpp"
 #include "reference/triangular_solve.hpp"
 
 namespace gpuglu {
@@ -25,6 +27,7 @@ class CpuEngine final : public NumericEngine {
         right_looking_(o.cpu_right_looking),
         trsv_kernel_(o.trsv_kernel),
         f_(s.f_rowind.size(), 0.0),
+        panels_(s.supernodal ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
         solve_work_(static_cast<size_t>(s.n), 0.0) {
     refine_work_.resize(s.n);
   }
@@ -41,7 +44,9 @@ class CpuEngine final : public NumericEngine {
     }
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
-    if (s_.symmetric)
+    if (s_.supernodal)
+      out.stats = factor_supernodal(rule);
+    else if (s_.symmetric)
       out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_);
     else if (right_looking_)
       out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
@@ -70,6 +75,17 @@ class CpuEngine final : public NumericEngine {
   TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
 
  private:
+  // The scattered C moves from F's layout into the panels, is factored there, and comes back
+  // to F, where the solves (and factor_values()) read it.
+  NumericStats factor_supernodal(const PivotRule& rule) {
+    const std::vector<int64_t>& pos = s_.supernodes.f_pos;
+    std::fill(panels_.begin(), panels_.end(), 0.0);
+    for (size_t i = 0; i < f_.size(); ++i) panels_[static_cast<size_t>(pos[i])] = f_[i];
+    const NumericStats st = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
+    for (size_t i = 0; i < f_.size(); ++i) f_[i] = panels_[static_cast<size_t>(pos[i])];
+    return st;
+  }
+
   void triangular_solves(const double* b, double* x, bool transpose) {
     if (s_.symmetric)
       reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data());
@@ -85,6 +101,7 @@ class CpuEngine final : public NumericEngine {
   bool right_looking_;
   TrsvKernel trsv_kernel_;
   std::vector<double> f_;
+  std::vector<double> panels_;  // the supernodal engine's (include/gpuglu/supernodes.hpp)
   std::vector<double> solve_work_;
   reference::RefineWork refine_work_;
   const double* a_values_ = nullptr;  // A's values of the last factor(), for the residuals

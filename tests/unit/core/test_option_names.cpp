@@ -27,6 +27,7 @@ void expect_round_trip(const Table& table) {
 TEST(OptionNames, every_table_round_trips) {
   expect_round_trip(kBackendNames);
   expect_round_trip(kOrderingNames);
+  expect_round_trip(kLuEngineNames);
   expect_round_trip(kPivotPolicyNames);
   expect_round_trip(kShiftTypeNames);
   expect_round_trip(kTrsvAnalysisSiteNames);

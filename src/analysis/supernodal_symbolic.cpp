@@ -1,0 +1,226 @@
+#include "analysis/supernodal_symbolic.hpp"
+
+#include <cholmod.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::analysis {
+
+namespace {
+
+// CHOLMOD's workspace and its release, whatever path leaves the analysis.
+struct CholmodSession {
+  cholmod_common c;
+  cholmod_sparse* a = nullptr;
+  cholmod_factor* l = nullptr;
+  CholmodSession() { cholmod_l_start(&c); }
+  ~CholmodSession() {
+    if (l) cholmod_l_free_factor(&l, &c);
+    if (a) cholmod_l_free_sparse(&a, &c);
+    cholmod_l_finish(&c);
+  }
+  CholmodSession(const CholmodSession&) = delete;
+  CholmodSession& operator=(const CholmodSession&) = delete;
+
+  void check(const char* what) const {
+    if (c.status == CHOLMOD_OUT_OF_MEMORY)
+      throw Error(Status::out_of_memory, std::string("supernodal analysis: CHOLMOD ran out of memory in ") + what);
+    if (c.status < CHOLMOD_OK)
+      throw Error(Status::invalid_input,
+                  std::string("supernodal analysis: CHOLMOD failed in ") + what + " (status " + std::to_string(c.status) + ")");
+  }
+};
+
+// The upper triangle of the pattern of B + B^T (diagonal included), CSC, sorted, in
+// CHOLMOD's storage: CHOLMOD reads a symmetric matrix's upper triangle.
+void fill_symmetrized_upper(const MatchedPattern& b, CholmodSession& cm) {
+  const int32_t n = b.n;
+  std::vector<int64_t> count(static_cast<size_t>(n) + 1, 0);
+  for (int32_t j = 0; j < n; ++j) {
+    ++count[j + 1];  // the diagonal
+    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
+      const int32_t i = b.rowind[p];
+      if (i != j) ++count[std::max(i, j) + 1];
+    }
+  }
+  for (int32_t j = 0; j < n; ++j) count[j + 1] += count[j];
+  std::vector<int32_t> rows(static_cast<size_t>(count[n]));
+  std::vector<int64_t> next(count.begin(), count.end() - 1);
+  for (int32_t j = 0; j < n; ++j) {
+    rows[next[j]++] = j;
+    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
+      const int32_t i = b.rowind[p];
+      if (i != j) rows[next[std::max(i, j)]++] = std::min(i, j);
+    }
+  }
+  // Sorted and without duplicates ((i, j) and (j, i) of B meet here).
+  std::vector<int64_t> colptr(static_cast<size_t>(n) + 1, 0);
+  int64_t out = 0;
+  for (int32_t j = 0; j < n; ++j) {
+    auto* begin = rows.data() + count[j];
+    auto* end = rows.data() + count[j + 1];
+    std::sort(begin, end);
+    end = std::unique(begin, end);
+    for (auto* r = begin; r != end; ++r) rows[out++] = *r;
+    colptr[j + 1] = out;
+  }
+  cm.a = cholmod_l_allocate_sparse(n, n, std::max<int64_t>(out, 1), /*sorted=*/1, /*packed=*/1, /*stype=*/1,
+                                   CHOLMOD_PATTERN, &cm.c);
+  cm.check("allocating C + C^T");
+  auto* ap = static_cast<SuiteSparse_long*>(cm.a->p);
+  auto* ai = static_cast<SuiteSparse_long*>(cm.a->i);
+  for (int32_t j = 0; j <= n; ++j) ap[j] = colptr[j];
+  for (int64_t p = 0; p < out; ++p) ai[p] = rows[p];
+}
+
+void build_levels(Supernodes& sn) {
+  std::vector<int32_t> level(static_cast<size_t>(sn.count), 0);
+  int32_t levels = sn.count > 0 ? 1 : 0;
+  // Postorder: every child precedes its parent, so one ascending pass settles the levels.
+  for (int32_t s = 0; s < sn.count; ++s) {
+    const int32_t p = sn.parent[s];
+    if (p >= 0) level[p] = std::max(level[p], level[s] + 1);
+    levels = std::max(levels, level[s] + 1);
+  }
+  sn.level_ptr.assign(static_cast<size_t>(levels) + 1, 0);
+  for (int32_t s = 0; s < sn.count; ++s) ++sn.level_ptr[level[s] + 1];
+  for (int32_t l = 0; l < levels; ++l) sn.level_ptr[l + 1] += sn.level_ptr[l];
+  sn.level_nodes.resize(static_cast<size_t>(sn.count));
+  std::vector<int64_t> next(sn.level_ptr.begin(), sn.level_ptr.end() - 1);
+  for (int32_t s = 0; s < sn.count; ++s) sn.level_nodes[next[level[s]]++] = s;
+}
+
+}  // namespace
+
+SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q) {
+  const int32_t n = b.n;
+  SupernodalPattern out;
+  Supernodes& sn = out.supernodes;
+  if (n == 0) {
+    sn.first = {0};
+    sn.rows_ptr = {0};
+    sn.l_ptr = {0};
+    sn.u_ptr = {0};
+    sn.level_ptr = {0};
+    return out;
+  }
+  CholmodSession cm;
+  fill_symmetrized_upper(b, cm);
+  cm.c.nmethods = 1;
+  cm.c.method[0].ordering = CHOLMOD_GIVEN;
+  cm.c.postorder = 1;
+  cm.c.supernodal = CHOLMOD_SUPERNODAL;
+  std::vector<SuiteSparse_long> perm(q.begin(), q.end());
+  cm.l = cholmod_l_analyze_p(cm.a, perm.data(), nullptr, 0, &cm.c);
+  cm.check("its supernodal analysis");
+  if (!cm.l || !cm.l->is_super)
+    throw Error(Status::invalid_input, "supernodal analysis: CHOLMOD returned no supernodal factor");
+
+  const auto* lperm = static_cast<const SuiteSparse_long*>(cm.l->Perm);
+  const auto* super = static_cast<const SuiteSparse_long*>(cm.l->super);
+  const auto* pi = static_cast<const SuiteSparse_long*>(cm.l->pi);
+  const auto* ls = static_cast<const SuiteSparse_long*>(cm.l->s);
+  const auto* colcount = static_cast<const SuiteSparse_long*>(cm.l->ColCount);
+  out.q.assign(lperm, lperm + n);
+
+  sn.count = static_cast<int32_t>(cm.l->nsuper);
+  sn.first.assign(super, super + sn.count + 1);
+  sn.rows_ptr.assign(pi, pi + sn.count + 1);
+  sn.rows.assign(ls, ls + pi[sn.count]);
+  sn.of_col.resize(static_cast<size_t>(n));
+  sn.parent.assign(static_cast<size_t>(sn.count), -1);
+  sn.l_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
+  sn.u_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
+  int64_t lower_entries = 0;
+  for (int32_t s = 0; s < sn.count; ++s) {
+    const int32_t ns = sn.cols(s);
+    const int64_t nr = sn.nrows(s);
+    std::sort(sn.rows.begin() + sn.rows_ptr[s], sn.rows.begin() + sn.rows_ptr[s + 1]);
+    for (int32_t j = sn.first[s]; j < sn.first[s + 1]; ++j) sn.of_col[j] = s;
+    sn.l_ptr[s + 1] = sn.l_ptr[s] + nr * ns;
+    lower_entries += static_cast<int64_t>(ns) * (ns + 1) / 2 + (nr - ns) * ns;
+  }
+  for (int32_t s = 0; s < sn.count; ++s) {
+    const int32_t ns = sn.cols(s);
+    const int64_t nr = sn.nrows(s);
+    if (nr > ns) sn.parent[s] = sn.of_col[sn.rows[sn.rows_ptr[s] + ns]];
+    sn.u_ptr[s + 1] = sn.u_ptr[s] + (nr - ns) * ns;
+  }
+  for (int32_t s = 0; s <= sn.count; ++s) sn.u_ptr[s] += sn.l_ptr[sn.count];
+  sn.values = sn.u_ptr[sn.count];
+  int64_t exact = 0;
+  for (int32_t j = 0; j < n; ++j) exact += colcount[j];
+  // Both triangles hold the amalgamation's zeros.
+  sn.explicit_zeros = std::max<int64_t>(0, 2 * (lower_entries - exact));
+  build_levels(sn);
+  return out;
+}
+
+void build_supernodal_factor(Schedule& s) {
+  Supernodes& sn = s.supernodes;
+  const int32_t n = s.n;
+  // Column j (local index k in its supernode t): U above the diagonal (every column of each
+  // descendant whose below rows hold j, then t's own columns before j), the pivot, then L
+  // (t's rows after position k).
+  std::vector<int64_t> upper(static_cast<size_t>(n), 0);
+  for (int32_t t = 0; t < sn.count; ++t) {
+    const int32_t ns = sn.cols(t);
+    for (int64_t p = sn.rows_ptr[t] + ns; p < sn.rows_ptr[t + 1]; ++p) upper[sn.rows[p]] += ns;
+  }
+  s.f_colptr.assign(static_cast<size_t>(n) + 1, 0);
+  s.nnz_l = 0;
+  s.nnz_u = 0;
+  s.factor_flops = 0.0;
+  for (int32_t j = 0; j < n; ++j) {
+    const int32_t t = sn.of_col[j];
+    const int32_t k = j - sn.first[t];
+    const int64_t lower = sn.nrows(t) - k - 1;
+    const int64_t up = upper[j] + k;
+    s.f_colptr[j + 1] = s.f_colptr[j] + up + 1 + lower;
+    s.nnz_l += lower;
+    s.nnz_u += up + 1;
+    // A division per entry of L(:, j) and two operations per update L(i, j) U(j, k); with
+    // one structure for L and U^T, row j of U holds as many entries as column j of L.
+    s.factor_flops += static_cast<double>(lower) + 2.0 * static_cast<double>(lower) * static_cast<double>(lower);
+  }
+  const int64_t nnz = s.f_colptr[n];
+  s.f_rowind.resize(static_cast<size_t>(nnz));
+  s.f_diag.resize(static_cast<size_t>(n));
+  sn.f_pos.resize(static_cast<size_t>(nnz));
+  std::vector<int64_t> next(s.f_colptr.begin(), s.f_colptr.end() - 1);
+  // Descendants in ascending order, so each column's U rows arrive sorted.
+  for (int32_t d = 0; d < sn.count; ++d) {
+    const int32_t ns = sn.cols(d);
+    const int64_t nb = sn.nrows(d) - ns;
+    for (int64_t a = 0; a < nb; ++a) {
+      const int32_t r = sn.rows[sn.rows_ptr[d] + ns + a];
+      for (int32_t k = 0; k < ns; ++k) {
+        const int64_t p = next[r]++;
+        s.f_rowind[p] = sn.first[d] + k;
+        sn.f_pos[p] = sn.u_ptr[d] + a + static_cast<int64_t>(k) * nb;
+      }
+    }
+  }
+  for (int32_t j = 0; j < n; ++j) {
+    const int32_t t = sn.of_col[j];
+    const int32_t k = j - sn.first[t];
+    const int64_t nr = sn.nrows(t);
+    const int64_t col = sn.l_ptr[t] + static_cast<int64_t>(k) * nr;
+    int64_t p = next[j];
+    for (int32_t i = 0; i < k; ++i, ++p) {  // the diagonal block's U part of column j
+      s.f_rowind[p] = sn.first[t] + i;
+      sn.f_pos[p] = col + i;
+    }
+    s.f_diag[j] = p;
+    for (int64_t r = k; r < nr; ++r, ++p) {  // the pivot and L
+      s.f_rowind[p] = sn.rows[sn.rows_ptr[t] + r];
+      sn.f_pos[p] = col + r;
+    }
+  }
+}
+
+}  // namespace gpuglu::analysis

@@ -1,0 +1,26 @@
+#pragma once
+// The supernodal analysis of the LU (Options::lu_engine == LuEngine::supernodal): the
+// supernodes of C + C^T (C = B(q, q)) from CHOLMOD's supernodal symbolic analysis, with its
+// relaxed amalgamation and its postorder of q, and the schedule's F pattern spelled out
+// from them (include/gpuglu/supernodes.hpp has the layout).
+#include <cstdint>
+#include <vector>
+
+#include "analysis/ordering.hpp"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::analysis {
+
+struct SupernodalPattern {
+  std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
+  Supernodes supernodes;   // without f_pos (build_supernodal_factor fills it)
+};
+
+// Supernodes of B(q, q) + B(q, q)^T.
+SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q);
+
+// F's pattern (f_colptr, f_rowind, f_diag, nnz_l, nnz_u), supernodes.f_pos and
+// factor_flops of s from s.supernodes.
+void build_supernodal_factor(Schedule& s);
+
+}  // namespace gpuglu::analysis
