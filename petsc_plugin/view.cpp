@@ -1,5 +1,6 @@
 // What -ksp_view / -mat_factor_view show of a gpuglu factor (ASCII info format), and
 // MatGetInfo (nonzeros of L+U, the fill ratio PETSc reports and reuses).
+#include <algorithm>
 #include <omp.h>
 
 #include "gpuglu/device.hpp"
@@ -92,9 +93,19 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
   PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", %s: %" PetscInt64_FMT "\n", s.n,
                                    (PetscInt64)s.input_nnz, s.symmetric ? "nnz(L+D)" : "nnz(L+U)",
                                    (PetscInt64)s.nnz_factor()));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
-                                   s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
-                                   s.levels_in_mode(KernelMode::stream)));
+  if (s.supernodal) {
+    const Supernodes& sn = s.supernodes;
+    int32_t widest = 0;
+    for (int32_t k = 0; k < sn.count; ++k) widest = std::max(widest, sn.cols(k));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "supernodes: %d on C + C^T (widest %d columns), supernodal levels: %d, "
+                                     "explicit zeros: %" PetscInt64_FMT "\n",
+                                     sn.count, widest, sn.num_levels(), (PetscInt64)sn.explicit_zeros));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
+                                     s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
+                                     s.levels_in_mode(KernelMode::stream)));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "%s\n", (PetscInt64)s.num_dependencies,
                                    s.symmetric && !s.incomplete ? " (edges of the elimination tree)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer,
@@ -184,7 +195,9 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
                                      f->options.ilu_levels));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, f->options.lu_engine == LuEngine::supernodal
+                                                 ? "gpuglu sparse LU (supernodal, static pivoting):\n"
+                                                 : "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (requested %s)\n", to_string(active).data(),
                                    to_string(f->options.backend).data()));

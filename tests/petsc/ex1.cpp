@@ -98,12 +98,18 @@ int main(int argc, char** argv) {
       test:
          suffix: laplacian
          args: -matrix lap2d5:30x30 -ksp_view
+      test:
+         suffix: supernodal_view
+         args: -matrix circuit:2000 -mat_gpuglu_lu_engine supernodal -ksp_view
 
    testset:
       args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
       test:
          suffix: orderings
          args: -matrix {{lap2d5:20x20 convdiff3d:6x6x6}} -mat_gpuglu_ordering {{amd colamd metis natural}} -mat_gpuglu_matching {{0 1}}
+      test:
+         suffix: supernodal
+         args: -matrix {{circuit:2000 lap2d5:20x20 convdiff3d:6x6x6 powergrid:500}} -mat_gpuglu_lu_engine supernodal -mat_gpuglu_ordering {{amd metis}}
       test:
          suffix: orderings_circuit
          args: -matrix circuit:1500 -mat_gpuglu_ordering {{amd colamd metis natural}}

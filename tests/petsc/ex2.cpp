@@ -190,6 +190,9 @@ int main(int argc, char** argv) {
          suffix: refactor_ksp
          args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
       test:
+         suffix: refactor_ksp_supernodal
+         args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -mat_gpuglu_lu_engine supernodal -pattern_change
+      test:
          suffix: refactor_mat
          args: -api mat -matrix circuit:800 -pattern_change
       test:
