@@ -8,7 +8,7 @@
 //   gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--repeat N] [--warmup N]
 //                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
-//                   [--no-graph] [--staging auto|pinned|direct]
+//                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -48,6 +48,7 @@ struct Args {
   std::string device;
   bool petsc = true, umfpack = true;
   gpuglu::CudaTuning cuda;  // --no-graph, --staging
+  gpuglu::LuEngine lu_engine = gpuglu::LuEngine::column;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -55,7 +56,7 @@ struct Args {
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
-               "[--staging auto|pinned|direct]\n",
+               "[--staging auto|pinned|direct] [--lu-engine column|supernodal]\n",
                why.c_str());
   std::exit(2);
 }
@@ -80,7 +81,11 @@ Args parse(int argc, char** argv) {
       if (!st) usage("unknown staging (auto, pinned, direct)");
       a.cuda.staging = *st;
     }
-    else if (k == "--backend") {
+    else if (k == "--lu-engine") {
+      const auto e = gpuglu::parse_lu_engine(r.value());
+      if (!e) usage("unknown LU engine");
+      a.lu_engine = *e;
+    } else if (k == "--backend") {
       const auto b = gpuglu::parse_backend(r.value());
       if (!b) usage("unknown backend");
       a.backend = *b;
@@ -105,6 +110,7 @@ gpuglu::Options ours_options(const Args& args) {
   o.backend = args.backend;
   o.num_threads = args.threads;
   o.cuda = args.cuda;
+  o.lu_engine = args.lu_engine;
   return o;
 }
 
@@ -137,8 +143,8 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   // The bare triangular solves, the work klu_solve does.
   lu.set_refinement(0, o.refine_tolerance);
   r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
-  r.variant = std::string("gpuglu-") + std::string(gpuglu::to_string(lu.active_backend())) + "-" +
-              std::to_string(args.threads) + "t";
+  r.variant = std::string("gpuglu-") + (args.lu_engine == gpuglu::LuEngine::supernodal ? "supernodal-" : "") +
+              std::string(gpuglu::to_string(lu.active_backend())) + "-" + std::to_string(args.threads) + "t";
   return r;
 }
 
@@ -222,7 +228,11 @@ int main(int argc, char** argv) {
       base.nnz = m.a.nnz();
       base.nnz_factor = s.nnz_factor();
       base.ours = ours.variant;
-      base.extra["levels"] = static_cast<double>(s.num_levels());
+      base.extra["levels"] = static_cast<double>(s.supernodal ? s.supernodes.num_levels() : s.num_levels());
+      if (s.supernodal) {
+        base.extra["supernodes"] = static_cast<double>(s.supernodes.count);
+        base.extra["explicit_zeros"] = static_cast<double>(s.supernodes.explicit_zeros);
+      }
       base.extra["updates"] = updates;
       base.extra["levels_small_block"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::small_block));
       base.extra["levels_large_block"] = static_cast<double>(s.levels_in_mode(gpuglu::KernelMode::large_block));
@@ -237,7 +247,7 @@ int main(int argc, char** argv) {
         // even if all index arithmetic were free.
         base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
         base.extra["bandwidth_floor_ms"] = 24.0 * updates / (floors.copy_gb_per_s * 1e6);
-        if (args.backend == gpuglu::Backend::cuda) {
+        if (args.backend == gpuglu::Backend::cuda && !s.supernodal) {
           const gpuglu::Options po = ours_options(args);
           const gb::ModeProfile prof = gb::profile_level_modes(s, m.a.values.data(), po, 3);
           std::printf("%s: %s", m.name.c_str(), gb::describe(s, prof).c_str());

@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -177,6 +177,46 @@ if want bench; then
       2>&1 | tee "$out/bench.log"
     tar -C "$levels" -czf "$out/level_profiles.tar.gz" . && rm -rf "$levels"
   fi
+fi
+
+if want supernodal; then
+  # The supernodal LU engine (issue 14): its GPU tests against the CPU engine, memcheck on the
+  # small ones, then gpuglu_lu_bench with each LU engine on the same matrices against KLU,
+  # cusolverRf and cuDSS (same run).
+  sn_test=$build/tests/gpu/gpuglu_cuda_supernodal_tests
+  {
+    if [[ -x $sn_test ]]; then
+      "$sn_test" --gtest_brief=1
+      rc=$?
+      echo "supernodal GPU tests: exit $rc"
+      [[ $rc -eq 0 ]] || status=1
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$sn_test" \
+        --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_SANITIZE:-*circuit_2000*:*powergrid_1200*:*pivot*:*nan*:*NaN*}" \
+        > "$out/sanitize_supernodal.log" 2>&1
+      rc=$?
+      echo "compute-sanitizer memcheck (supernodal): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_supernodal.log") clean summaries)"
+      tail -3 "$out/sanitize_supernodal.log"
+      [[ $rc -eq 0 ]] || status=1
+    else
+      echo "device_run.sh: no gpuglu_cuda_supernodal_tests in $build_rel"
+      status=1
+    fi
+    bench=$build/bench/gpuglu_lu_bench
+    sn_matrices=()
+    coll=$shared/collection
+    for m in ${GPUGLU_DEVICE_SUPERNODAL_MATRICES:-circuit:20000:200 circuit:200000:2000 powergrid:60000:300 \
+        circuit/memplus.mtx general/bayer10.mtx spd/bcsstk18.mtx lap3d7:40x40x40}; do
+      if [[ $m == *:* ]]; then sn_matrices+=(--matrix "$m")
+      elif [[ -f $coll/$m ]]; then sn_matrices+=(--matrix "$coll/$m")
+      else echo "supernodal: $m is not in the bundle"; fi
+    done
+    for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
+      echo "== gpuglu_lu_bench --lu-engine $engine"
+      timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda --lu-engine "$engine" --threads 1 \
+        --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"
+      echo "bench ($engine): exit $?"
+    done
+  } 2>&1 | tee "$out/supernodal.log"
 fi
 
 if want e2e; then

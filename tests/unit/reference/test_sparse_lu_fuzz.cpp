@@ -65,10 +65,10 @@ bool expect_never_wrong(const CsrMatrix<int32_t, double>& a, const Options& o, u
 
 class SparseLUFuzz : public ::testing::TestWithParam<Kind> {};
 
-TEST_P(SparseLUFuzz, solves_accurately_or_reports_a_failure_never_worse_than_klu) {
-  const Kind kind = GetParam();
+void run_fuzz(Kind kind, LuEngine engine, int trials_per_decade) {
   Options o;
   o.backend = Backend::cpu;
+  o.lu_engine = engine;
   // Static diagonal pivots are what the tiny-diagonal kind attacks: give it them.
   if (kind == Kind::tiny_diagonal) {
     o.matching = false;
@@ -77,7 +77,7 @@ TEST_P(SparseLUFuzz, solves_accurately_or_reports_a_failure_never_worse_than_klu
   Tally tally;
   uint64_t seed = 1000 * (static_cast<uint64_t>(kind) + 1);
   for (double decades : {2.0, 10.0, 40.0, 150.0, 300.0}) {
-    for (int trial = 0; trial < 100; ++trial, ++seed) {
+    for (int trial = 0; trial < trials_per_decade; ++trial, ++seed) {
       const CsrMatrix<int32_t, double> a = fuzz_matrix(kind, decades, seed);
       SCOPED_TRACE(std::string(name(kind)) + ", decades " + std::to_string(decades) + ", seed " + std::to_string(seed));
       expect_never_wrong(a, o, seed, tally);
@@ -85,13 +85,20 @@ TEST_P(SparseLUFuzz, solves_accurately_or_reports_a_failure_never_worse_than_klu
     }
   }
   // Every kind must exercise both outcomes somewhere, or the test proves little.
-  RecordProperty("solved", tally.solved);
-  RecordProperty("failed", tally.failed);
-  RecordProperty("recovered", tally.recovered);
+  ::testing::Test::RecordProperty("solved", tally.solved);
+  ::testing::Test::RecordProperty("failed", tally.failed);
+  ::testing::Test::RecordProperty("recovered", tally.recovered);
   EXPECT_GT(tally.solved, 0);
-  std::printf("%s: %d solved, %d failures reported, %d solved by a peer, %d recoveries\n", name(kind), tally.solved,
-              tally.failed, tally.peer_solved, tally.recovered);
+  std::printf("%s (%s engine): %d solved, %d failures reported, %d solved by a peer, %d recoveries\n", name(kind),
+              to_string(engine).data(), tally.solved, tally.failed, tally.peer_solved, tally.recovered);
 }
+
+TEST_P(SparseLUFuzz, solves_accurately_or_reports_a_failure_never_worse_than_klu) {
+  run_fuzz(GetParam(), LuEngine::column, 100);
+}
+
+// The supernodal engine under the same judge (fewer trials: the same matrices, another engine).
+TEST_P(SparseLUFuzz, the_supernodal_engine_is_never_wrong_either) { run_fuzz(GetParam(), LuEngine::supernodal, 40); }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, SparseLUFuzz,
                          ::testing::Values(Kind::random_pattern, Kind::random_with_diagonal, Kind::scaled_dominant,
