@@ -53,6 +53,7 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
 void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
                       const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, Stopwatch& clock) {
   analysis::SupernodalPattern sp = analysis::supernodal_symbolic(b, q);
+  if (q.empty()) s.ordering = sp.ordering;
   set_permutations(s, row_of_col, sp.q);
   s.supernodal = true;
   s.supernodes = std::move(sp.supernodes);
@@ -72,6 +73,9 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     options.scaling = false;
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
+  const bool supernodal = options.lu_engine == LuEngine::supernodal && options.ilu_levels < 0;
+  // The supernodal engine's automatic ordering is CHOLMOD's best of AMD and METIS on B + B^T.
+  const bool cholmod_orders = supernodal && options.ordering == Ordering::automatic;
   options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*symmetric=*/false);
   Schedule s;
   s.n = a.n;
@@ -87,12 +91,14 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   s.times.matching_ms = clock.lap_ms();
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
-  const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
-  if (options.lu_engine == LuEngine::supernodal && options.ilu_levels < 0) {
+  if (supernodal) {
+    const std::vector<int32_t> q =
+        cholmod_orders ? std::vector<int32_t>() : analysis::fill_reducing_ordering(b, options.ordering, given_perm);
     s.times.ordering_ms = clock.lap_ms();
     build_supernodal(s, a, b, q, m.row_of_col, clock);
     return s;
   }
+  const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
   set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
   build_factor_and_levels(s, a, b, q, options, clock);

@@ -14,9 +14,13 @@ namespace gpuglu::analysis {
 struct SupernodalPattern {
   std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
   Supernodes supernodes;   // without f_pos (build_supernodal_factor fills it)
+  Ordering ordering = Ordering::given;  // CHOLMOD's choice when q was empty (amd or metis)
 };
 
-// Supernodes of B(q, q) + B(q, q)^T.
+// Supernodes of B(q, q) + B(q, q)^T. An empty q lets CHOLMOD order B + B^T by its default
+// strategy - AMD, and METIS too where AMD's factor is full and flop-dense, the smaller factor
+// kept (Ordering::automatic on this engine: its
+// fill is that of B + B^T, which CHOLMOD's column counts measure exactly and cheaply).
 SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q);
 
 // F's pattern (f_colptr, f_rowind, f_diag, nnz_l, nnz_u), supernodes.f_pos and

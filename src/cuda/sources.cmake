@@ -2,7 +2,8 @@
 # every engine (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
 # the LU engine (whose factor, level loop and refinement the LDL^T composes too), ldlt/ the
 # LDL^T engine's own kernels, solves and composition, trsv/ the triangular-solve module with
-# its GPU level analysis.
+# its GPU level analysis, supernodal/ the supernodal LU engine (its panels, kernels and
+# cuBLAS updates; its solves are lu/'s).
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
@@ -24,6 +25,11 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/trsv/kahn_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_levels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/pattern_solver.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/cuda_supernodal_lu.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/device_panels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/schur_gemm.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_plan.cpp
 )
 # Their stand-in in a build without nvcc (src/CMakeLists.txt).
 set(GPUGLU_CUDA_ABSENT_SOURCES

@@ -26,14 +26,17 @@
 #include "cuda/lu/device_refinement.hpp"
 #include "cuda/lu/level_loop.hpp"
 #include "cuda/lu/lu_solves.hpp"
+#include "cuda/supernodal/cuda_supernodal_lu.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu {
 
-// The one CUDA factory of the seam: a symmetric schedule (analyze_symmetric) is the LDL^T's.
+// The one CUDA factory of the seam: a symmetric schedule (analyze_symmetric) is the LDL^T's,
+// a supernodal one (Options::lu_engine) the supernodal LU's.
 std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
                                                 int device_ordinal) {
   if (s.symmetric) return std::make_unique<cuda::CudaLDLT>(s, o, device_ordinal, pattern);
+  if (s.supernodal) return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
   return std::make_unique<cuda::CudaLU>(s, o, device_ordinal, pattern);
 }
 

@@ -1,0 +1,181 @@
+// CudaSupernodalLU (cuda_supernodal_lu.hpp): one supernodal Schedule on one GPU, composed of
+//   SupernodalPlan    the checked schedule, the launch plan per level and the host maps
+//                                                               (supernodal_plan.hpp)
+//   DevicePanels      the panels, A's values, F gathered from the panels, the state
+//                                                               (device_panels.hpp)
+//   SchurGemm         cuBLAS for the large supernodes' complements (schur_gemm.hpp)
+//   LuSolves          CudaLU's triangular solves, on F          (lu/lu_solves.hpp)
+//   DeviceRefinement  CudaLU's solve with refinement            (lu/device_refinement.hpp)
+// on one non-blocking stream, with every device allocation in one DeviceMemory.
+#include "cuda/supernodal/cuda_supernodal_lu.hpp"
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <vector>
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_memory.hpp"
+#include "cuda/common/host_staging.hpp"
+#include "cuda/lu/device_refinement.hpp"
+#include "cuda/lu/lu_solves.hpp"
+#include "cuda/supernodal/device_panels.hpp"
+#include "cuda/supernodal/schur_gemm.hpp"
+#include "cuda/supernodal/supernodal_kernels.cuh"
+#include "cuda/supernodal/supernodal_plan.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+struct CudaSupernodalLU::Impl {
+  int device = 0;
+  int32_t n = 0;
+  int64_t nnz_f = 0;
+  SupernodalPlan plan;
+  DeviceMemory mem{"this supernodal factorization"};
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev_start = nullptr, ev_end = nullptr;
+  // Built in this order by init(), released in the reverse one by ~Impl.
+  std::unique_ptr<HostStaging> staging;
+  std::unique_ptr<DevicePanels> panels;
+  std::unique_ptr<SchurGemm> gemm;  // only with large supernodes
+  std::unique_ptr<LuSolves> solves;
+  std::unique_ptr<DeviceRefinement> refinement;
+  bool factored = false;
+  std::vector<double> f_host;  // factor_values()' copy
+  bool f_host_current = false;
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
+  void enqueue_levels();
+};
+
+CudaSupernodalLU::Impl::~Impl() {
+  ReleaseScope scope(device);  // best effort: nothing here may throw
+  if (stream) cudaStreamSynchronize(stream);
+  refinement.reset();
+  solves.reset();  // the solvers and the cuBLAS handle run on `stream`: they go before it does
+  gemm.reset();
+  panels.reset();
+  for (cudaEvent_t e : {ev_start, ev_end})
+    if (e) cudaEventDestroy(e);
+  if (stream) cudaStreamDestroy(stream);
+  staging.reset();
+  mem.release();
+}
+
+void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
+  plan = plan_supernodal(s);  // checks s first: an inconsistent schedule touches no device
+  if (device_ordinal < 0) {
+    GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
+  } else {
+    device = device_ordinal;
+  }
+  DeviceScope scope(device);
+  n = s.n;
+  nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_start));
+  GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_end));
+  staging = std::make_unique<HostStaging>(o.cuda.staging);
+  panels = std::make_unique<DevicePanels>(s, plan, mem, *staging);
+  if (plan.gemm_nodes > 0) gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
+  solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
+  refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, panels->input_values(), mem, *staging,
+                                                  stream);
+}
+
+// Level by level: a level's supernodes depend only on earlier levels (their descendants),
+// and their complements go to later ones (their ancestors), so the stream's order is all
+// the synchronization there is.
+void CudaSupernodalLU::Impl::enqueue_levels() {
+  const kernels::SupernodeArgs& a = panels->args();
+  for (const SupernodalPlan::Level& lv : plan.levels) {
+    kernels::launch_panel_factor(a, panels->level_nodes() + lv.begin, lv.count, lv.panel_threads, stream);
+    kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count, lv.direct_threads,
+                                 stream);
+    for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
+  }
+}
+
+CudaSupernodalLU::CudaSupernodalLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->init(s, o, device_ordinal, pattern);  // on a throw, ~Impl releases what init acquired
+}
+
+CudaSupernodalLU::~CudaSupernodalLU() = default;
+
+EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factored = false;
+  m.f_host_current = false;
+  m.panels->upload_input(a_values, m.stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
+  m.panels->enqueue_scatter(rule, m.stream);
+  m.enqueue_levels();
+  // F is gathered whatever the outcome (factor_values() then shows what was computed, as
+  // CudaLU's does); the solves take it only from a successful factorization.
+  m.panels->enqueue_gather_factor(m.stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_end, m.stream));
+  m.panels->enqueue_state_download(m.stream);
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+
+  EngineFactorResult out = m.panels->result();  // throws on a broken schedule
+  float ms = 0.0f;
+  GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&ms, m.ev_start, m.ev_end));
+  out.device_ms = ms;
+  if (out.stats.status != Status::ok) return out;
+  if (m.n > 0) {
+    m.solves->gather();
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  }
+  m.factored = true;
+  return out;
+}
+
+EngineSolveResult CudaSupernodalLU::solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                                          double tolerance) {
+  Impl& m = *impl_;
+  if (!m.factored)
+    throw Error(Status::not_factored, "CudaSupernodalLU::solve: no successful factorization to solve with");
+  if (m.n == 0) return EngineSolveResult{};
+  DeviceScope scope(m.device);
+  return m.refinement->solve(*m.solves, b, x, transpose, max_steps, tolerance);
+}
+
+const std::vector<double>& CudaSupernodalLU::factor_values() {
+  Impl& m = *impl_;
+  if (!m.f_host_current) {
+    m.f_host.resize(static_cast<size_t>(m.nnz_f));
+    download_factor(m.f_host.data());
+    m.f_host_current = true;
+  }
+  return m.f_host;
+}
+
+void CudaSupernodalLU::download_factor(double* f_host) const {
+  const Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.panels->download_factor(f_host, m.stream);
+}
+
+int64_t CudaSupernodalLU::device_bytes() const noexcept {
+  const Impl& m = *impl_;
+  return m.mem.bytes() + (m.solves ? m.solves->device_bytes() : 0);
+}
+
+TrsvKernel CudaSupernodalLU::trsv_kernel() const noexcept { return impl_->solves->kernel(); }
+
+CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
+  const SupernodalPlan& p = impl_->plan;
+  return {static_cast<int64_t>(p.direct_nodes.size()), p.gemm_nodes};
+}
+
+int32_t CudaSupernodalLU::levels() const { return static_cast<int32_t>(impl_->plan.levels.size()); }
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,102 @@
+// DevicePanels (device_panels.hpp): uploads, the scatter before the levels, the gather of F
+// and the state read after them. The scatter, reset and diagonal shift are the LU engine's
+// launchers (lu_kernels.cuh) pointed at the panels: the composed map plays value_map's part
+// and the pivot positions f_diag's, so NaN/Inf detection and max |C| behave as CudaLU's.
+#include "cuda/supernodal/device_panels.hpp"
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/common/gather_kernels.cuh"
+#include "cuda/lu/lu_kernels.cuh"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, DeviceMemory& mem, HostStaging& staging)
+    : staging_(staging),
+      n_(s.n),
+      nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
+      input_nnz_(s.input_nnz),
+      values_(s.supernodes.values),
+      count_(s.supernodes.count),
+      pivot_pos_host_(plan.pivot_pos) {
+  const Supernodes& sn = s.supernodes;
+  args_.first = mem.upload(sn.first, "the supernodes' first columns");
+  args_.of_col = mem.upload(sn.of_col, "the supernode of each column");
+  args_.rows_ptr = mem.upload(sn.rows_ptr, "the supernodes' row pointers");
+  args_.rows = mem.upload(sn.rows, "the supernodes' rows");
+  args_.l_ptr = mem.upload(sn.l_ptr, "the L panels' offsets");
+  args_.u_ptr = mem.upload(sn.u_ptr, "the U^T panels' offsets");
+  args_.panels = mem.allocate<double>(static_cast<size_t>(values_), "the panels");
+  args_.failed = mem.allocate<uint8_t>(static_cast<size_t>(count_), "the supernodes' failure flags");
+  args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
+  level_nodes_ = mem.upload(sn.level_nodes, "the supernodal levels");
+  direct_nodes_ = mem.upload(plan.direct_nodes, "the supernodes of the direct Schur kernel");
+  panel_map_ = mem.upload(plan.panel_map, "the input's positions in the panels");
+  value_scale_ = mem.upload(s.value_scale, "the value scaling");
+  pivot_pos_ = mem.upload(plan.pivot_pos, "the pivots' positions in the panels");
+  f_pos_ = mem.upload(sn.f_pos, "F's positions in the panels");
+  f_ = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
+  a_dev_ = mem.allocate<double>(static_cast<size_t>(input_nnz_), "the input values");
+  a_pinned_ = staging.pinned<double>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
+  state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
+}
+
+void DevicePanels::upload_input(const double* a_values, cudaStream_t stream) {
+  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(double), stream);
+}
+
+void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
+  kernels::launch_reset(args_.state, rule, stream);
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.panels, 0, static_cast<size_t>(values_) * sizeof(double), stream));
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.failed, 0, static_cast<size_t>(count_), stream));
+  kernels::launch_scatter(input_nnz_, a_dev_, panel_map_, value_scale_, args_.panels, args_.state, false, stream);
+  kernels::launch_shift_diagonal(n_, pivot_pos_, args_.panels, rule.diagonal_shift, stream);
+}
+
+void DevicePanels::enqueue_gather_factor(cudaStream_t stream) {
+  launch_gather(nnz_f_, f_pos_, args_.panels, f_, stream);
+}
+
+void DevicePanels::enqueue_state_download(cudaStream_t stream) {
+  GPUGLU_CUDA_CHECK(
+      cudaMemcpyAsync(state_pinned_, args_.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, stream));
+}
+
+EngineFactorResult DevicePanels::result() const {
+  const kernels::FactorState st = *state_pinned_;
+  if (st.missing_fill)
+    throw Error(Status::invalid_input,
+                "CudaSupernodalLU: a Schur complement row is missing from its target supernode's rows");
+  EngineFactorResult out;
+  out.max_abs_input = kernels::double_from_bits(st.max_input_bits);
+  out.stats.max_active = kernels::double_from_bits(st.max_active_bits);
+  // No column measured (n == 0, or a NaN/Inf input): NumericStats' 1, as the CPU engine leaves it.
+  out.stats.min_pivot_ratio =
+      st.min_ratio_bits == kernels::kPlusInfBits ? 1.0 : kernels::double_from_bits(st.min_ratio_bits);
+  out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
+  out.stats.first_perturbed = st.first_perturbed == kernels::kNoEntry ? -1 : static_cast<int32_t>(st.first_perturbed);
+  if (st.bad_entry != kernels::kNoEntry) {
+    out.bad_entry = static_cast<int64_t>(st.bad_entry);
+    out.stats.status = Status::nan_or_inf;
+    return out;
+  }
+  if (st.failure_key != kernels::kNoEntry) {
+    // Nothing writes a failed column's pivot after its test: its supernode stopped there,
+    // and the other supernodes update their ancestors only.
+    const int32_t column = static_cast<int32_t>(st.failure_key);
+    out.stats.status = Status::numerically_singular;
+    out.stats.pivot_column = column;
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.panels + pivot_pos_host_[column], sizeof(double),
+                                 cudaMemcpyDeviceToHost));
+  }
+  return out;
+}
+
+void DevicePanels::download_factor(double* f_host, cudaStream_t stream) const {
+  if (nnz_f_ == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, f_, static_cast<size_t>(nnz_f_) * sizeof(double), cudaMemcpyDeviceToHost,
+                                    stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,72 @@
+#pragma once
+// The supernodal factor on the device, for CudaSupernodalLU: the panels (supernodes.hpp's
+// value array) with the structure the kernels read, A's values of the last factorization with
+// the composed map that scatters them into the panels, F (the schedule's CSC layout, which
+// the solves and factor_values() read) gathered from the panels, and the factorization
+// state (the LU engine's FactorState), read back once per factorization.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
+#include "core/numeric_types.hpp"
+#include "cuda/common/device_memory.hpp"
+#include "cuda/common/host_staging.hpp"
+#include "cuda/supernodal/supernodal_kernels.cuh"
+#include "cuda/supernodal/supernodal_plan.hpp"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::cuda {
+
+class DevicePanels {
+ public:
+  // Uploads s's supernodal structure and plan's maps into mem (each upload synchronous); the
+  // pinned buffers for A's values and the state come from staging.
+  DevicePanels(const Schedule& s, const SupernodalPlan& plan, DeviceMemory& mem, HostStaging& staging);
+  DevicePanels(const DevicePanels&) = delete;
+  DevicePanels& operator=(const DevicePanels&) = delete;
+
+  const kernels::SupernodeArgs& args() const { return args_; }
+  const int32_t* level_nodes() const { return level_nodes_; }    // the schedule's, on the device
+  const int32_t* direct_nodes() const { return direct_nodes_; }  // the plan's
+  const double* factor() const { return f_; }                    // F, after enqueue_gather_factor()
+  const double* input_values() const { return a_dev_; }          // A's values of the last upload_input()
+
+  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
+  void upload_input(const double* a_values, cudaStream_t stream);
+  // What precedes the levels: the state and the failure flags reset, the panels zeroed, A's values
+  // scattered (scaled) into them, rule.diagonal_shift added to every pivot.
+  void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
+  // F[i] = panels[f_pos[i]].
+  void enqueue_gather_factor(cudaStream_t stream);
+  // The state to pinned memory, readable after a synchronization.
+  void enqueue_state_download(cudaStream_t stream);
+  // The factorization's outcome from that copy (device_ms left 0); throws
+  // Error(invalid_input) when a Schur complement found no target (a broken schedule).
+  EngineFactorResult result() const;
+  // F's values to f_host (nnz(F) of them), synchronous.
+  void download_factor(double* f_host, cudaStream_t stream) const;
+
+ private:
+  const HostStaging& staging_;
+  int32_t n_ = 0;
+  int64_t nnz_f_ = 0;
+  int64_t input_nnz_ = 0;
+  int64_t values_ = 0;
+  int32_t count_ = 0;
+  kernels::SupernodeArgs args_{};
+  int32_t* level_nodes_ = nullptr;
+  int32_t* direct_nodes_ = nullptr;
+  int64_t* panel_map_ = nullptr;
+  double* value_scale_ = nullptr;
+  int64_t* pivot_pos_ = nullptr;
+  int64_t* f_pos_ = nullptr;
+  double* f_ = nullptr;
+  double* a_dev_ = nullptr;
+  double* a_pinned_ = nullptr;
+  kernels::FactorState* state_pinned_ = nullptr;
+  std::vector<int64_t> pivot_pos_host_;  // the failing pivot's position
+};
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,35 @@
+#pragma once
+// The Schur complements of the large supernodes (SupernodalPlan's GemmNode): W = L21 U12 by
+// cuBLAS's DGEMM into a workspace, in column chunks that fit it, each followed by the scatter
+// kernel that subtracts W from the targets. The handle runs on the engine's stream, with its
+// workspace taken from the engine's DeviceMemory (so device_bytes() counts it).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/common/device_memory.hpp"
+#include "cuda/supernodal/supernodal_kernels.cuh"
+#include "cuda/supernodal/supernodal_plan.hpp"
+
+struct cublasContext;  // cublasHandle_t, without cublas_v2.h in this header
+
+namespace gpuglu::cuda {
+
+class SchurGemm {
+ public:
+  // workspace_doubles: SupernodalPlan::workspace_doubles (> 0).
+  SchurGemm(int64_t workspace_doubles, DeviceMemory& mem, cudaStream_t stream);
+  ~SchurGemm();
+  SchurGemm(const SchurGemm&) = delete;
+  SchurGemm& operator=(const SchurGemm&) = delete;
+
+  // Node g's complement subtracted from its targets, asynchronous on the stream.
+  void enqueue(const kernels::SupernodeArgs& a, const GemmNode& g);
+
+ private:
+  cublasContext* handle_ = nullptr;
+  cudaStream_t stream_;
+  double* w_ = nullptr;
+};
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,256 @@
+// The supernodal engine's kernels (supernodal_kernels.cuh): per level, the panel LU of each
+// supernode (a block each), then the Schur complements into the ancestors.
+//
+// Panels are factored column by column with the column LU's pivot test and perturbation
+// (level_device.cuh's pivot_column, on a panel column) and explicit __dmul_rn /
+// __dsub_rn / __ddiv_rn, so that nvcc does not contract into FMAs what the CPU reference
+// rounds twice. The Schur complement is added into the targets with atomics: supernodes of
+// one level may share an ancestor, and the supernodes are independent otherwise, so the
+// order of those additions (and only that) varies from run to run.
+#include <cfloat>
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/lu/level_device.cuh"
+#include "cuda/supernodal/supernodal_kernels.cuh"
+#include "gpuglu/options.hpp"
+
+namespace gpuglu::cuda::kernels {
+
+namespace {
+
+constexpr int kScatterThreads = 256;
+constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100
+
+struct Panel {
+  int32_t first;  // its first column
+  int32_t ns;     // columns
+  int64_t nr;     // rows (the L panel's leading dimension)
+  int64_t nu;     // rows below its columns (the U^T panel's leading dimension)
+  const int32_t* below;  // those rows
+  double* l;
+  double* u;
+};
+
+__device__ __forceinline__ Panel panel_of(const SupernodeArgs& a, int32_t s) {
+  Panel p;
+  p.first = a.first[s];
+  p.ns = a.first[s + 1] - p.first;
+  const int64_t rb = a.rows_ptr[s];
+  p.nr = a.rows_ptr[s + 1] - rb;
+  p.nu = p.nr - p.ns;
+  p.below = a.rows + rb + p.ns;
+  p.l = a.panels + a.l_ptr[s];
+  p.u = a.panels + a.u_ptr[s];
+  return p;
+}
+
+// The scatter found a NaN/Inf input: nothing is factored (the scatter ran in an earlier
+// launch, so every block reads the same answer).
+__device__ __forceinline__ bool input_was_bad(const FactorState* st) {
+  const volatile FactorState* v = st;
+  return v->bad_entry != kNoEntry;
+}
+
+// Step k's rank-1 update of panel p, after column k was scaled: the L panel's columns
+// j > k (rows below k) and the U^T panel's columns j > k (all rows). A thread keeps one row
+// and walks the columns, so a warp's loads and stores are consecutive in a column; when the
+// rows are fewer than the threads, groups of threads take every groups-th column. A zero
+// multiplier (relaxed amalgamation's explicit zeros) skips its column, as the CPU reference
+// does, which also keeps an Inf elsewhere in the panel from turning 0 * Inf into a NaN there.
+__device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int tid, int nthreads) {
+  const int64_t m1 = p.nr - k - 1;  // L rows below the pivot
+  const int64_t m = m1 + p.nu;
+  if (k + 1 >= p.ns || m <= 0) return;
+  const int64_t rows_per_group = m >= nthreads ? nthreads : ((m + 31) / 32) * 32;
+  const int groups = static_cast<int>(nthreads / rows_per_group);
+  const int g = static_cast<int>(tid / rows_per_group);
+  if (g >= groups) return;
+  const double* lk = p.l + static_cast<int64_t>(k) * p.nr;
+  const double* uk = p.u + static_cast<int64_t>(k) * p.nu;
+  for (int64_t i = tid - g * rows_per_group; i < m; i += rows_per_group) {
+    if (i < m1) {
+      const int64_t row = k + 1 + i;
+      const double lik = lk[row];
+      for (int32_t j = k + 1 + g; j < p.ns; j += groups) {
+        double* c = p.l + static_cast<int64_t>(j) * p.nr;
+        const double ukj = c[k];
+        if (ukj != 0.0) c[row] = __dsub_rn(c[row], __dmul_rn(lik, ukj));  // L(row, j) -= L(row, k) U(k, j)
+      }
+    } else {
+      const int64_t r = i - m1;
+      const double ukr = uk[r];
+      for (int32_t j = k + 1 + g; j < p.ns; j += groups) {
+        const double ljk = lk[j];
+        double* c = p.u + static_cast<int64_t>(j) * p.nu;
+        if (ljk != 0.0) c[r] = __dsub_rn(c[r], __dmul_rn(ljk, ukr));  // U(j, r) -= L(j, k) U(k, r)
+      }
+    }
+  }
+}
+
+// One block per supernode. The pivot decisions are uniform over the block (every thread
+// holds the reduced column max and reads the same pivot), so a failure leaves the loop for
+// all threads at once. The statistics are combined in registers and published once.
+__global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+  FactorState* st = a.state;
+  if (input_was_bad(st)) return;
+  const int32_t s = nodes[blockIdx.x];
+  const Panel p = panel_of(a, s);
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  const double threshold = st->threshold;
+  const double zero_pivot = st->zero_pivot;
+  const double perturbation = st->perturbation;
+  const bool report = st->policy == static_cast<int32_t>(PivotPolicy::report);
+  double min_ratio = __longlong_as_double(static_cast<long long>(kPlusInfBits));
+  double max_active = 0.0;
+  unsigned long long perturbed = 0;
+  int32_t first_perturbed = -1;
+  int32_t failed = -1;
+  for (int32_t k = 0; k < p.ns; ++k) {
+    double* col = p.l + static_cast<int64_t>(k) * p.nr;
+    const double pivot0 = col[k];  // read by every thread before thread 0 may overwrite it
+    double colmax = 0.0;
+    bool finite = true;
+    for (int64_t i = tid; i < p.nr; i += nthreads) {
+      const double v = fabs(col[i]);
+      colmax = v > colmax ? v : colmax;
+      finite &= v <= DBL_MAX;  // false for NaN and Inf
+    }
+    colmax = block_max(colmax);
+    finite = __syncthreads_and(finite) != 0;
+    const double apiv = fabs(pivot0);
+    const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+    min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
+    max_active = colmax > max_active ? colmax : max_active;
+    if (!finite) {
+      failed = p.first + k;
+      break;
+    }
+    const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
+    double pivot = pivot0;
+    if (tiny) {
+      if (report) {
+        failed = p.first + k;
+        break;
+      }
+      pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
+      ++perturbed;
+      if (first_perturbed < 0) first_perturbed = p.first + k;
+      if (tid == 0) col[k] = pivot;
+    }
+    for (int64_t i = k + 1 + tid; i < p.nr; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
+    __syncthreads();
+    rank1_update(p, k, tid, nthreads);
+    __syncthreads();
+  }
+  if (tid != 0) return;
+  atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
+  atomic_max_nonneg(&st->max_active_bits, max_active);
+  if (perturbed > 0) {
+    atomicAdd(&st->perturbed, perturbed);
+    atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
+  }
+  // The smallest failing column over all supernodes: a supernode's columns depend only on
+  // its descendants, whose columns are smaller, so it is the column a sequential
+  // factorization in column order stops at.
+  if (failed >= 0) {
+    a.failed[s] = 1;
+    atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
+  }
+}
+
+// Subtracts v, entry (x, y) of supernode p's Schur complement L21 U12, from its target
+// (supernodes.hpp): for x >= y, L(r_x, r_y) in t = of_col[r_y]; for x < y, U(r_x, r_y) in
+// t = of_col[r_x], in t's U^T panel or, where r_y is one of t's columns, its diagonal block.
+// Returns false when t lacks the row (a broken schedule).
+__device__ __forceinline__ bool subtract_at_target(const SupernodeArgs& a, const Panel& p, int64_t x, int64_t y,
+                                                   double v) {
+  const bool lower = x >= y;
+  const int32_t rlo = p.below[lower ? y : x];
+  const int32_t rhi = p.below[lower ? x : y];
+  const int32_t t = a.of_col[rlo];
+  const int32_t c = rlo - a.first[t];
+  const int32_t ns_t = a.first[t + 1] - a.first[t];
+  const int64_t tb = a.rows_ptr[t];
+  const int64_t te = a.rows_ptr[t + 1];
+  const int64_t nr_t = te - tb;
+  const int64_t q = first_row_at_least(a.rows, tb + c, te, rhi);  // rhi >= rlo sits at or after rlo
+  if (q == te || a.rows[q] != rhi) return false;
+  const int64_t r = q - tb;
+  int64_t pos;
+  if (lower)
+    pos = a.l_ptr[t] + static_cast<int64_t>(c) * nr_t + r;
+  else if (r >= ns_t)
+    pos = a.u_ptr[t] + static_cast<int64_t>(c) * (nr_t - ns_t) + (r - ns_t);
+  else
+    pos = a.l_ptr[t] + r * nr_t + c;
+  atomicAdd(a.panels + pos, -v);
+  return true;
+}
+
+// Small supernodes: a block each, a thread per entry (x, y) of L21 U12 (x fastest, so a
+// warp reads consecutive rows of L21), the dot product over the supernode's columns in
+// ascending order, rounded without FMA as the CPU's loops round it.
+__global__ void __launch_bounds__(256) schur_direct_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+  const int32_t s = nodes[blockIdx.x];
+  if (input_was_bad(a.state) || a.failed[s]) return;
+  const Panel p = panel_of(a, s);
+  const int64_t nb = p.nu;
+  const double* l21 = p.l + p.ns;
+  bool missing = false;
+  for (int64_t e = threadIdx.x; e < nb * nb; e += blockDim.x) {
+    const int64_t y = e / nb;
+    const int64_t x = e - y * nb;
+    double sum = 0.0;
+    for (int32_t k = 0; k < p.ns; ++k)
+      sum = __dadd_rn(sum, __dmul_rn(l21[x + static_cast<int64_t>(k) * p.nr], p.u[y + static_cast<int64_t>(k) * nb]));
+    missing |= !subtract_at_target(a, p, x, y, sum);
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+// Large supernodes: columns y0 .. y0 + ncols of L21 U12, computed by cuBLAS into w.
+__global__ void __launch_bounds__(kScatterThreads) schur_scatter_kernel(SupernodeArgs a, int32_t s,
+                                                                        const double* __restrict__ w, int64_t y0,
+                                                                        int64_t ncols) {
+  if (input_was_bad(a.state) || a.failed[s]) return;
+  const Panel p = panel_of(a, s);
+  const int64_t nb = p.nu;
+  const int64_t total = nb * ncols;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  bool missing = false;
+  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += stride) {
+    const int64_t yy = e / nb;
+    missing |= !subtract_at_target(a, p, e - yy * nb, y0 + yy, w[e]);
+  }
+  if (missing) a.state->missing_fill = 1;
+}
+
+}  // namespace
+
+void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+                         cudaStream_t stream) {
+  if (count <= 0) return;
+  panel_factor_kernel<<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+                         cudaStream_t stream) {
+  if (count <= 0) return;
+  schur_direct_kernel<<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_schur_scatter(const SupernodeArgs& a, int32_t s, int64_t nb, const double* w, int64_t y0, int64_t ncols,
+                          cudaStream_t stream) {
+  const int64_t total = nb * ncols;
+  if (total <= 0) return;
+  int64_t blocks = (total + kScatterThreads - 1) / kScatterThreads;
+  if (blocks > kStreamingGrid) blocks = kStreamingGrid;
+  schur_scatter_kernel<<<static_cast<unsigned>(blocks), kScatterThreads, 0, stream>>>(a, s, w, y0, ncols);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace gpuglu::cuda::kernels

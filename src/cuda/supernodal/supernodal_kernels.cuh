@@ -1,0 +1,47 @@
+#pragma once
+// Interface of the supernodal engine's kernels (supernodal_kernels.cu): the panel
+// factorization of a level's supernodes and the scatter of their Schur complements into
+// their ancestors (include/gpuglu/supernodes.hpp has the layout and the target rule). The
+// factorization state is the LU engine's FactorState (lu/lu_kernels.cuh), reset and filled
+// by its launch_reset / launch_scatter / launch_shift_diagonal, so that the outcome reads
+// back the same way; failure_key holds the failing column alone (no levels here).
+// Every launcher checks its launch through GPUGLU_CUDA_CHECK.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/lu/lu_kernels.cuh"
+
+namespace gpuglu::cuda::kernels {
+
+// The supernodal structure on the device (fixed for the engine's life).
+struct SupernodeArgs {
+  const int32_t* first;     // count + 1
+  const int32_t* of_col;    // n
+  const int64_t* rows_ptr;  // count + 1
+  const int32_t* rows;
+  const int64_t* l_ptr;     // count + 1
+  const int64_t* u_ptr;     // count + 1
+  double* panels;           // the value array
+  uint8_t* failed;          // count: the supernode's panel LU failed (zeroed before each factorization)
+  FactorState* state;
+};
+
+// The unpivoted LU of the panels of supernodes nodes[0 .. count), a block of `threads`
+// per supernode (a multiple of 32, at most 1024). Nothing when the input held a NaN/Inf.
+void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+                         cudaStream_t stream);
+
+// The Schur complements of supernodes nodes[0 .. count) computed and subtracted in one
+// kernel: a block of `threads` per supernode, a thread per entry (x, y) of L21 U12 at a time.
+// A supernode whose panel LU failed updates nothing (as in the CPU reference).
+void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+                         cudaStream_t stream);
+
+// Columns y0 .. y0 + ncols of supernode s's Schur complement, computed beforehand (cuBLAS)
+// into w (nb x ncols, column-major, leading dimension nb = s's rows below its columns),
+// subtracted from their targets.
+void launch_schur_scatter(const SupernodeArgs& a, int32_t s, int64_t nb, const double* w, int64_t y0, int64_t ncols,
+                          cudaStream_t stream);
+
+}  // namespace gpuglu::cuda::kernels

@@ -1,0 +1,132 @@
+// plan_supernodal (supernodal_plan.hpp): every index the kernels follow is checked here,
+// once, so that a schedule that does not hold the layout is an invalid_input error and not
+// a wild access on the device. The Schur complement's rows being in the target's rows is
+// the one property left to the kernels (a miss sets missing_fill).
+#include "cuda/supernodal/supernodal_plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+namespace {
+
+void require(bool ok, const char* what) {
+  if (!ok) throw Error(Status::invalid_input, std::string("CudaSupernodalLU: ") + what);
+}
+
+template <class V>
+bool has_size(const V& v, int64_t n) {
+  return static_cast<int64_t>(v.size()) == n;
+}
+
+int threads_for(int64_t work, int max_threads) {
+  const int64_t t = std::max<int64_t>(32, (work + 31) / 32 * 32);
+  return static_cast<int>(std::min<int64_t>(t, max_threads));
+}
+
+void check_schedule(const Schedule& s) {
+  require(s.supernodal, "the schedule is not supernodal (Options::lu_engine)");
+  require(!s.symmetric && !s.incomplete, "a supernodal schedule is a complete LU's");
+  const int32_t n = s.n;
+  const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  require(n >= 0 && has_size(s.value_map, s.input_nnz) && has_size(s.value_scale, s.input_nnz),
+          "the value map does not match input_nnz");
+  require(has_size(s.f_colptr, int64_t{n} + 1) && has_size(s.f_diag, n) && s.nnz_l + s.nnz_u == nnz_f,
+          "the factor pattern's arrays are inconsistent");
+  require(has_size(s.l_rowptr, int64_t{n} + 1) && has_size(s.u_rowptr, int64_t{n} + 1),
+          "the factor's rows (l_rowptr, u_rowptr), which the solves need, are missing");
+  for (int64_t p = 0; p < s.input_nnz; ++p)
+    require(s.value_map[p] >= 0 && s.value_map[p] < nnz_f, "a value map entry is outside F");
+
+  const Supernodes& sn = s.supernodes;
+  const int32_t count = sn.count;
+  require(count >= 0 && (count > 0 || n == 0), "no supernodes");
+  if (count == 0) return;  // n == 0: nothing to index
+  require(has_size(sn.first, int64_t{count} + 1) && has_size(sn.rows_ptr, int64_t{count} + 1) &&
+              has_size(sn.l_ptr, int64_t{count} + 1) && has_size(sn.u_ptr, int64_t{count} + 1) &&
+              has_size(sn.of_col, n) && has_size(sn.level_nodes, count) && has_size(sn.f_pos, nnz_f),
+          "the supernodes' arrays have the wrong sizes");
+  require(sn.first[0] == 0 && sn.first[count] == n && sn.rows_ptr[0] == 0 &&
+              has_size(sn.rows, sn.rows_ptr[count]) && sn.l_ptr[count] == sn.u_ptr[0] &&
+              sn.u_ptr[count] == sn.values && sn.l_ptr[0] >= 0,
+          "the supernodes' pointers do not span their arrays");
+  for (int32_t t = 0; t < count; ++t) {
+    const int32_t ns = sn.first[t + 1] - sn.first[t];
+    const int64_t nr = sn.rows_ptr[t + 1] - sn.rows_ptr[t];
+    require(ns > 0 && nr >= ns, "a supernode has no columns, or fewer rows than columns");
+    require(sn.l_ptr[t + 1] - sn.l_ptr[t] == nr * ns && sn.u_ptr[t + 1] - sn.u_ptr[t] == (nr - ns) * ns,
+            "a supernode's panels do not have its nr x ns and (nr - ns) x ns entries");
+    const int32_t* r = sn.rows.data() + sn.rows_ptr[t];
+    for (int64_t i = 0; i < nr; ++i) {
+      require(r[i] >= 0 && r[i] < n && (i == 0 || r[i] > r[i - 1]), "a supernode's rows are not ascending in 0..n-1");
+      if (i < ns) require(r[i] == sn.first[t] + i, "a supernode's rows do not start with its own columns");
+    }
+    for (int32_t j = sn.first[t]; j < sn.first[t + 1]; ++j) require(sn.of_col[j] == t, "of_col disagrees with first");
+  }
+  const int64_t levels = sn.level_ptr.empty() ? 0 : static_cast<int64_t>(sn.level_ptr.size()) - 1;
+  require(count == 0 || (levels > 0 && sn.level_ptr[0] == 0 && sn.level_ptr[levels] == count),
+          "the supernodal levels do not cover the supernodes");
+  for (int64_t l = 0; l < levels; ++l) require(sn.level_ptr[l + 1] >= sn.level_ptr[l], "level_ptr decreases");
+  std::vector<char> seen(static_cast<size_t>(count), 0);
+  for (int32_t t : sn.level_nodes) {
+    require(t >= 0 && t < count && !seen[t], "level_nodes is not a permutation of the supernodes");
+    seen[t] = 1;
+  }
+  for (int64_t pos : sn.f_pos) require(pos >= 0 && pos < sn.values, "an f_pos entry is outside the panels");
+}
+
+}  // namespace
+
+SupernodalPlan plan_supernodal(const Schedule& s) {
+  check_schedule(s);
+  const Supernodes& sn = s.supernodes;
+  SupernodalPlan plan;
+  plan.panel_map.resize(static_cast<size_t>(s.input_nnz));
+  for (int64_t p = 0; p < s.input_nnz; ++p) plan.panel_map[p] = sn.f_pos[s.value_map[p]];
+  plan.pivot_pos.resize(static_cast<size_t>(s.n));
+  for (int32_t t = 0; t < sn.count; ++t) {
+    const int64_t nr = sn.nrows(t);
+    for (int32_t k = 0; k < sn.cols(t); ++k) plan.pivot_pos[sn.first[t] + k] = sn.l_ptr[t] + k * nr + k;
+  }
+  const int32_t levels = sn.num_levels();
+  plan.levels.resize(static_cast<size_t>(std::max(levels, 0)));
+  for (int32_t l = 0; l < levels; ++l) {
+    SupernodalPlan::Level& lv = plan.levels[l];
+    lv.begin = sn.level_ptr[l];
+    lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
+    lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
+    int64_t max_rows = 0, max_direct = 0;
+    for (int64_t e = sn.level_ptr[l]; e < sn.level_ptr[l + 1]; ++e) {
+      const int32_t t = sn.level_nodes[e];
+      const int32_t ns = sn.cols(t);
+      const int64_t nr = sn.nrows(t);
+      const int64_t nb = nr - ns;
+      max_rows = std::max(max_rows, nr);
+      if (nb == 0) continue;  // a root: no complement
+      if (nb * nb < (kGemmMinWork + ns - 1) / ns) {  // nb * nb * ns < kGemmMinWork, without overflow
+        plan.direct_nodes.push_back(t);
+        max_direct = std::max(max_direct, nb * nb);
+        continue;
+      }
+      GemmNode g;
+      g.s = t;
+      g.ns = ns;
+      g.nr = nr;
+      g.l_ptr = sn.l_ptr[t];
+      g.u_ptr = sn.u_ptr[t];
+      g.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
+      plan.workspace_doubles = std::max(plan.workspace_doubles, nb * g.chunk);
+      lv.gemm.push_back(g);
+      ++plan.gemm_nodes;
+    }
+    lv.direct_count = static_cast<int32_t>(static_cast<int64_t>(plan.direct_nodes.size()) - lv.direct_begin);
+    // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
+    lv.panel_threads = threads_for(max_rows, 512);
+    lv.direct_threads = threads_for(max_direct, 256);
+  }
+  return plan;
+}
+
+}  // namespace gpuglu::cuda

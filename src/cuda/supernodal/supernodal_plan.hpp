@@ -1,0 +1,54 @@
+#pragma once
+// The host side of the supernodal engine, computed once per schedule: the schedule checked
+// against the layout of include/gpuglu/supernodes.hpp (the kernels index panels without
+// bounds checks), the per-level launch plan, and the maps the factorization needs (input
+// entry -> panel position, column -> pivot position). Plain C++, no CUDA.
+#include <cstdint>
+#include <vector>
+
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::cuda {
+
+// A supernode's Schur complement is formed by cuBLAS (a DGEMM into a workspace, then a
+// scatter) when nb * nb * ns reaches this (nb: its rows below its columns), and by one
+// block of the direct kernel otherwise. An estimate, not yet measured: one block forms a
+// million multiply-adds in tens of microseconds, about what the GEMM's and the scatter's
+// launches cost, and beyond it the GEMM's whole-GPU parallelism wins.
+constexpr int64_t kGemmMinWork = int64_t{1} << 20;
+// The GEMM's workspace holds at most this many doubles (64 MiB): a larger complement is
+// formed in column chunks of it.
+constexpr int64_t kGemmWorkspaceDoubles = int64_t{1} << 23;
+
+struct GemmNode {
+  int32_t s = 0;
+  int32_t ns = 0;
+  int64_t nr = 0;
+  int64_t l_ptr = 0;
+  int64_t u_ptr = 0;
+  int64_t chunk = 0;  // columns of the complement per GEMM
+};
+
+struct SupernodalPlan {
+  struct Level {
+    int64_t begin = 0;         // its supernodes: level_nodes[begin .. begin + count)
+    int32_t count = 0;
+    int panel_threads = 32;    // block size of its panel factorization
+    int64_t direct_begin = 0;  // its small supernodes with a complement: direct_nodes[direct_begin ..)
+    int32_t direct_count = 0;
+    int direct_threads = 32;
+    std::vector<GemmNode> gemm;  // its large ones
+  };
+  std::vector<Level> levels;
+  std::vector<int32_t> direct_nodes;
+  std::vector<int64_t> panel_map;  // input entry p -> supernodes.f_pos[value_map[p]]
+  std::vector<int64_t> pivot_pos;  // column j -> position of its pivot in the panels
+  int64_t gemm_nodes = 0;
+  int64_t workspace_doubles = 0;  // the GEMM workspace (0 without large supernodes)
+};
+
+// Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU
+// schedule or its arrays are inconsistent.
+SupernodalPlan plan_supernodal(const Schedule& s);
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,463 @@
+// The CUDA supernodal LU engine (src/cuda/supernodal) against the CPU reference engine on
+// the same supernodal schedule: the same panel arithmetic, but Schur complements reach a
+// shared ancestor through atomics (and large ones through cuBLAS), so F agrees to rounding
+// (1e-12 of max |F|), not bitwise; the statistics, failing columns and perturbed counts are
+// the CPU's; the solves reach a backward error of 1e-14; NaN input names the same entry; both
+// ways of forming a Schur complement (the direct kernel, cuBLAS) run. Then SparseLU end to
+// end with backend cuda against backend cpu. Every test that needs a device skips (and CTest
+// reports Skipped) where no CUDA device is usable.
+#include <gtest/gtest.h>
+
+#include "gpu_test_support.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
+#include "cuda/supernodal/cuda_supernodal_lu.hpp"
+#include "gpuglu/analysis.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/lu.hpp"
+#include "gpuglu/matrix_ops.hpp"
+
+namespace gpuglu::test {
+namespace {
+
+using Csr = CsrMatrixD;
+using cuda::CudaSupernodalLU;
+
+int device_ordinal() { return query_device().ordinal; }
+
+Options supernodal_options(Backend backend = Backend::cuda) {
+  Options o;
+  o.lu_engine = LuEngine::supernodal;
+  o.backend = backend;
+  return o;
+}
+
+// Without matching and scaling, in the natural order: the static pivots are A's diagonal.
+Options plain_supernodal_options(Backend backend = Backend::cuda) {
+  Options o = supernodal_options(backend);
+  o.matching = false;
+  o.scaling = false;
+  o.ordering = Ordering::natural;
+  return o;
+}
+
+// A's pattern as PatternRef takes it (64-bit row pointers), alive as long as this.
+struct PatternCopy {
+  std::vector<int64_t> rowptr;
+  PatternRef ref;
+  explicit PatternCopy(const Csr& a) : rowptr(a.rowptr.begin(), a.rowptr.end()) {
+    ref = {a.nrows, rowptr.data(), a.colind.data()};
+  }
+};
+
+double max_abs(const std::vector<double>& x) {
+  double m = 0.0;
+  for (double v : x) m = std::max(m, std::fabs(v));
+  return m;
+}
+
+// |gpu - cpu| <= 1e-12 max |F| entry by entry (the first few differences named).
+void expect_factor_close(const Schedule& s, const std::vector<double>& gpu, const std::vector<double>& cpu,
+                         const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  const double tol = 1e-12 * max_abs(cpu);
+  int64_t bad = 0;
+  for (int32_t j = 0; j < s.n; ++j)
+    for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p)
+      if (!(std::fabs(gpu[p] - cpu[p]) <= tol) && ++bad <= 5)
+        ADD_FAILURE() << what << ": F(" << s.f_rowind[p] << ", " << j << ") gpu " << gpu[p] << " cpu " << cpu[p];
+  EXPECT_EQ(bad, 0) << what << ": entries of F beyond 1e-12 max |F|";
+}
+
+bool close(double g, double c) { return std::fabs(g - c) <= 1e-10 * std::max(std::fabs(c), 1e-300); }
+
+void expect_same_result(const EngineFactorResult& g, const EngineFactorResult& c, const std::string& what) {
+  EXPECT_EQ(g.stats.status, c.stats.status) << what;
+  EXPECT_EQ(g.stats.pivot_column, c.stats.pivot_column) << what;
+  EXPECT_EQ(g.stats.perturbed_pivots, c.stats.perturbed_pivots) << what;
+  EXPECT_EQ(g.stats.first_perturbed, c.stats.first_perturbed) << what;
+  EXPECT_EQ(g.bad_entry, c.bad_entry) << what;
+  // The scatter is the same product on both: equal. The rest passed through atomics' order.
+  EXPECT_EQ(g.max_abs_input, c.max_abs_input) << what;
+  if (c.stats.status == Status::ok) {
+    EXPECT_TRUE(close(g.stats.min_pivot_ratio, c.stats.min_pivot_ratio))
+        << what << ": min pivot ratio " << g.stats.min_pivot_ratio << " vs " << c.stats.min_pivot_ratio;
+    EXPECT_TRUE(close(g.stats.max_active, c.stats.max_active))
+        << what << ": max active " << g.stats.max_active << " vs " << c.stats.max_active;
+  }
+  EXPECT_GE(g.device_ms, 0.0) << what;
+}
+
+// New values of the same pattern, a diagonally dominant A staying so.
+std::vector<double> varied_values(const Csr& a) {
+  std::vector<double> v = a.values;
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      v[p] *= a.colind[p] == i ? 1.25 + 0.1 * std::sin(static_cast<double>(i)) : 1.0 + 0.1 * std::sin(0.3 * p);
+  return v;
+}
+
+// Both engines on one supernodal schedule of A.
+struct Engines {
+  Schedule s;
+  PatternCopy pattern;
+  std::unique_ptr<NumericEngine> cpu, gpu;
+  Engines(const Csr& a, const Options& o)
+      : s(analyze(a.view(), o)),
+        pattern(a),
+        cpu(make_cpu_engine(s, pattern.ref, o)),
+        gpu(make_cuda_engine(s, pattern.ref, o, device_ordinal())) {}
+  CudaSupernodalLU& cuda() { return dynamic_cast<CudaSupernodalLU&>(*gpu); }
+};
+
+// Factor values on both engines: the same outcome, F to rounding. Returns the CPU's result.
+EngineFactorResult expect_same_factor(Engines& e, const std::vector<double>& values, const PivotRule& rule,
+                                      const std::string& what) {
+  const EngineFactorResult c = e.cpu->factor(values.data(), rule);
+  const EngineFactorResult g = e.gpu->factor(values.data(), rule);
+  expect_same_result(g, c, what);
+  if (c.stats.status == Status::ok && g.stats.status == Status::ok)
+    expect_factor_close(e.s, e.gpu->factor_values(), e.cpu->factor_values(), what);
+  return c;
+}
+
+// The solves of the last factorization (of values, A's pattern): bare and refined, plain,
+// transposed and in place, against A's backward error and the CPU engine's x.
+void expect_solves(Engines& e, const Csr& pattern, const std::vector<double>& values, const std::string& what) {
+  Csr a = pattern;
+  a.values = values;
+  const Csr at = transpose(a.view());
+  const int32_t n = a.nrows;
+  std::vector<double> x_true(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) x_true[i] = 1.0 + 0.5 * std::sin(0.7 * i);
+  for (bool tr : {false, true}) {
+    const Csr& op = tr ? at : a;
+    std::vector<double> b(static_cast<size_t>(n));
+    spmv(op.view(), x_true.data(), b.data());
+    for (int32_t steps : {0, 3}) {
+      SCOPED_TRACE(what + (tr ? ", transposed" : "") + ", max_steps " + std::to_string(steps));
+      std::vector<double> x_cpu(b.size()), x_gpu(b.size());
+      e.cpu->solve(b.data(), x_cpu.data(), tr, steps, 1e-15);
+      const EngineSolveResult rg = e.gpu->solve(b.data(), x_gpu.data(), tr, steps, 1e-15);
+      EXPECT_LE(relative_difference_inf(x_gpu, x_cpu), 1e-10) << "gpu vs cpu solution";
+      if (steps == 0) {
+        EXPECT_EQ(rg.refine_steps, 0);
+        EXPECT_EQ(rg.backward_error, -1.0);
+        EXPECT_LE(backward_error(op.view(), x_gpu.data(), b.data()), 1e-12);
+      } else {
+        EXPECT_LE(backward_error(op.view(), x_gpu.data(), b.data()), 1e-14);
+        EXPECT_LE(rg.backward_error, 1e-14);
+      }
+      std::vector<double> inplace = b;
+      e.gpu->solve(inplace.data(), inplace.data(), tr, steps, 1e-15);
+      EXPECT_LE(relative_difference_inf(inplace, x_gpu), 1e-14) << "in-place solve";
+    }
+  }
+}
+
+// First factorization, solves, refactorization with new values, solves.
+void check_matrix(const std::string& spec, const Options& o) {
+  SCOPED_TRACE(spec);
+  const Csr a = gen::from_spec(spec);
+  Engines e(a, o);
+  ASSERT_TRUE(e.s.supernodal);
+  ASSERT_NE(dynamic_cast<CudaSupernodalLU*>(e.gpu.get()), nullptr)
+      << "make_cuda_engine: a supernodal schedule is CudaSupernodalLU's";
+  EXPECT_EQ(e.gpu->backend(), Backend::cuda);
+  EXPECT_GT(e.gpu->device_bytes(), static_cast<int64_t>(e.s.supernodes.values * sizeof(double)));
+  EXPECT_EQ(e.cuda().levels(), e.s.supernodes.num_levels());
+  const PivotRule rule = PivotRule::from(o);
+  const EngineFactorResult c1 = expect_same_factor(e, a.values, rule, "first factorization");
+  ASSERT_EQ(c1.stats.status, Status::ok);
+  if (::testing::Test::HasFailure()) return;
+  expect_solves(e, a, a.values, "first factorization");
+  const std::vector<double> v2 = varied_values(a);
+  const EngineFactorResult c2 = expect_same_factor(e, v2, rule, "refactorization");
+  ASSERT_EQ(c2.stats.status, Status::ok);
+  expect_solves(e, a, v2, "refactorization");
+}
+
+class CudaSupernodalMatrices : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CudaSupernodalMatrices, factor_refactor_and_solves_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  check_matrix(GetParam(), supernodal_options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalMatrices,
+                         ::testing::Values("circuit:20000:200", "circuit:2000:40", "powergrid:1200:12",
+                                           "lap2d5:40x30", "lap3d7:16x16x16", "randdd:800:6:11", "randdd:400:5:7"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(CudaSupernodalLU, without_matching_and_scaling_matches_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = supernodal_options();
+  o.matching = false;
+  o.scaling = false;
+  check_matrix("randdd:800:6:11", o);
+  check_matrix("lap2d5:40x30", o);
+}
+
+// The top separators of a 3-D grid are large supernodes whose complements go through cuBLAS;
+// the leaves' go through the direct kernel. Both at once, in one factor.
+TEST(CudaSupernodalLU, a_3d_grid_runs_both_schur_paths_and_matches) {
+  GPUGLU_REQUIRE_GPU();
+  for (const char* spec : {"lap3d7:16x16x16", "lap3d7:30x30x30"}) {
+    SCOPED_TRACE(spec);
+    const Csr a = gen::from_spec(spec);
+    const Options o = supernodal_options();
+    Engines e(a, o);
+    const CudaSupernodalLU::UpdatePaths paths = e.cuda().update_paths();
+    EXPECT_GT(paths.direct, 0);
+    EXPECT_GT(paths.gemm, 0);
+  }
+  check_matrix("lap3d7:30x30x30", supernodal_options());
+}
+
+// Row `copy` := row `from` (pattern and values): exactly singular.
+Csr with_equal_rows(const Csr& a, int32_t from, int32_t copy) {
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t i = 0; i < a.nrows; ++i) {
+    const int32_t src = i == copy ? from : i;
+    for (int32_t p = a.rowptr[src]; p < a.rowptr[src + 1]; ++p) t.push_back({i, a.colind[p], a.values[p]});
+  }
+  return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, t);
+}
+
+// Blocks [1 1 0; 1 1 1; 0 1 1] chained by a small coupling: nonsingular, but in the natural
+// order without matching every block's second static pivot is exactly 0.
+Csr zero_pivot_blocks(int32_t blocks) {
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t b = 0; b < blocks; ++b) {
+    const int32_t off = 3 * b;
+    for (auto [i, j] : {std::pair{0, 0}, {0, 1}, {1, 0}, {1, 1}, {1, 2}, {2, 1}, {2, 2}})
+      t.push_back({off + i, off + j, 1.0});
+    if (b + 1 < blocks) t.push_back({off + 2, off + 3, 0.25});
+  }
+  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, t);
+}
+
+TEST(CudaSupernodalLU, zero_pivots_are_reported_and_perturbed_like_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  const int32_t blocks = 40;
+  const Csr a = zero_pivot_blocks(blocks);
+  for (PivotPolicy policy : {PivotPolicy::report, PivotPolicy::perturb}) {
+    SCOPED_TRACE(std::string(to_string(policy)));
+    Options o = plain_supernodal_options();
+    o.pivot_policy = policy;
+    Engines e(a, o);
+    const PivotRule rule = PivotRule::from(o);
+    const EngineFactorResult c = expect_same_factor(e, a.values, rule, "zero pivots");
+    if (policy == PivotPolicy::report) {
+      EXPECT_EQ(c.stats.status, Status::numerically_singular);
+      std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x(b.size());
+      try {
+        e.gpu->solve(b.data(), x.data(), false, 0, 0.0);
+        ADD_FAILURE() << "solve after a failed factorization did not throw";
+      } catch (const Error& err) {
+        EXPECT_EQ(err.status(), Status::not_factored);
+      }
+    } else {
+      EXPECT_EQ(c.stats.status, Status::ok);
+      EXPECT_EQ(c.stats.perturbed_pivots, blocks);
+      // Perturbed pivots leave work for the refinement, on both engines alike.
+      const std::vector<double> b(static_cast<size_t>(a.nrows), 1.0);
+      std::vector<double> x(b.size());
+      const EngineSolveResult r = e.gpu->solve(b.data(), x.data(), false, 10, 1e-15);
+      EXPECT_GE(r.refine_steps, 1);
+      EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14);
+    }
+  }
+}
+
+// Equal rows: singular after the matching too; the failing column and its pivot are the
+// CPU's, and the same engine factors good values of the pattern afterwards.
+TEST(CudaSupernodalLU, equal_rows_name_the_cpu_engines_pivot_column) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = with_equal_rows(gen::from_spec("randdd:400:5:7"), 40, 41);
+  for (Options o : {supernodal_options(), plain_supernodal_options()}) {
+    o.pivot_policy = PivotPolicy::report;
+    Engines e(a, o);
+    const PivotRule rule = PivotRule::from(o);
+    const EngineFactorResult c = e.cpu->factor(a.values.data(), rule);
+    const EngineFactorResult g = e.gpu->factor(a.values.data(), rule);
+    ASSERT_EQ(c.stats.status, Status::numerically_singular);
+    EXPECT_EQ(g.stats.status, Status::numerically_singular);
+    EXPECT_EQ(g.stats.pivot_column, c.stats.pivot_column);
+    EXPECT_NEAR(g.stats.pivot_value, c.stats.pivot_value, 1e-12 * std::max(1.0, c.max_abs_input));
+    const std::vector<double> v2 = varied_values(a);
+    const EngineFactorResult c2 = e.cpu->factor(v2.data(), rule);
+    if (c2.stats.status == Status::ok) {
+      ASSERT_EQ(e.gpu->factor(v2.data(), rule).stats.status, Status::ok);
+      expect_factor_close(e.s, e.gpu->factor_values(), e.cpu->factor_values(), "after a singular factorization");
+    }
+  }
+}
+
+TEST(CudaSupernodalLU, nan_input_names_the_first_bad_entry) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("circuit:2000:40");
+  const Options o = supernodal_options();
+  Engines e(a, o);
+  const PivotRule rule = PivotRule::from(o);
+  std::vector<double> v = a.values;
+  v[317] = std::numeric_limits<double>::quiet_NaN();
+  v[905] = std::numeric_limits<double>::infinity();
+  const EngineFactorResult c = expect_same_factor(e, v, rule, "NaN and Inf input");
+  EXPECT_EQ(c.stats.status, Status::nan_or_inf);
+  EXPECT_EQ(c.bad_entry, 317);
+  v[317] = a.values[317];
+  const EngineFactorResult c_inf = expect_same_factor(e, v, rule, "Inf input");
+  EXPECT_EQ(c_inf.bad_entry, 905);
+  const EngineFactorResult ok = expect_same_factor(e, a.values, rule, "good values after bad ones");
+  EXPECT_EQ(ok.stats.status, Status::ok);
+  expect_solves(e, a, a.values, "good values after bad ones");
+}
+
+// A diagonal shift (the ILU shift loop's, here on a complete factor) lands on every pivot.
+TEST(CudaSupernodalLU, a_diagonal_shift_matches_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("lap2d5:40x30");
+  const Options o = supernodal_options();
+  Engines e(a, o);
+  PivotRule rule = PivotRule::from(o);
+  rule.diagonal_shift = 0.375;
+  const EngineFactorResult c = expect_same_factor(e, a.values, rule, "shifted");
+  EXPECT_EQ(c.stats.status, Status::ok);
+}
+
+// No device needed: the schedule is checked before anything is allocated.
+TEST(CudaSupernodalLU, a_column_schedule_or_a_broken_one_is_invalid_input) {
+  const Csr a = gen::from_spec("lap2d5:10x10");
+  const Schedule column = analyze(a.view(), Options{});
+  ASSERT_FALSE(column.supernodal);
+  try {
+    CudaSupernodalLU lu(column, Options{}, 0);
+    ADD_FAILURE() << "a column schedule was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_input);
+  }
+  Schedule broken = analyze(a.view(), supernodal_options(Backend::cpu));
+  ASSERT_TRUE(broken.supernodal);
+  ASSERT_FALSE(broken.supernodes.rows.empty());
+  broken.supernodes.rows.back() = broken.n;  // a row outside the matrix
+  try {
+    CudaSupernodalLU lu(broken, Options{}, 0);
+    ADD_FAILURE() << "a row outside the matrix was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_input);
+  }
+}
+
+// --- SparseLU end to end: backend cuda against backend cpu ---
+
+struct Pair {
+  SparseLU cpu, gpu;
+  explicit Pair(const Options& o) : cpu(with_backend(o, Backend::cpu)), gpu(with_backend(o, Backend::cuda)) {}
+  static Options with_backend(Options o, Backend b) {
+    o.backend = b;
+    return o;
+  }
+  void analyze(const Csr& a) {
+    cpu.analyze(a.view());
+    gpu.analyze(a.view());
+    ASSERT_EQ(gpu.active_backend(), Backend::cuda);
+    ASSERT_TRUE(gpu.schedule().supernodal);
+    ASSERT_EQ(gpu.schedule().f_rowind, cpu.schedule().f_rowind) << "the backends analyzed differently";
+  }
+};
+
+void expect_same_stats(const FactorStats& g, const FactorStats& c) {
+  EXPECT_EQ(g.status, c.status);
+  EXPECT_EQ(g.pivot_column, c.pivot_column);
+  EXPECT_EQ(g.pivot_column_original, c.pivot_column_original);
+  EXPECT_EQ(g.perturbed_pivots, c.perturbed_pivots);
+  EXPECT_EQ(g.recovery, c.recovery);
+  EXPECT_EQ(g.repivoted, c.repivoted);
+}
+
+TEST(SparseLUCudaSupernodal, generated_matrices_factor_and_solve_like_the_cpu_backend) {
+  GPUGLU_REQUIRE_GPU();
+  for (const char* spec : {"circuit:20000:200", "powergrid:1200:12", "lap2d5:40x30", "lap3d7:16x16x16",
+                           "randdd:800:6:11"}) {
+    SCOPED_TRACE(spec);
+    const Csr a = gen::from_spec(spec);
+    Pair lu(supernodal_options());
+    lu.analyze(a);
+    if (::testing::Test::HasFatalFailure()) return;
+    const FactorStats& c = lu.cpu.factor(a.view());
+    const FactorStats& g = lu.gpu.factor(a.view());
+    ASSERT_EQ(c.status, Status::ok);
+    expect_same_stats(g, c);
+    expect_factor_close(lu.gpu.schedule(), lu.gpu.factor_values(), lu.cpu.factor_values(), spec);
+    EXPECT_GT(lu.gpu.device_bytes(), 0);
+    const Csr at = transpose(a.view());
+    std::vector<double> x_true(static_cast<size_t>(a.nrows));
+    for (size_t i = 0; i < x_true.size(); ++i) x_true[i] = 1.0 + 0.25 * std::cos(0.3 * static_cast<double>(i));
+    for (bool tr : {false, true}) {
+      std::vector<double> b(x_true.size()), x(x_true.size());
+      spmv((tr ? at : a).view(), x_true.data(), b.data());
+      const SolveStats& ss = tr ? lu.gpu.solve_transpose(b.data(), x.data()) : lu.gpu.solve(b.data(), x.data());
+      EXPECT_EQ(ss.status, Status::ok) << (tr ? "transposed" : "plain");
+      EXPECT_LE(backward_error((tr ? at : a).view(), x.data(), b.data()), 1e-14) << (tr ? "transposed" : "plain");
+    }
+  }
+}
+
+TEST(SparseLUCudaSupernodal, zero_pivots_under_report_and_perturb_match_the_cpu_backend) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = zero_pivot_blocks(40);
+  for (PivotPolicy policy : {PivotPolicy::report, PivotPolicy::perturb}) {
+    SCOPED_TRACE(std::string(to_string(policy)));
+    Options o = plain_supernodal_options();
+    o.pivot_policy = policy;
+    Pair lu(o);
+    lu.analyze(a);
+    if (::testing::Test::HasFatalFailure()) return;
+    const FactorStats& c = lu.cpu.factor(a.view());
+    const FactorStats& g = lu.gpu.factor(a.view());
+    expect_same_stats(g, c);
+    if (policy == PivotPolicy::report) {
+      EXPECT_EQ(g.status, Status::numerically_singular);
+    } else {
+      EXPECT_EQ(g.status, Status::ok);
+      EXPECT_EQ(g.perturbed_pivots, 40);
+    }
+  }
+}
+
+TEST(SparseLUCudaSupernodal, nan_input_is_reported_and_good_values_factor_afterwards) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("circuit:2000:40");
+  Pair lu(supernodal_options());
+  lu.analyze(a);
+  if (::testing::Test::HasFatalFailure()) return;
+  Csr bad = a;
+  bad.values[bad.values.size() / 2] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(lu.cpu.factor(bad.view()).status, Status::nan_or_inf);
+  EXPECT_EQ(lu.gpu.factor(bad.view()).status, Status::nan_or_inf);
+  ASSERT_EQ(lu.gpu.factor(a.view()).status, Status::ok);
+  std::vector<double> x_true(static_cast<size_t>(a.nrows), 1.0), b(x_true.size()), x(x_true.size());
+  spmv(a.view(), x_true.data(), b.data());
+  lu.gpu.solve(b.data(), x.data());
+  EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14);
+}
+
+}  // namespace
+}  // namespace gpuglu::test
