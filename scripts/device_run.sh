@@ -186,7 +186,7 @@ if want supernodal; then
   sn_test=$build/tests/gpu/gpuglu_cuda_supernodal_tests
   {
     if [[ -x $sn_test ]]; then
-      "$sn_test" --gtest_brief=1
+      "$sn_test" --gtest_brief=1 --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_FILTER:-*}"
       rc=$?
       echo "supernodal GPU tests: exit $rc"
       [[ $rc -eq 0 ]] || status=1

@@ -214,8 +214,9 @@ TEST(CudaSupernodalLU, without_matching_and_scaling_matches_the_cpu_engine) {
   check_matrix("lap2d5:40x30", o);
 }
 
-// The top separators of a 3-D grid are large supernodes whose complements go through cuBLAS;
-// the leaves' go through the direct kernel. Both at once, in one factor.
+// The top separators of a 3-D grid are large supernodes whose complements go through cuBLAS
+// and whose widest panels are factored blocked; the leaves' go through the direct kernel.
+// All at once, in one factor.
 TEST(CudaSupernodalLU, a_3d_grid_runs_both_schur_paths_and_matches) {
   GPUGLU_REQUIRE_GPU();
   for (const char* spec : {"lap3d7:16x16x16", "lap3d7:30x30x30"}) {
@@ -226,8 +227,48 @@ TEST(CudaSupernodalLU, a_3d_grid_runs_both_schur_paths_and_matches) {
     const CudaSupernodalLU::UpdatePaths paths = e.cuda().update_paths();
     EXPECT_GT(paths.direct, 0);
     EXPECT_GT(paths.gemm, 0);
+    if (std::string(spec) == "lap3d7:30x30x30") EXPECT_GT(paths.blocked, 0);
   }
   check_matrix("lap3d7:30x30x30", supernodal_options());
+}
+
+// A blocked panel with a zero pivot in its second column block: reported at that column
+// under report, perturbed under perturb, as the CPU engine does column by column.
+TEST(CudaSupernodalLU, the_blocked_panels_report_and_perturb_like_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  // A dense 200 x 200 block (a supernode wide enough to be factored blocked) coupled to a
+  // Laplacian; its row and column 100 are stored zeros, so that column's pivot stays 0 in any
+  // order (a singular matrix: the report policy must fail, perturb must perturb).
+  const Csr lap = gen::from_spec("lap2d5:20x20");
+  const int32_t m = 200, n = m + lap.nrows;
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t i = 0; i < m; ++i)
+    for (int32_t j = 0; j < m; ++j)
+      t.push_back({i, j, i == 100 || j == 100 ? 0.0 : i == j ? 400.0 : 1.0 / (1.0 + i + 2.0 * j)});
+  for (int32_t i = 0; i < lap.nrows; ++i)
+    for (int32_t p = lap.rowptr[i]; p < lap.rowptr[i + 1]; ++p) t.push_back({m + i, m + lap.colind[p], lap.values[p]});
+  for (int32_t i = 0; i < m; i += 7) {
+    t.push_back({i, m + i, 0.5});
+    t.push_back({m + i, i, 0.5});
+  }
+  const Csr a = csr_from_triplets<int32_t, double>(n, n, t);
+  for (PivotPolicy policy : {PivotPolicy::report, PivotPolicy::perturb}) {
+    SCOPED_TRACE(std::string(to_string(policy)));
+    Options o = supernodal_options();
+    o.matching = false;
+    o.scaling = false;
+    o.pivot_policy = policy;
+    Engines e(a, o);
+    EXPECT_GT(e.cuda().update_paths().blocked, 0);
+    const PivotRule rule = PivotRule::from(o);
+    const EngineFactorResult c = expect_same_factor(e, a.values, rule, "blocked panel");
+    if (policy == PivotPolicy::report) {
+      EXPECT_EQ(c.stats.status, Status::numerically_singular);
+    } else {
+      EXPECT_EQ(c.stats.status, Status::ok);
+      EXPECT_GE(c.stats.perturbed_pivots, 1);
+    }
+  }
 }
 
 // Row `copy` := row `from` (pattern and values): exactly singular.

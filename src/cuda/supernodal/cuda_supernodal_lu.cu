@@ -83,7 +83,8 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
   GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_end));
   staging = std::make_unique<HostStaging>(o.cuda.staging);
   panels = std::make_unique<DevicePanels>(s, plan, mem, *staging);
-  if (plan.gemm_nodes > 0) gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
+  if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
+    gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
   solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, panels->input_values(), mem, *staging,
                                                   stream);
@@ -95,7 +96,9 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
 void CudaSupernodalLU::Impl::enqueue_levels() {
   const kernels::SupernodeArgs& a = panels->args();
   for (const SupernodalPlan::Level& lv : plan.levels) {
-    kernels::launch_panel_factor(a, panels->level_nodes() + lv.begin, lv.count, lv.panel_threads, stream);
+    kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
+                                 stream);
+    for (const BlockedNode& b : lv.blocked) gemm->factor_blocked(a, b);
     kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count, lv.direct_threads,
                                  stream);
     for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
@@ -173,7 +176,7 @@ TrsvKernel CudaSupernodalLU::trsv_kernel() const noexcept { return impl_->solves
 
 CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
   const SupernodalPlan& p = impl_->plan;
-  return {static_cast<int64_t>(p.direct_nodes.size()), p.gemm_nodes};
+  return {static_cast<int64_t>(p.direct_nodes.size()), p.gemm_nodes, p.blocked_nodes};
 }
 
 int32_t CudaSupernodalLU::levels() const { return static_cast<int32_t>(impl_->plan.levels.size()); }

@@ -55,8 +55,9 @@ class CudaSupernodalLU final : public NumericEngine {
   // How the Schur complements are formed (fixed by the schedule): supernodes with a
   // complement formed by the direct kernel and by cuBLAS.
   struct UpdatePaths {
-    int64_t direct;
-    int64_t gemm;
+    int64_t direct;   // Schur complements by the direct kernel
+    int64_t gemm;     // by cuBLAS
+    int64_t blocked;  // panels factored blocked (cuBLAS TRSM and GEMM)
   };
   UpdatePaths update_paths() const;
   int32_t levels() const;  // of the supernodal tree

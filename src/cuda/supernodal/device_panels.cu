@@ -29,7 +29,7 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, Device
   args_.panels = mem.allocate<double>(static_cast<size_t>(values_), "the panels");
   args_.failed = mem.allocate<uint8_t>(static_cast<size_t>(count_), "the supernodes' failure flags");
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
-  level_nodes_ = mem.upload(sn.level_nodes, "the supernodal levels");
+  panel_nodes_ = mem.upload(plan.panel_nodes, "the supernodes of the panel kernel");
   direct_nodes_ = mem.upload(plan.direct_nodes, "the supernodes of the direct Schur kernel");
   panel_map_ = mem.upload(plan.panel_map, "the input's positions in the panels");
   value_scale_ = mem.upload(s.value_scale, "the value scaling");

@@ -28,7 +28,7 @@ class DevicePanels {
   DevicePanels& operator=(const DevicePanels&) = delete;
 
   const kernels::SupernodeArgs& args() const { return args_; }
-  const int32_t* level_nodes() const { return level_nodes_; }    // the schedule's, on the device
+  const int32_t* panel_nodes() const { return panel_nodes_; }    // the plan's (the panel kernel's)
   const int32_t* direct_nodes() const { return direct_nodes_; }  // the plan's
   const double* factor() const { return f_; }                    // F, after enqueue_gather_factor()
   const double* input_values() const { return a_dev_; }          // A's values of the last upload_input()
@@ -56,7 +56,7 @@ class DevicePanels {
   int64_t values_ = 0;
   int32_t count_ = 0;
   kernels::SupernodeArgs args_{};
-  int32_t* level_nodes_ = nullptr;
+  int32_t* panel_nodes_ = nullptr;
   int32_t* direct_nodes_ = nullptr;
   int64_t* panel_map_ = nullptr;
   double* value_scale_ = nullptr;

@@ -14,7 +14,8 @@ constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;
 }  // namespace
 
 SchurGemm::SchurGemm(int64_t workspace_doubles, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
-  w_ = mem.allocate<double>(static_cast<size_t>(workspace_doubles), "the Schur complement's GEMM workspace");
+  if (workspace_doubles > 0)
+    w_ = mem.allocate<double>(static_cast<size_t>(workspace_doubles), "the Schur complement's GEMM workspace");
   void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
   GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
   GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
@@ -36,6 +37,51 @@ void SchurGemm::enqueue(const kernels::SupernodeArgs& a, const GemmNode& g) {
     GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb, cols, g.ns, &one, l21, g.nr, ut + y0, nb,
                                        &zero, w_, nb));
     kernels::launch_schur_scatter(a, g.s, nb, w_, y0, cols, stream_);
+  }
+}
+
+}  // namespace gpuglu::cuda
+
+namespace gpuglu::cuda {
+
+// Right-looking blocked LU without pivoting of the panels of one supernode, kBlockWidth
+// columns at a time (the unblocked kernel's arithmetic, reordered as LAPACK's getrf does):
+// with the block's columns k0 .. k1 factored by the tall-skinny kernel (all L panel rows
+// from k0 down, so the pivot test sees the same column as the unblocked kernel),
+//   U(k0:k1, k1:ns)  = L11^{-1} U(k0:k1, k1:ns)                 TRSM, left, unit lower
+//   L(k1:nr, k1:ns) -= L(k1:nr, k0:k1) U(k0:k1, k1:ns)           GEMM
+//   U^T(:, k0:k1)    = U^T(:, k0:k1) L11^{-T}                    TRSM, right, unit lower, transposed
+//   U^T(:, k1:ns)   -= U^T(:, k0:k1) L(k1:ns, k0:k1)^T           GEMM
+// (L11 = L(k0:k1, k0:k1), unit lower; the panels' leading dimensions nr and nb = nr - ns).
+void SchurGemm::factor_blocked(const kernels::SupernodeArgs& a, const BlockedNode& b) {
+  const double one = 1.0, minus_one = -1.0;
+  const int64_t nr = b.nr;
+  const int64_t nb = nr - b.ns;
+  double* l = a.panels + b.l_ptr;
+  double* u = a.panels + b.u_ptr;
+  for (int32_t k0 = 0; k0 < b.ns; k0 += kBlockWidth) {
+    const int32_t k1 = k0 + kBlockWidth < b.ns ? k0 + kBlockWidth : b.ns;
+    const int64_t w = k1 - k0;
+    kernels::launch_panel_block(a, b.s, k0, k1, b.threads, stream_);
+    const double* l11 = l + k0 + static_cast<int64_t>(k0) * nr;
+    const int64_t rest = b.ns - k1;
+    if (rest > 0) {
+      double* u12 = l + k0 + static_cast<int64_t>(k1) * nr;
+      GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                         CUBLAS_DIAG_UNIT, w, rest, &one, l11, nr, u12, nr));
+      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_N, nr - k1, rest, w, &minus_one,
+                                         l + k1 + static_cast<int64_t>(k0) * nr, nr, u12, nr, &one,
+                                         l + k1 + static_cast<int64_t>(k1) * nr, nr));
+    }
+    if (nb > 0) {
+      double* ut_block = u + static_cast<int64_t>(k0) * nb;
+      GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                         CUBLAS_DIAG_UNIT, nb, w, &one, l11, nr, ut_block, nb));
+      if (rest > 0)
+        GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb, rest, w, &minus_one, ut_block, nb,
+                                           l + k1 + static_cast<int64_t>(k0) * nr, nr, &one,
+                                           u + static_cast<int64_t>(k1) * nb, nb));
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The Schur complements of the large supernodes (SupernodalPlan's GemmNode): W = L21 U12 by
-// cuBLAS's DGEMM into a workspace, in column chunks that fit it, each followed by the scatter
-// kernel that subtracts W from the targets. The handle runs on the engine's stream, with its
+// The supernodal engine's cuBLAS work: the Schur complements of the large supernodes
+// (SupernodalPlan's GemmNode): W = L21 U12 by DGEMM into a workspace, in column chunks that
+// fit it, each followed by the scatter kernel that subtracts W from the targets; and the
+// blocked factorization of the widest supernodes' panels (BlockedNode). The handle runs on the engine's stream, with its
 // workspace taken from the engine's DeviceMemory (so device_bytes() counts it).
 #include <cuda_runtime.h>
 
@@ -17,7 +18,7 @@ namespace gpuglu::cuda {
 
 class SchurGemm {
  public:
-  // workspace_doubles: SupernodalPlan::workspace_doubles (> 0).
+  // workspace_doubles: SupernodalPlan::workspace_doubles (0 when no supernode needs a GEMM).
   SchurGemm(int64_t workspace_doubles, DeviceMemory& mem, cudaStream_t stream);
   ~SchurGemm();
   SchurGemm(const SchurGemm&) = delete;
@@ -25,6 +26,8 @@ class SchurGemm {
 
   // Node g's complement subtracted from its targets, asynchronous on the stream.
   void enqueue(const kernels::SupernodeArgs& a, const GemmNode& g);
+  // Node b's panels factored blocked (supernodal_plan.hpp), asynchronous on the stream.
+  void factor_blocked(const kernels::SupernodeArgs& a, const BlockedNode& b);
 
  private:
   cublasContext* handle_ = nullptr;

@@ -57,10 +57,13 @@ __device__ __forceinline__ bool input_was_bad(const FactorState* st) {
 // rows are fewer than the threads, groups of threads take every groups-th column. A zero
 // multiplier (relaxed amalgamation's explicit zeros) skips its column, as the CPU reference
 // does, which also keeps an Inf elsewhere in the panel from turning 0 * Inf into a NaN there.
-__device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int tid, int nthreads) {
+// jend: the columns updated are k + 1 .. jend - 1; with_ut: the U^T panel too (the blocked
+// factorization leaves the columns from jend on and the U^T panel to cuBLAS).
+__device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int32_t jend, bool with_ut, int tid,
+                                             int nthreads) {
   const int64_t m1 = p.nr - k - 1;  // L rows below the pivot
-  const int64_t m = m1 + p.nu;
-  if (k + 1 >= p.ns || m <= 0) return;
+  const int64_t m = m1 + (with_ut ? p.nu : 0);
+  if (k + 1 >= jend || m <= 0) return;
   const int64_t rows_per_group = m >= nthreads ? nthreads : ((m + 31) / 32) * 32;
   const int groups = static_cast<int>(nthreads / rows_per_group);
   const int g = static_cast<int>(tid / rows_per_group);
@@ -71,7 +74,7 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int tid,
     if (i < m1) {
       const int64_t row = k + 1 + i;
       const double lik = lk[row];
-      for (int32_t j = k + 1 + g; j < p.ns; j += groups) {
+      for (int32_t j = k + 1 + g; j < jend; j += groups) {
         double* c = p.l + static_cast<int64_t>(j) * p.nr;
         const double ukj = c[k];
         if (ukj != 0.0) c[row] = __dsub_rn(c[row], __dmul_rn(lik, ukj));  // L(row, j) -= L(row, k) U(k, j)
@@ -79,7 +82,7 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int tid,
     } else {
       const int64_t r = i - m1;
       const double ukr = uk[r];
-      for (int32_t j = k + 1 + g; j < p.ns; j += groups) {
+      for (int32_t j = k + 1 + g; j < jend; j += groups) {
         const double ljk = lk[j];
         double* c = p.u + static_cast<int64_t>(j) * p.nu;
         if (ljk != 0.0) c[r] = __dsub_rn(c[r], __dmul_rn(ljk, ukr));  // U(j, r) -= L(j, k) U(k, r)
@@ -88,13 +91,15 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int tid,
   }
 }
 
-// One block per supernode. The pivot decisions are uniform over the block (every thread
-// holds the reduced column max and reads the same pivot), so a failure leaves the loop for
-// all threads at once. The statistics are combined in registers and published once.
-__global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+// Columns k0 .. k1 - 1 of supernode s's panels, column by column, by one thread block: the
+// pivot test against the column's largest entry in its L panel, the scaling below the pivot,
+// and the rank-1 update of the L panel's columns up to jend (and of the U^T panel when
+// with_ut). The pivot decisions are uniform over the block (every thread holds the reduced
+// column max and reads the same pivot), so a failure leaves the loop for all threads at once.
+// The statistics are combined in registers and published once.
+__device__ void factor_columns(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int32_t jend,
+                               bool with_ut) {
   FactorState* st = a.state;
-  if (input_was_bad(st)) return;
-  const int32_t s = nodes[blockIdx.x];
   const Panel p = panel_of(a, s);
   const int tid = static_cast<int>(threadIdx.x);
   const int nthreads = static_cast<int>(blockDim.x);
@@ -107,7 +112,7 @@ __global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, con
   unsigned long long perturbed = 0;
   int32_t first_perturbed = -1;
   int32_t failed = -1;
-  for (int32_t k = 0; k < p.ns; ++k) {
+  for (int32_t k = k0; k < k1; ++k) {
     double* col = p.l + static_cast<int64_t>(k) * p.nr;
     const double pivot0 = col[k];  // read by every thread before thread 0 may overwrite it
     double colmax = 0.0;
@@ -141,7 +146,7 @@ __global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, con
     }
     for (int64_t i = k + 1 + tid; i < p.nr; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
     __syncthreads();
-    rank1_update(p, k, tid, nthreads);
+    rank1_update(p, k, jend, with_ut, tid, nthreads);
     __syncthreads();
   }
   if (tid != 0) return;
@@ -158,6 +163,24 @@ __global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, con
     a.failed[s] = 1;
     atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
   }
+}
+
+
+// One block per supernode: its whole panels.
+__global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+  if (input_was_bad(a.state)) return;
+  const int32_t s = nodes[blockIdx.x];
+  const int32_t ns = a.first[s + 1] - a.first[s];
+  factor_columns(a, s, 0, ns, ns, true);
+}
+
+// One block for columns k0 .. k1 - 1 of a blocked supernode (cuBLAS does the rest); nothing
+// once an earlier block of it failed.
+__global__ void __launch_bounds__(1024) panel_block_kernel(SupernodeArgs a, int32_t s, int32_t k0, int32_t k1) {
+  if (input_was_bad(a.state)) return;
+  const volatile uint8_t* failed = a.failed;
+  if (failed[s]) return;
+  factor_columns(a, s, k0, k1, k1, false);
 }
 
 // Subtracts v, entry (x, y) of supernode p's Schur complement L21 U12, from its target
@@ -233,6 +256,11 @@ void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t c
                          cudaStream_t stream) {
   if (count <= 0) return;
   panel_factor_kernel<<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, cudaStream_t stream) {
+  panel_block_kernel<<<1, threads, 0, stream>>>(a, s, k0, k1);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

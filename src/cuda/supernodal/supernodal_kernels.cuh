@@ -32,6 +32,11 @@ struct SupernodeArgs {
 void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
                          cudaStream_t stream);
 
+// Columns k0 .. k1 - 1 of supernode s's L panel, by one block of `threads`: the pivot test,
+// the scaling and the rank-1 updates of those columns only (the blocked factorization's
+// tall-skinny step; cuBLAS updates the rest). Nothing once s has failed.
+void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, cudaStream_t stream);
+
 // The Schur complements of supernodes nodes[0 .. count) computed and subtracted in one
 // kernel: a block of `threads` per supernode, a thread per entry (x, y) of L21 U12 at a time.
 // A supernode whose panel LU failed updates nothing (as in the CPU reference).

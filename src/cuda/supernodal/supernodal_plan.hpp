@@ -20,6 +20,25 @@ constexpr int64_t kGemmMinWork = int64_t{1} << 20;
 // formed in column chunks of it.
 constexpr int64_t kGemmWorkspaceDoubles = int64_t{1} << 23;
 
+// A supernode with at least kBlockedMinCols columns and ns * ns * nr >= kBlockedMinWork is
+// factored blocked, kBlockWidth columns at a time: a tall-skinny kernel on the block's columns
+// (one thread block, the pivot test as in the unblocked kernel), then cuBLAS: TRSM for U's
+// row block and U^T's column block, GEMM for the rest of both panels. One thread block per
+// supernode factored such a panel (the dense trailing block of a circuit: 536 columns) at a
+// few GFlop/s while the rest of the GPU idled.
+constexpr int32_t kBlockedMinCols = 96;
+constexpr int64_t kBlockedMinWork = int64_t{1} << 22;
+constexpr int32_t kBlockWidth = 64;
+
+struct BlockedNode {
+  int32_t s = 0;
+  int32_t ns = 0;
+  int64_t nr = 0;
+  int64_t l_ptr = 0;
+  int64_t u_ptr = 0;
+  int threads = 32;  // the tall-skinny kernel's block
+};
+
 struct GemmNode {
   int32_t s = 0;
   int32_t ns = 0;
@@ -33,17 +52,22 @@ struct SupernodalPlan {
   struct Level {
     int64_t begin = 0;         // its supernodes: level_nodes[begin .. begin + count)
     int32_t count = 0;
+    int64_t panel_begin = 0;   // those the panel kernel factors: panel_nodes[panel_begin ..)
+    int32_t panel_count = 0;
     int panel_threads = 32;    // block size of its panel factorization
+    std::vector<BlockedNode> blocked;  // the rest, factored blocked
     int64_t direct_begin = 0;  // its small supernodes with a complement: direct_nodes[direct_begin ..)
     int32_t direct_count = 0;
     int direct_threads = 32;
     std::vector<GemmNode> gemm;  // its large ones
   };
   std::vector<Level> levels;
+  std::vector<int32_t> panel_nodes;
   std::vector<int32_t> direct_nodes;
   std::vector<int64_t> panel_map;  // input entry p -> supernodes.f_pos[value_map[p]]
   std::vector<int64_t> pivot_pos;  // column j -> position of its pivot in the panels
   int64_t gemm_nodes = 0;
+  int64_t blocked_nodes = 0;
   int64_t workspace_doubles = 0;  // the GEMM workspace (0 without large supernodes)
 };
 
