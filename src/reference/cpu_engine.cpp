@@ -12,6 +12,7 @@
 #include "reference/refinement.hpp"
 #include "reference/scatter.hpp"
 #include "reference/supernodal_numeric.hpp"
+#include "reference/supernodal_solve.hpp"
 #include "reference/triangular_solve.hpp"
 
 namespace gpuglu {
@@ -87,7 +88,9 @@ class CpuEngine final : public NumericEngine {
   }
 
   void triangular_solves(const double* b, double* x, bool transpose) {
-    if (s_.symmetric)
+    if (s_.supernodal)
+      reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose);
+    else if (s_.symmetric)
       reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data());
     else if (transpose)
       reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());

@@ -8,5 +8,6 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/triangular_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/refinement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_numeric.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cpu_engine.cpp
 )
