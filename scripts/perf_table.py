@@ -15,6 +15,8 @@ import os
 import sys
 from collections import OrderedDict
 
+import perf_plots  # scripts/perf_plots.py: the SVG pictures and their perf-plots block
+
 BEGIN, END = '<!-- perf-tables:begin -->', '<!-- perf-tables:end -->'
 
 
@@ -105,8 +107,11 @@ def main():
     ap.add_argument('--results', default='docs/performance/results.jsonl')
     ap.add_argument('--doc', default='docs/performance.md')
     ap.add_argument('--print', action='store_true', help='print the tables instead of editing the doc')
+    ap.add_argument('--plots-dir', help='folder of the SVG pictures (default: plots/ beside the results); '
+                    'drawn when the doc has the perf-plots markers')
     args = ap.parse_args()
-    text = render(load(args.results))
+    records = load(args.results)
+    text = render(records)
     if args.print:
         print(text)
         return
@@ -115,8 +120,11 @@ def main():
         sys.exit(f'{args.doc}: markers {BEGIN} / {END} missing')
     head, rest = doc.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
+    doc = head + BEGIN + '\n' + text + '\n' + END + tail
+    plots_dir = args.plots_dir or os.path.join(os.path.dirname(args.results), 'plots')
+    doc = perf_plots.update_doc(doc, records, plots_dir, os.path.dirname(os.path.abspath(args.doc))) or doc
     with open(args.doc, 'w') as f:
-        f.write(head + BEGIN + '\n' + text + '\n' + END + tail)
+        f.write(doc)
 
 
 if __name__ == '__main__':
