@@ -84,6 +84,10 @@ struct BorrowedCsr {
 // factor_mat.cpp: the factor Mat of every type (LU, ILU for SeqAIJ; Cholesky, ICC for SeqAIJ
 // and SeqSBAIJ with block size 1).
 PetscErrorCode MatGetFactor_GPUGLU(Mat A, MatFactorType ftype, Mat* F);
+// factor_gathered.cpp: the factor of a parallel matrix (MPIAIJ: LU, Cholesky; MPISBAIJ:
+// Cholesky), gathered to rank 0 and factored there by the sequential factor Mat; ILU and ICC
+// of a parallel matrix are an error that names the alternatives.
+PetscErrorCode MatGetFactor_GPUGLU_Gathered(Mat A, MatFactorType ftype, Mat* F);
 // factor_lu.cpp, factor_cholesky.cpp: the symbolic phases of each type.
 PetscErrorCode MatLUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const MatFactorInfo* info);
 PetscErrorCode MatILUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const MatFactorInfo* info);

@@ -34,6 +34,12 @@ PetscErrorCode PetscGPUGLURegister(void) {
     PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, t, MatGetFactor_GPUGLU));
   for (MatFactorType t : {MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
     PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQSBAIJ, t, MatGetFactor_GPUGLU));
+  // Parallel matrices: gathered to one rank (factor_gathered.cpp). Registered after PETSc's
+  // own packages, so that MUMPS or SuperLU_DIST stay the default where no solver is named.
+  for (MatFactorType t : {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
+    PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATMPIAIJ, t, MatGetFactor_GPUGLU_Gathered));
+  for (MatFactorType t : {MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
+    PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATMPISBAIJ, t, MatGetFactor_GPUGLU_Gathered));
   PetscCall(PetscLogEventRegister("GPUGLUAnalysis", MAT_CLASSID, &log_events.analysis));
   PetscCall(PetscLogEventRegister("GPUGLUNumeric", MAT_CLASSID, &log_events.numeric));
   PetscCall(PetscLogEventRegister("GPUGLUSolve", MAT_CLASSID, &log_events.solve));

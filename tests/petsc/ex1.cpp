@@ -122,6 +122,32 @@ int main(int argc, char** argv) {
          args: -matrix lap2d5:5x5 -mat_gpuglu_ordering petsc -info
          filter: grep -o -E "gpuglu: -mat_gpuglu_ordering petsc.*|KSP: .*|solve: .*"
 
+   # MPIAIJ: -pc_type lu / cholesky with gpuglu gathers the matrix to rank 0 (factor_gathered.cpp).
+   testset:
+      args: -ksp_type preonly -pc_factor_mat_solver_type gpuglu
+      test:
+         suffix: mpiaij_lu
+         nsize: 2
+         args: -pc_type lu -matrix {{circuit:2000 lap2d5:30x30 convdiff3d:6x6x6 powergrid:500}}
+      test:
+         suffix: mpiaij_lu_np4
+         nsize: 4
+         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -mat_gpuglu_lu_engine {{column supernodal}}
+      test:
+         suffix: mpiaij_cholesky
+         nsize: 3
+         args: -pc_type cholesky -matrix {{lap2d5:30x30 elast3d:4x4x3}}
+      test:
+         suffix: mpiaij_view
+         nsize: 2
+         args: -pc_type lu -matrix circuit:2000 -ksp_view
+         filter: grep -E "KSP:|residual|relative error|gathered|type: gpuglu|gpuglu sparse LU|type: mpiaij"
+      test:
+         suffix: mpiaij_ilu_refused
+         nsize: 2
+         args: -pc_type ilu -matrix lap2d5:10x10
+         filter: Error: grep -o -E "gpuglu: ILU of a parallel.*"
+
    test:
       suffix: bjacobi
       nsize: 2

@@ -15,32 +15,47 @@ constexpr PetscReal residual_tol = 1e-10;
 constexpr PetscReal match_tol = 1e-12;
 constexpr PetscScalar padding = 7.0;  // rows n..lda-1 of X must keep it
 
-// Dense n x nrhs matrix with leading dimension lda, its padding rows set to `padding`.
-PetscErrorCode create_dense(PetscInt n, PetscInt nrhs, PetscInt lda, Mat* M) {
+// Dense matrix with A's rows and nrhs columns, on A's communicator, B(i, c) = cos(0.37 i + 1.3 c)
+// by global row i. On one rank its leading dimension is the rows plus `pad`, and the padding
+// rows hold `padding`; on several ranks the local blocks are not padded.
+PetscErrorCode create_dense(Mat A, PetscInt nrhs, PetscInt pad, Mat* M) {
+  PetscInt m, n, rstart, lda;
+  PetscMPIInt size;
   PetscScalar* v;
   PetscFunctionBeginUser;
-  PetscCall(MatCreate(PETSC_COMM_SELF, M));
-  PetscCall(MatSetSizes(*M, n, nrhs, n, nrhs));
-  PetscCall(MatSetType(*M, MATSEQDENSE));
-  PetscCall(MatDenseSetLDA(*M, lda));
-  PetscCall(MatSeqDenseSetPreallocation(*M, nullptr));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(MatGetLocalSize(A, &m, nullptr));
+  PetscCall(MatGetSize(A, &n, nullptr));
+  PetscCall(MatGetOwnershipRange(A, &rstart, nullptr));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), M));
+  PetscCall(MatSetSizes(*M, m, PETSC_DECIDE, n, nrhs));
+  if (size == 1) {
+    PetscCall(MatSetType(*M, MATSEQDENSE));
+    PetscCall(MatDenseSetLDA(*M, m + pad));
+    PetscCall(MatSeqDenseSetPreallocation(*M, nullptr));
+  } else {
+    PetscCall(MatSetType(*M, MATMPIDENSE));
+    PetscCall(MatMPIDenseSetPreallocation(*M, nullptr));
+  }
+  PetscCall(MatDenseGetLDA(*M, &lda));
   PetscCall(MatDenseGetArray(*M, &v));
   for (PetscInt c = 0; c < nrhs; ++c)
-    for (PetscInt i = 0; i < lda; ++i) v[c * lda + i] = i < n ? std::cos(0.37 * i + 1.3 * c) : padding;
+    for (PetscInt i = 0; i < lda; ++i) v[c * lda + i] = i < m ? std::cos(0.37 * (rstart + i) + 1.3 * c) : padding;
   PetscCall(MatDenseRestoreArray(*M, &v));
   PetscFunctionReturn(0);
 }
 
 // max_ij |X(i,j) - x_j(i)| / max_ij |x_j(i)| where x_j comes from one vector solve per column,
-// and whether X's padding rows were left alone.
+// and whether X's padding rows were left alone (over all ranks).
 PetscErrorCode compare_with_columns(Mat F, Mat B, Mat X, bool transpose, const char* what) {
-  PetscInt n, nrhs, lda;
+  PetscInt m, nrhs, lda;
   Vec b, x;
-  PetscReal maxdiff = 0, maxval = 0;
-  bool padding_kept = true;
+  PetscReal local[2] = {0, 0}, global[2];  // max difference, max value
+  PetscMPIInt kept = 1, all_kept;
   const PetscScalar* xv;
   PetscFunctionBeginUser;
-  PetscCall(MatGetSize(B, &n, &nrhs));
+  PetscCall(MatGetSize(B, nullptr, &nrhs));
+  PetscCall(MatGetLocalSize(B, &m, nullptr));
   PetscCall(MatDenseGetLDA(X, &lda));
   PetscCall(MatCreateVecs(F, &x, nullptr));
   for (PetscInt c = 0; c < nrhs; ++c) {
@@ -53,16 +68,18 @@ PetscErrorCode compare_with_columns(Mat F, Mat B, Mat X, bool transpose, const c
     PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
     PetscCall(VecGetArrayRead(x, &col));
     PetscCall(MatDenseGetArrayRead(X, &xv));
-    for (PetscInt i = 0; i < n; ++i) {
-      maxdiff = PetscMax(maxdiff, PetscAbsScalar(xv[c * lda + i] - col[i]));
-      maxval = PetscMax(maxval, PetscAbsScalar(col[i]));
+    for (PetscInt i = 0; i < m; ++i) {
+      local[0] = PetscMax(local[0], PetscAbsScalar(xv[c * lda + i] - col[i]));
+      local[1] = PetscMax(local[1], PetscAbsScalar(col[i]));
     }
-    for (PetscInt i = n; i < lda; ++i) padding_kept = padding_kept && xv[c * lda + i] == padding;
+    for (PetscInt i = m; i < lda; ++i) kept = kept && xv[c * lda + i] == padding;
     PetscCall(MatDenseRestoreArrayRead(X, &xv));
     PetscCall(VecRestoreArrayRead(x, &col));
   }
   PetscCall(VecDestroy(&x));
-  const PetscReal rel = maxval > 0 ? maxdiff / maxval : maxdiff;
+  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)F)));
+  PetscCallMPI(MPI_Allreduce(&kept, &all_kept, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)F)));
+  const PetscReal rel = global[1] > 0 ? global[0] / global[1] : global[0];
   if (rel < match_tol)
     PetscCall(
         PetscPrintf(PETSC_COMM_WORLD, "%s vs one solve per column: max difference < %g\n", what, (double)match_tol));
@@ -70,7 +87,7 @@ PetscErrorCode compare_with_columns(Mat F, Mat B, Mat X, bool transpose, const c
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s vs one solve per column: max difference %g is NOT below %g\n", what,
                           (double)rel, (double)match_tol));
   PetscCall(
-      PetscPrintf(PETSC_COMM_WORLD, "%s: padding rows of X %s\n", what, padding_kept ? "untouched" : "OVERWRITTEN"));
+      PetscPrintf(PETSC_COMM_WORLD, "%s: padding rows of X %s\n", what, all_kept ? "untouched" : "OVERWRITTEN"));
   PetscFunctionReturn(0);
 }
 
@@ -115,12 +132,12 @@ int main(int argc, char** argv) {
   PetscCall(gpuglu_test::check_error("MatSolveTranspose", x, xexact, error_tol));
 
   // Many right-hand sides, B and X with different leading dimensions.
-  PetscCall(create_dense(n, nrhs, n + 3, &B));
-  PetscCall(create_dense(n, nrhs, n + 5, &X));
+  PetscCall(create_dense(A, nrhs, 3, &B));
+  PetscCall(create_dense(A, nrhs, 5, &X));
   PetscCall(MatMatSolve(F, B, X));
   PetscCall(compare_with_columns(F, B, X, false, "MatMatSolve"));
   PetscCall(MatDestroy(&X));
-  PetscCall(create_dense(n, nrhs, n + 2, &X));
+  PetscCall(create_dense(A, nrhs, 2, &X));
   PetscCall(MatMatSolveTranspose(F, B, X));
   PetscCall(compare_with_columns(F, B, X, true, "MatMatSolveTranspose"));
 
@@ -143,5 +160,15 @@ int main(int argc, char** argv) {
    test:
       suffix: solves_circuit
       args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6
+
+   # A parallel (MPIAIJ) matrix: gathered to rank 0, B and X distributed (MPIDENSE).
+   test:
+      suffix: solves_mpiaij
+      nsize: 2
+      args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6
+
+   test:
+      suffix: solves_mpiaij_np3
+      nsize: 3
 
 TEST*/

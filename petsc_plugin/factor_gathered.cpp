@@ -1,0 +1,361 @@
+// The factor of a parallel matrix (MATMPIAIJ for LU and Cholesky, MATMPISBAIJ for Cholesky):
+// the matrix is gathered to one rank, which factors it with gpuglu's sequential factor Mat on
+// its GPU (or CPU backend); each solve gathers the right-hand side there, solves and
+// scatters the solution back. All data moves through PETSc's own machinery -
+// MatCreateSubMatrices (values only on a refactorization: MAT_REUSE_MATRIX) and
+// VecScatterCreateToZero - and every outcome of the root (an error, a factor error, the
+// inertia, the info) reaches every rank, so that all of them take the same path.
+#include <cstring>
+
+#include "impl.hpp"
+
+namespace gpuglu::petsc {
+
+namespace {
+
+constexpr PetscMPIInt kRoot = 0;
+
+struct Gathered {
+  MatFactorType type = MAT_FACTOR_NONE;
+  Mat* sub = nullptr;        // MatCreateSubMatrices' array: sub[0] is A on the root, 0 x 0 elsewhere
+  Mat seq_factor = nullptr;  // the root's gpuglu factor of sub[0]
+  IS all = nullptr;          // every row on the root, none elsewhere
+  VecScatter to_root = nullptr;
+  Vec b_root = nullptr, x_root = nullptr;
+  PetscMPIInt rank = 0, size = 1;
+  bool analyzed = false;
+};
+
+Gathered* gathered_of(Mat F) { return static_cast<Gathered*>(F->data); }
+
+// Runs the root's part; a failure there (already reported by PETSc's error handler on the
+// root) becomes an error on every rank instead of a hang in the next collective call.
+template <class Fn>
+PetscErrorCode on_root(Mat F, const char* what, Fn&& fn) {
+  Gathered* g = gathered_of(F);
+  PetscErrorCode ierr = 0;
+  PetscFunctionBegin;
+  if (g->rank == kRoot) ierr = fn();
+  PetscMPIInt failed = ierr ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, kRoot, PetscObjectComm((PetscObject)F)));
+  if (g->rank == kRoot) PetscCall(ierr);
+  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_LIB, "gpuglu: %s failed on rank %d, which holds the gathered matrix",
+             what, kRoot);
+  PetscFunctionReturn(0);
+}
+
+// The root factor's MatFactorError on every rank (KSP reads F's on each).
+PetscErrorCode share_factor_error(Mat F) {
+  Gathered* g = gathered_of(F);
+  struct {
+    PetscInt type;
+    PetscInt row;
+    PetscReal value;
+  } e{0, 0, 0};
+  PetscFunctionBegin;
+  if (g->rank == kRoot && g->seq_factor) {
+    e.type = g->seq_factor->factorerrortype;
+    e.row = g->seq_factor->factorerror_zeropivot_row;
+    e.value = g->seq_factor->factorerror_zeropivot_value;
+  }
+  PetscCallMPI(MPI_Bcast(&e, sizeof(e), MPI_BYTE, kRoot, PetscObjectComm((PetscObject)F)));
+  F->factorerrortype = static_cast<MatFactorError>(e.type);
+  F->factorerror_zeropivot_row = e.row;
+  F->factorerror_zeropivot_value = e.value;
+  PetscFunctionReturn(0);
+}
+
+// A gathered to the root (MAT_INITIAL_MATRIX: pattern and values; MAT_REUSE_MATRIX: values).
+PetscErrorCode gather_matrix(Mat F, Mat A, MatReuse reuse) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  if (reuse == MAT_INITIAL_MATRIX) {
+    if (g->sub) PetscCall(MatDestroySubMatrices(1, &g->sub));
+    PetscCall(ISDestroy(&g->all));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, g->rank == kRoot ? A->rmap->N : 0, 0, 1, &g->all));
+  }
+  PetscCall(MatCreateSubMatrices(A, 1, &g->all, &g->all, reuse, &g->sub));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode make_vectors(Mat F, Mat A) {
+  Gathered* g = gathered_of(F);
+  Vec v;
+  PetscFunctionBegin;
+  PetscCall(VecScatterDestroy(&g->to_root));
+  PetscCall(VecDestroy(&g->b_root));
+  PetscCall(VecDestroy(&g->x_root));
+  PetscCall(MatCreateVecs(A, &v, nullptr));
+  PetscCall(VecScatterCreateToZero(v, &g->to_root, &g->b_root));
+  PetscCall(VecDuplicate(g->b_root, &g->x_root));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
+// The root's factor Mat of the gathered matrix, with F's options prefix and failure mode.
+PetscErrorCode make_root_factor(Mat F) {
+  Gathered* g = gathered_of(F);
+  const char* prefix = nullptr;
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&g->seq_factor));
+  PetscCall(MatGetFactor_GPUGLU(g->sub[0], g->type, &g->seq_factor));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));
+  PetscCall(MatSetOptionsPrefix(g->seq_factor, prefix));
+  g->seq_factor->erroriffailure = F->erroriffailure;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode symbolic(Mat F, Mat A, const MatFactorInfo* info) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  PetscCall(gather_matrix(F, A, MAT_INITIAL_MATRIX));
+  PetscCall(make_vectors(F, A));
+  PetscCall(on_root(F, "the symbolic factorization", [&]() -> PetscErrorCode {
+    IS rows, cols;
+    PetscFunctionBegin;
+    PetscCall(make_root_factor(F));
+    // gpuglu orders by itself; PETSc's ordering of the parallel matrix does not carry over
+    // to the gathered one, so -mat_gpuglu_ordering petsc means natural here.
+    PetscCall(MatGetOrdering(g->sub[0], MATORDERINGNATURAL, &rows, &cols));
+    if (g->type == MAT_FACTOR_LU)
+      PetscCall(MatLUFactorSymbolic(g->seq_factor, g->sub[0], rows, cols, info));
+    else
+      PetscCall(MatCholeskyFactorSymbolic(g->seq_factor, g->sub[0], rows, info));
+    PetscCall(ISDestroy(&rows));
+    PetscCall(ISDestroy(&cols));
+    PetscFunctionReturn(0);
+  }));
+  PetscCall(share_factor_error(F));
+  g->analyzed = true;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode numeric(Mat F, Mat A, const MatFactorInfo* info) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  PetscCall(gather_matrix(F, A, MAT_REUSE_MATRIX));
+  PetscCall(on_root(F, "the numeric factorization", [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    g->seq_factor->erroriffailure = F->erroriffailure;
+    if (g->type == MAT_FACTOR_LU)
+      PetscCall(MatLUFactorNumeric(g->seq_factor, g->sub[0], info));
+    else
+      PetscCall(MatCholeskyFactorNumeric(g->seq_factor, g->sub[0], info));
+    PetscFunctionReturn(0);
+  }));
+  PetscCall(share_factor_error(F));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatLUFactorNumeric_Gathered(Mat F, Mat A, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(numeric(F, A, info));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatCholeskyFactorNumeric_Gathered(Mat F, Mat A, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(numeric(F, A, info));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatLUFactorSymbolic_Gathered(Mat F, Mat A, IS, IS, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(symbolic(F, A, info));
+  F->ops->lufactornumeric = MatLUFactorNumeric_Gathered;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatCholeskyFactorSymbolic_Gathered(Mat F, Mat A, IS, const MatFactorInfo* info) {
+  PetscFunctionBegin;
+  PetscCall(symbolic(F, A, info));
+  F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_Gathered;
+  PetscFunctionReturn(0);
+}
+
+// b to the root, solved there, x back; the factor's state after the solve (a recovery or a
+// failure found by the backward-error check) to every rank.
+PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(g->to_root, b, g->b_root, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(g->to_root, b, g->b_root, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(on_root(F, "the solve", [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    if (transpose)
+      PetscCall(MatSolveTranspose(g->seq_factor, g->b_root, g->x_root));
+    else
+      PetscCall(MatSolve(g->seq_factor, g->b_root, g->x_root));
+    PetscFunctionReturn(0);
+  }));
+  PetscCall(VecScatterBegin(g->to_root, g->x_root, x, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(g->to_root, g->x_root, x, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(share_factor_error(F));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatSolve_Gathered(Mat F, Vec b, Vec x) {
+  PetscFunctionBegin;
+  PetscCall(vec_solve(F, b, x, false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatSolveTranspose_Gathered(Mat F, Vec b, Vec x) {
+  PetscFunctionBegin;
+  PetscCall(vec_solve(F, b, x, true));
+  PetscFunctionReturn(0);
+}
+
+// Column by column through the vector path: the gathered right-hand sides of a dense
+// parallel B would need a second scatter plan for little gain.
+PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
+  PetscInt nrhs;
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, nullptr, &nrhs));
+  for (PetscInt j = 0; j < nrhs; ++j) {
+    Vec bj, xj;
+    PetscCall(MatDenseGetColumnVecRead(B, j, &bj));
+    PetscCall(MatDenseGetColumnVecWrite(X, j, &xj));
+    PetscCall(vec_solve(F, bj, xj, transpose));
+    PetscCall(MatDenseRestoreColumnVecWrite(X, j, &xj));
+    PetscCall(MatDenseRestoreColumnVecRead(B, j, &bj));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatMatSolve_Gathered(Mat F, Mat B, Mat X) {
+  PetscFunctionBegin;
+  PetscCall(mat_solve(F, B, X, false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatMatSolveTranspose_Gathered(Mat F, Mat B, Mat X) {
+  PetscFunctionBegin;
+  PetscCall(mat_solve(F, B, X, true));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatGetInertia_Gathered(Mat F, PetscInt* nneg, PetscInt* nzero, PetscInt* npos) {
+  Gathered* g = gathered_of(F);
+  PetscInt counts[3] = {0, 0, 0};
+  PetscFunctionBegin;
+  PetscCall(on_root(F, "MatGetInertia", [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(MatGetInertia(g->seq_factor, &counts[0], &counts[1], &counts[2]));
+    PetscFunctionReturn(0);
+  }));
+  PetscCallMPI(MPI_Bcast(counts, 3, MPIU_INT, kRoot, PetscObjectComm((PetscObject)F)));
+  if (nneg) *nneg = counts[0];
+  if (nzero) *nzero = counts[1];
+  if (npos) *npos = counts[2];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatGetInfo_Gathered(Mat F, MatInfoType, MatInfo* info) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  if (g->rank == kRoot && g->seq_factor) PetscCall(MatGetInfo(g->seq_factor, MAT_LOCAL, info));
+  PetscCallMPI(MPI_Bcast(info, sizeof(*info), MPI_BYTE, kRoot, PetscObjectComm((PetscObject)F)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatView_Gathered(Mat F, PetscViewer viewer) {
+  Gathered* g = gathered_of(F);
+  PetscBool iascii;
+  PetscViewerFormat format;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "gpuglu on a parallel matrix: gathered to rank %d of %d (MatCreateSubMatrices; "
+                                   "solves through VecScatterCreateToZero), factored there:\n",
+                                   kRoot, g->size));
+  PetscViewer sub;
+  PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sub));
+  if (g->rank == kRoot && g->seq_factor) {
+    PetscCall(PetscViewerASCIIPushTab(sub));
+    PetscCall(MatView(g->seq_factor, sub));
+    PetscCall(PetscViewerASCIIPopTab(sub));
+  }
+  PetscCall(PetscViewerRestoreSubViewer(viewer, PETSC_COMM_SELF, &sub));
+  PetscCall(PetscViewerFlush(viewer));  // the root's lines in their place, not at the viewer's end
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatDestroy_Gathered(Mat F) {
+  Gathered* g = gathered_of(F);
+  PetscFunctionBegin;
+  if (g) {
+    if (g->sub) PetscCall(MatDestroySubMatrices(1, &g->sub));
+    PetscCall(MatDestroy(&g->seq_factor));
+    PetscCall(ISDestroy(&g->all));
+    PetscCall(VecScatterDestroy(&g->to_root));
+    PetscCall(VecDestroy(&g->b_root));
+    PetscCall(VecDestroy(&g->x_root));
+    delete g;
+  }
+  F->data = nullptr;
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", nullptr));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatFactorGetSolverType_Gathered(Mat, MatSolverType* type) {
+  PetscFunctionBegin;
+  *type = MATSOLVERGPUGLU;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode MatGetFactor_GPUGLU_Gathered(Mat A, MatFactorType ftype, Mat* F) {
+  Mat B;
+  const char* type_name = ((PetscObject)A)->type_name;
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_CHOLESKY, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "gpuglu: %s of a parallel %s matrix is not supported (a global incomplete factorization): use "
+             "-pc_type bjacobi or asm with -sub_pc_type %s -sub_pc_factor_mat_solver_type gpuglu, or -pc_type %s",
+             MatFactorTypes[ftype], type_name, ftype == MAT_FACTOR_ICC ? "icc" : "ilu",
+             ftype == MAT_FACTOR_ICC ? "cholesky" : "lu");
+  PetscBool sbaij;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPISBAIJ, &sbaij));
+  PetscCheck(!sbaij || ftype == MAT_FACTOR_CHOLESKY, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "gpuglu: an MPISBAIJ matrix stores one triangle: use -pc_type cholesky, or convert it to MPIAIJ for LU");
+  PetscCheck(!sbaij || A->rmap->bs == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "gpuglu: MPISBAIJ matrices with block size %" PetscInt_FMT " are not supported (block size 1 is)",
+             A->rmap->bs);
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(PetscStrallocpy(MATSOLVERGPUGLU, &((PetscObject)B)->type_name));
+  PetscCall(MatSetUp(B));
+  auto* g = new Gathered();
+  g->type = ftype;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &g->rank));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &g->size));
+  B->data = g;
+  B->ops->lufactorsymbolic = MatLUFactorSymbolic_Gathered;
+  B->ops->choleskyfactorsymbolic = MatCholeskyFactorSymbolic_Gathered;
+  B->ops->getinertia = MatGetInertia_Gathered;
+  B->ops->solve = MatSolve_Gathered;
+  B->ops->solvetranspose = MatSolveTranspose_Gathered;
+  B->ops->matsolve = MatMatSolve_Gathered;
+  B->ops->matsolvetranspose = MatMatSolveTranspose_Gathered;
+  B->ops->getinfo = MatGetInfo_Gathered;
+  B->ops->view = MatView_Gathered;
+  B->ops->destroy = MatDestroy_Gathered;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_Gathered));
+  B->factortype = ftype;
+  B->assembled = PETSC_TRUE;
+  B->preallocated = PETSC_TRUE;
+  PetscCall(PetscFree(B->solvertype));
+  PetscCall(PetscStrallocpy(MATSOLVERGPUGLU, &B->solvertype));
+  B->canuseordering = PETSC_TRUE;
+  PetscCall(PetscStrallocpy(MATORDERINGEXTERNAL, (char**)&B->preferredordering[MAT_FACTOR_LU]));
+  PetscCall(PetscStrallocpy(MATORDERINGEXTERNAL, (char**)&B->preferredordering[MAT_FACTOR_CHOLESKY]));
+  *F = B;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gpuglu::petsc
