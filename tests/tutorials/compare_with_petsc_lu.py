@@ -44,11 +44,16 @@ def main():
     ap.add_argument("--peer-solver", default="petsc",
                     help="solver type of the reference run: PETSc's own LU, or klu where PETSc's LU cannot "
                          "factor the matrix (it stops on the missing diagonal entries of MNA matrices)")
+    ap.add_argument("--solver-option", default=None,
+                    help="the option that names the factor package (default: -pc_factor_mat_solver_type, or "
+                         "-sub_pc_factor_mat_solver_type under -sub_pc_type), e.g. "
+                         "-mg_coarse_pc_factor_mat_solver_type for a multigrid coarse solver")
     ap.add_argument("prog", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     prog = [x for x in a.prog if x != "--"]
     mpiexec = [os.environ.get("MPIEXEC", "mpiexec"), "-n", str(a.nsize)]
-    solver = "-sub_pc_factor_mat_solver_type" if "-sub_pc_type" in prog else "-pc_factor_mat_solver_type"
+    solver = a.solver_option or (
+        "-sub_pc_factor_mat_solver_type" if "-sub_pc_type" in prog else "-pc_factor_mat_solver_type")
 
     ours = run(mpiexec + prog + ["-dll_append", a.plugin, solver, "gpuglu", "-ksp_view"])
     theirs = run(mpiexec + prog + [solver, a.peer_solver])
