@@ -9,6 +9,7 @@
 //                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
 //                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
+//                   [--panel-solve]  (the supernodal engine's solves on its panels: CudaTuning)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -56,7 +57,7 @@ struct Args {
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
-               "[--staging auto|pinned|direct] [--lu-engine column|supernodal]\n",
+               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve]\n",
                why.c_str());
   std::exit(2);
 }
@@ -76,6 +77,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--no-petsc") a.petsc = false;
     else if (k == "--no-umfpack") a.umfpack = false;
     else if (k == "--no-graph") a.cuda.level_graph = false;
+    else if (k == "--panel-solve") a.cuda.supernodal_panel_solve = true;
     else if (k == "--staging") {
       const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
       if (!st) usage("unknown staging (auto, pinned, direct)");
@@ -143,7 +145,9 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   // The bare triangular solves, the work klu_solve does.
   lu.set_refinement(0, o.refine_tolerance);
   r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
-  r.variant = std::string("gpuglu-") + (args.lu_engine == gpuglu::LuEngine::supernodal ? "supernodal-" : "") +
+  const bool panel = args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_panel_solve;
+  r.variant = std::string("gpuglu-") +
+              (args.lu_engine == gpuglu::LuEngine::supernodal ? (panel ? "supernodal-panel-" : "supernodal-") : "") +
               std::string(gpuglu::to_string(lu.active_backend())) + "-" + std::to_string(args.threads) + "t";
   return r;
 }

@@ -210,9 +210,12 @@ if want supernodal; then
       elif [[ -f $coll/$m ]]; then sn_matrices+=(--matrix "$coll/$m")
       else echo "supernodal: $m is not in the bundle"; fi
     done
-    for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
-      echo "== gpuglu_lu_bench --lu-engine $engine"
-      timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda --lu-engine "$engine" --threads 1 \
+    # supernodal+panel: the supernodal engine with its solves on the panels (CudaTuning).
+    for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal+panel supernodal column}; do
+      flags=(--lu-engine "${engine%+panel}")
+      [[ $engine == *+panel ]] && flags+=(--panel-solve)
+      echo "== gpuglu_lu_bench ${flags[*]}"
+      timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
         --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"
       echo "bench ($engine): exit $?"
     done

@@ -120,6 +120,10 @@ struct CudaTuning {
   int32_t trsv_run_passes = -1;          // LEVR single-block runs per level segment (-1: 1 up to 8192 rows, else 0), at most 64
   int32_t kahn_blocks_per_sm = -1;       // the GPU level analysis's grid (src/cuda/trsv/kahn_shape.hpp)
   int32_t kahn_narrow_rows = -1;         // its frontiers of at most this many rows run in one block
+  // Supernodal LU engine: the triangular solves on the panels, level by level of the supernodal
+  // tree (false: through F, by the column LU's level-scheduled solves). Diagnostic; off until
+  // measured on a GPU.
+  bool supernodal_panel_solve = false;
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).

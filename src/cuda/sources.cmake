@@ -3,7 +3,7 @@
 # the LU engine (whose factor, level loop and refinement the LDL^T composes too), ldlt/ the
 # LDL^T engine's own kernels, solves and composition, trsv/ the triangular-solve module with
 # its GPU level analysis, supernodal/ the supernodal LU engine (its panels, kernels and
-# cuBLAS updates; its solves are lu/'s).
+# cuBLAS updates, its solves on the panels; its solves through F are lu/'s).
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
@@ -27,6 +27,8 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/trsv/pattern_solver.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/cuda_supernodal_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/device_panels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/schur_gemm.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_plan.cpp

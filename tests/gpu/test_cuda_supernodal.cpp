@@ -433,13 +433,13 @@ void expect_same_stats(const FactorStats& g, const FactorStats& c) {
   EXPECT_EQ(g.repivoted, c.repivoted);
 }
 
-TEST(SparseLUCudaSupernodal, generated_matrices_factor_and_solve_like_the_cpu_backend) {
-  GPUGLU_REQUIRE_GPU();
+// Factor and solve (plain and transposed, default refinement) on both backends with o.
+void expect_sparse_lu_like_the_cpu_backend(const Options& o) {
   for (const char* spec : {"circuit:20000:200", "powergrid:1200:12", "lap2d5:40x30", "lap3d7:16x16x16",
                            "randdd:800:6:11"}) {
     SCOPED_TRACE(spec);
     const Csr a = gen::from_spec(spec);
-    Pair lu(supernodal_options());
+    Pair lu(o);
     lu.analyze(a);
     if (::testing::Test::HasFatalFailure()) return;
     const FactorStats& c = lu.cpu.factor(a.view());
@@ -459,6 +459,11 @@ TEST(SparseLUCudaSupernodal, generated_matrices_factor_and_solve_like_the_cpu_ba
       EXPECT_LE(backward_error((tr ? at : a).view(), x.data(), b.data()), 1e-14) << (tr ? "transposed" : "plain");
     }
   }
+}
+
+TEST(SparseLUCudaSupernodal, generated_matrices_factor_and_solve_like_the_cpu_backend) {
+  GPUGLU_REQUIRE_GPU();
+  expect_sparse_lu_like_the_cpu_backend(supernodal_options());
 }
 
 TEST(SparseLUCudaSupernodal, zero_pivots_under_report_and_perturb_match_the_cpu_backend) {
@@ -498,6 +503,97 @@ TEST(SparseLUCudaSupernodal, nan_input_is_reported_and_good_values_factor_afterw
   spmv(a.view(), x_true.data(), b.data());
   lu.gpu.solve(b.data(), x.data());
   EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14);
+}
+
+// --- The triangular solves on the panels (Options::cuda.supernodal_panel_solve) ---
+// The CPU engine solves on the panels too (reference::solve_with_panels): the same
+// arithmetic per supernode, but the GPU's sums over a level's supernodes reach the rows below
+// through atomics and its products are summed in another order, so x agrees to rounding.
+
+Options panel_solve_options() {
+  Options o = supernodal_options();
+  o.cuda.supernodal_panel_solve = true;
+  return o;
+}
+
+std::string spec_name(const ::testing::TestParamInfo<const char*>& info) {
+  std::string name = info.param;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class CudaSupernodalPanelSolves : public ::testing::TestWithParam<const char*> {};
+
+// Plain, transposed and in-place solves, bare and refined, after a factorization and after a
+// refactorization with new values (check_matrix).
+TEST_P(CudaSupernodalPanelSolves, solves_on_the_panels_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  check_matrix(GetParam(), panel_solve_options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalPanelSolves,
+                         ::testing::Values("circuit:20000:200", "powergrid:1200:12", "lap2d5:40x30",
+                                           "lap3d7:16x16x16", "randdd:800:6:11"),
+                         spec_name);
+
+// Wide supernodes (a 3-D grid's separators: hundreds of columns) solve their diagonal blocks
+// with the whole block, narrow ones with a warp; without graphs the levels are plain launches.
+TEST(CudaSupernodalLU, panel_solves_on_wide_supernodes_and_without_graphs_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = panel_solve_options();
+  {
+    const Csr a = gen::from_spec("lap3d7:30x30x30");
+    Engines e(a, o);
+    int32_t widest = 0;
+    for (int32_t t = 0; t < e.s.supernodes.count; ++t) widest = std::max(widest, e.s.supernodes.cols(t));
+    EXPECT_GT(widest, 64) << "no supernode wide enough for the block's triangular solve";
+  }
+  check_matrix("lap3d7:30x30x30", o);
+  o.cuda.level_graph = false;
+  check_matrix("circuit:2000:40", o);
+  check_matrix("lap3d7:16x16x16", o);
+}
+
+// The panel solves run none of the trsv module's kernels; the solves through F report theirs.
+TEST(CudaSupernodalLU, panel_solves_report_no_trsv_kernel) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("lap2d5:40x30");
+  Engines panel(a, panel_solve_options());
+  EXPECT_EQ(panel.gpu->trsv_kernel(), TrsvKernel::automatic);
+  EXPECT_GT(panel.gpu->device_bytes(), static_cast<int64_t>(panel.s.supernodes.values * sizeof(double)));
+  Engines through_f(a, supernodal_options());
+  EXPECT_NE(through_f.gpu->trsv_kernel(), TrsvKernel::automatic);
+}
+
+// A singular factorization leaves nothing to solve with; good values afterwards do.
+TEST(CudaSupernodalLU, panel_solves_follow_the_last_factorization) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = zero_pivot_blocks(40);
+  Options o = plain_supernodal_options();
+  o.cuda.supernodal_panel_solve = true;
+  o.pivot_policy = PivotPolicy::report;
+  Engines e(a, o);
+  const PivotRule rule = PivotRule::from(o);
+  ASSERT_EQ(e.gpu->factor(a.values.data(), rule).stats.status, Status::numerically_singular);
+  std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x(b.size());
+  try {
+    e.gpu->solve(b.data(), x.data(), false, 0, 0.0);
+    ADD_FAILURE() << "solve after a failed factorization did not throw";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.status(), Status::not_factored);
+  }
+  o.pivot_policy = PivotPolicy::perturb;
+  const PivotRule perturb = PivotRule::from(o);
+  ASSERT_EQ(e.gpu->factor(a.values.data(), perturb).stats.status, Status::ok);
+  const EngineSolveResult r = e.gpu->solve(b.data(), x.data(), false, 10, 1e-15);
+  EXPECT_GE(r.refine_steps, 1);
+  EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14);
+}
+
+TEST(SparseLUCudaSupernodal, panel_solves_factor_and_solve_like_the_cpu_backend) {
+  GPUGLU_REQUIRE_GPU();
+  expect_sparse_lu_like_the_cpu_backend(panel_solve_options());
 }
 
 }  // namespace

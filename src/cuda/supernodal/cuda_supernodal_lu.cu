@@ -5,6 +5,8 @@
 //                                                               (device_panels.hpp)
 //   SchurGemm         cuBLAS for the large supernodes' complements (schur_gemm.hpp)
 //   LuSolves          CudaLU's triangular solves, on F          (lu/lu_solves.hpp)
+//   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
+//                     on the panels, level by level               (panel_solves.hpp)
 //   DeviceRefinement  CudaLU's solve with refinement            (lu/device_refinement.hpp)
 // on one non-blocking stream, with every device allocation in one DeviceMemory.
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
@@ -20,6 +22,7 @@
 #include "cuda/lu/device_refinement.hpp"
 #include "cuda/lu/lu_solves.hpp"
 #include "cuda/supernodal/device_panels.hpp"
+#include "cuda/supernodal/panel_solves.hpp"
 #include "cuda/supernodal/schur_gemm.hpp"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
@@ -39,7 +42,8 @@ struct CudaSupernodalLU::Impl {
   std::unique_ptr<HostStaging> staging;
   std::unique_ptr<DevicePanels> panels;
   std::unique_ptr<SchurGemm> gemm;  // only with large supernodes
-  std::unique_ptr<LuSolves> solves;
+  std::unique_ptr<LuSolves> solves;           // the solves through F, or
+  std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
   std::unique_ptr<DeviceRefinement> refinement;
   bool factored = false;
   std::vector<double> f_host;  // factor_values()' copy
@@ -58,7 +62,9 @@ CudaSupernodalLU::Impl::~Impl() {
   ReleaseScope scope(device);  // best effort: nothing here may throw
   if (stream) cudaStreamSynchronize(stream);
   refinement.reset();
-  solves.reset();  // the solvers and the cuBLAS handle run on `stream`: they go before it does
+  // The solvers (their graphs) and the cuBLAS handle run on `stream`: they go before it does.
+  solves.reset();
+  panel_solves.reset();
   gemm.reset();
   panels.reset();
   for (cudaEvent_t e : {ev_start, ev_end})
@@ -85,7 +91,10 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
   panels = std::make_unique<DevicePanels>(s, plan, mem, *staging);
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
     gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
-  solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
+  if (o.cuda.supernodal_panel_solve)
+    panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda.level_graph, mem, stream);
+  else
+    solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, panels->input_values(), mem, *staging,
                                                   stream);
 }
@@ -133,7 +142,7 @@ EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotR
   GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&ms, m.ev_start, m.ev_end));
   out.device_ms = ms;
   if (out.stats.status != Status::ok) return out;
-  if (m.n > 0) {
+  if (m.n > 0 && m.solves) {  // the panel solves read the panels themselves
     m.solves->gather();
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   }
@@ -148,7 +157,8 @@ EngineSolveResult CudaSupernodalLU::solve(const double* b, double* x, bool trans
     throw Error(Status::not_factored, "CudaSupernodalLU::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
-  return m.refinement->solve(*m.solves, b, x, transpose, max_steps, tolerance);
+  DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
+  return m.refinement->solve(solves, b, x, transpose, max_steps, tolerance);
 }
 
 const std::vector<double>& CudaSupernodalLU::factor_values() {
@@ -172,7 +182,10 @@ int64_t CudaSupernodalLU::device_bytes() const noexcept {
   return m.mem.bytes() + (m.solves ? m.solves->device_bytes() : 0);
 }
 
-TrsvKernel CudaSupernodalLU::trsv_kernel() const noexcept { return impl_->solves->kernel(); }
+// The panel solves run none of the trsv module's kernels: automatic stands for "not one of them".
+TrsvKernel CudaSupernodalLU::trsv_kernel() const noexcept {
+  return impl_->solves ? impl_->solves->kernel() : TrsvKernel::automatic;
+}
 
 CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
   const SupernodalPlan& p = impl_->plan;

@@ -9,7 +9,9 @@
 // subtracted from its ancestors - formed by a kernel for small supernodes, by cuBLAS's
 // DGEMM for large ones (supernodal_plan.hpp's kGemmMinWork). F (the schedule's CSC layout)
 // is then gathered from the panels, and solve() runs CudaLU's solves (LuSolves) and device
-// refinement (DeviceRefinement) on it. The factor agrees with the CPU reference
+// refinement (DeviceRefinement) on it - or, with o.cuda.supernodal_panel_solve, the
+// triangular solves on the panels themselves, level by level of the supernodal tree
+// (PanelSolves), with the same refinement; F is then only factor_values()'. The factor agrees with the CPU reference
 // (reference::factor_supernodal) to rounding, not bitwise: the Schur complements reach a
 // shared ancestor through atomics, in an order that varies.
 #include <cstdint>
@@ -26,7 +28,8 @@ class CudaSupernodalLU final : public NumericEngine {
  public:
   // Checks s (Error(invalid_input) unless it is a consistent supernodal LU schedule), uploads
   // its structure once, allocates every device buffer and builds the solves' triangles from
-  // s's F pattern. Run-time choices from o: the solves' kernel and analysis (o.trsv_kernel,
+  // s's F pattern (with o.cuda.supernodal_panel_solve: the panel solves' level plan instead).
+  // Run-time choices from o: the solves' kernel and analysis (o.trsv_kernel,
   // o.trsv_analysis, o.cuda), the staging rule (o.cuda.staging). pattern: A's CSR pattern,
   // for refinement, as CudaLU takes it. device_ordinal < 0: the calling thread's current
   // device. Throws gpuglu::Error (out_of_memory naming the bytes asked, device_error, no_device).
@@ -50,7 +53,9 @@ class CudaSupernodalLU final : public NumericEngine {
   void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)
   Backend backend() const noexcept override { return Backend::cuda; }
   int64_t device_bytes() const noexcept override;    // this object's device memory, its solvers' included
-  TrsvKernel trsv_kernel() const noexcept override;  // the kernel the solves run
+  // The kernel the solves through F run; TrsvKernel::automatic with the panel solves, which
+  // run none of the trsv module's kernels.
+  TrsvKernel trsv_kernel() const noexcept override;
 
   // How the Schur complements are formed (fixed by the schedule): supernodes with a
   // complement formed by the direct kernel and by cuBLAS.

@@ -1,0 +1,96 @@
+// PanelSolves (panel_solves.hpp): the launch plan per level, the graphs, and the
+// permute-and-scale around the sweeps (lu/solve_kernels.cu's gather_scaled/scatter_scaled,
+// as LuSolves applies them).
+#include "cuda/supernodal/panel_solves.hpp"
+
+#include <algorithm>
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/lu/lu_kernels.cuh"
+
+namespace gpuglu::cuda {
+
+namespace {
+
+// A level with at least this many supernodes fills the GPU with blocks (132 SMs on an H100):
+// its blocks stay small. Fewer, wider supernodes (the top of the tree) get larger blocks. An
+// estimate, not yet measured.
+constexpr int32_t kManyNodes = 132;
+constexpr int kManyNodesMaxThreads = 128;
+
+int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 31) / 32 * 32)); }
+
+}  // namespace
+
+PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, bool level_graph,
+                         DeviceMemory& mem, cudaStream_t stream)
+    : n_(s.n), stream_(stream) {
+  const Supernodes& sn = s.supernodes;
+  args_.first = structure.first;
+  args_.rows_ptr = structure.rows_ptr;
+  args_.rows = structure.rows;
+  args_.l_ptr = structure.l_ptr;
+  args_.u_ptr = structure.u_ptr;
+  args_.panels = structure.panels;
+  args_.level_nodes = mem.upload(sn.level_nodes, "the supernodes in level order");
+  row_perm_ = mem.upload(s.row_perm, "the row permutation");
+  col_perm_ = mem.upload(s.col_perm, "the column permutation");
+  row_scale_ = mem.upload(s.row_scale, "the row scaling");
+  col_scale_ = mem.upload(s.col_scale, "the column scaling");
+  work_ = mem.allocate<double>(static_cast<size_t>(n_), "the panel solves' work vector");
+  if (n_ == 0) return;
+
+  // A block per supernode: threads for its rows below (the products) or a warp per column
+  // (the backward sweeps' reductions), whichever is more, a multiple of 32.
+  const int32_t levels = sn.num_levels();
+  levels_.reserve(static_cast<size_t>(levels));
+  for (int32_t l = 0; l < levels; ++l) {
+    Level lv;
+    lv.begin = sn.level_ptr[l];
+    lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
+    int64_t need = 32;
+    int32_t widest = 0;
+    for (int64_t i = lv.begin; i < lv.begin + lv.count; ++i) {
+      const int32_t t = sn.level_nodes[static_cast<size_t>(i)];
+      const int32_t ns = sn.cols(t);
+      need = std::max({need, sn.nrows(t) - ns, int64_t{32} * ns});
+      widest = std::max(widest, ns);
+    }
+    const int cap = lv.count >= kManyNodes ? kManyNodesMaxThreads : kernels::kPanelSolveMaxThreads;
+    lv.threads = std::min(round_up_32(need), cap);
+    lv.staged_cols = std::min(widest, kernels::kPanelSolveMaxStagedCols);
+    levels_.push_back(lv);
+  }
+  if (level_graph && !levels_.empty()) {
+    forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
+    transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
+  }
+}
+
+// A x = b: L ascending, U descending. A^T x = b: U^T ascending, L^T descending.
+void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
+  const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
+  const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
+  for (const Level& lv : levels_)
+    kernels::launch_panel_solve(up, args_, lv.begin, lv.count, lv.threads, lv.staged_cols, work_, stream);
+  for (auto it = levels_.rbegin(); it != levels_.rend(); ++it)
+    kernels::launch_panel_solve(down, args_, it->begin, it->count, it->threads, it->staged_cols, work_, stream);
+}
+
+void PanelSolves::solve_device(const double* in, double* out, bool transpose) {
+  if (n_ == 0) return;
+  // work[k] = rs[rp[k]] in[rp[k]] (A^T: work[l] = cs[cp[l]] in[cp[l]]); in is read in full
+  // before out is written, so they may alias.
+  kernels::launch_gather_scaled(n_, transpose ? col_perm_ : row_perm_, transpose ? col_scale_ : row_scale_, in, work_,
+                                stream_);
+  const CapturedGraph& graph = transpose ? transposed_ : forward_;
+  if (graph.captured())
+    graph.launch(stream_);
+  else
+    enqueue_sweeps(transpose, stream_);
+  // out[cp[l]] = cs[cp[l]] work[l] (A^T: out[rp[k]] = rs[rp[k]] work[k]).
+  kernels::launch_scatter_scaled(n_, transpose ? row_perm_ : col_perm_, transpose ? row_scale_ : col_scale_, work_,
+                                 out, stream_);
+}
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,66 @@
+#pragma once
+// The supernodal engine's triangular solves on its panels (include/gpuglu/supernodes.hpp),
+// level by level of the supernodal tree - the GPU form of reference/supernodal_solve.cpp,
+// for CudaSupernodalLU when Options::cuda.supernodal_panel_solve is set (otherwise it solves
+// through F with LuSolves). A x = b: the row permutation and scaling into a work vector, L's
+// sweep over the levels ascending, U's descending, the column scaling and permutation out;
+// A^T x = b: the column side in, U^T ascending, L^T descending, the row side out. A sweep is
+// a launch per level (panel_solve_kernels.cuh); each direction's sequence of sweeps on the
+// fixed work vector is captured once as a CUDA graph (unless the options turn graphs off),
+// so a solve is a gather, a graph launch and a scatter. The solves read the panels as the
+// last factorization left them: nothing to gather after a factorization.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda/common/device_memory.hpp"
+#include "cuda/common/device_solve.hpp"
+#include "cuda/common/graph_capture.hpp"
+#include "cuda/supernodal/panel_solve_kernels.cuh"
+#include "cuda/supernodal/supernodal_kernels.cuh"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::cuda {
+
+class PanelSolves final : public DeviceSolve {
+ public:
+  // s: a supernodal schedule that plan_supernodal() has checked; structure: its supernodes
+  // and panels on the device (DevicePanels::args()). Uploads the permutations, scalings and
+  // level order into mem; when level_graph, captures both directions' sweeps on stream
+  // (the device current, as the engine's init() has it).
+  PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, bool level_graph, DeviceMemory& mem,
+              cudaStream_t stream);
+  ~PanelSolves() = default;  // the owner releases this (its graphs) before its stream, device current
+  PanelSolves(const PanelSolves&) = delete;
+  PanelSolves& operator=(const PanelSolves&) = delete;
+
+  // out = A^{-1} in (transpose: A^{-T} in) with the panels' factor; in and out are device
+  // vectors of n and may alias. Asynchronous on the stream.
+  void solve_device(const double* in, double* out, bool transpose) override;
+
+  bool uses_graph() const noexcept { return forward_.captured(); }
+
+ private:
+  struct Level {
+    int64_t begin = 0;  // level_nodes[begin .. begin + count)
+    int32_t count = 0;
+    int threads = 32;
+    int32_t staged_cols = 0;  // the shared memory's columns (its widest supernode's, capped)
+  };
+  // The two sweeps of one direction on work_.
+  void enqueue_sweeps(bool transpose, cudaStream_t stream) const;
+
+  int32_t n_ = 0;
+  cudaStream_t stream_;
+  kernels::PanelSolveArgs args_{};
+  std::vector<Level> levels_;
+  int32_t* row_perm_ = nullptr;
+  int32_t* col_perm_ = nullptr;
+  double* row_scale_ = nullptr;
+  double* col_scale_ = nullptr;
+  double* work_ = nullptr;
+  CapturedGraph forward_, transposed_;
+};
+
+}  // namespace gpuglu::cuda
