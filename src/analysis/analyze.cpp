@@ -12,6 +12,7 @@
 #include "analysis/ordering.hpp"
 #include "analysis/partial_pivoting.hpp"
 #include "analysis/pipeline_steps.hpp"
+#include "analysis/supernodal_factor.hpp"
 #include "analysis/supernodal_symbolic.hpp"
 #include "analysis/symbolic.hpp"
 #include "analysis/update_lists.hpp"
@@ -57,9 +58,8 @@ void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analys
   set_permutations(s, row_of_col, sp.q);
   s.supernodal = true;
   s.supernodes = std::move(sp.supernodes);
-  analysis::build_supernodal_factor(s);
-  analysis::build_factor_rows(s);
-  analysis::build_value_map(s, a);
+  const analysis::SupernodeBlocks blocks = analysis::build_supernodal_factor(s);
+  analysis::build_supernodal_value_map(s, a, blocks);
   s.times.symbolic_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
 }

@@ -13,7 +13,7 @@ namespace gpuglu::analysis {
 
 struct SupernodalPattern {
   std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
-  Supernodes supernodes;   // without f_pos (build_supernodal_factor fills it)
+  Supernodes supernodes;   // without f_pos (build_supernodal_factor, supernodal_factor.hpp, fills it)
   Ordering ordering = Ordering::given;  // CHOLMOD's choice when q was empty (amd or metis)
 };
 
@@ -22,9 +22,5 @@ struct SupernodalPattern {
 // kept (Ordering::automatic on this engine: its
 // fill is that of B + B^T, which CHOLMOD's column counts measure exactly and cheaply).
 SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q);
-
-// F's pattern (f_colptr, f_rowind, f_diag, nnz_l, nnz_u), supernodes.f_pos and
-// factor_flops of s from s.supernodes.
-void build_supernodal_factor(Schedule& s);
 
 }  // namespace gpuglu::analysis
