@@ -89,7 +89,11 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscCall(ierr);
   bool failed = false;
   PetscCall(report_solve(F, &failed));
+#if PETSC_VERSION_LT(3, 22, 0)
   if (failed) PetscCall(VecSetInf(x));
+#else
+  if (failed) PetscCall(VecFlag(x, 1));  // VecSetInf's successor (3.22)
+#endif
   PetscFunctionReturn(0);
 }
 

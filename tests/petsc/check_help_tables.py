@@ -15,7 +15,7 @@ def main():
                           '-pc_type', 'lu', '-pc_factor_mat_solver_type', 'gpuglu']
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     tables = dict(re.findall(r'^table (-mat_gpuglu_\w+): (.*)$', out, re.M))
-    helps = dict(re.findall(r'^\s*(-mat_gpuglu_\w+) <.*?\(choose one of\) (.*?) \(None\)$', out, re.M))
+    helps = dict(re.findall(r'^\s*(-mat_gpuglu_\w+):? <.*?\(choose one of\) (.*?) \(None\)$', out, re.M))
     if not tables or not helps:
         print('no tables or no -help lists found:\n' + out)
         return 1

@@ -166,7 +166,11 @@ inline PetscErrorCode print_reason(KSP ksp, KSPConvergedReason* reason) {
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP: %s\n", KSPConvergedReasons[*reason]));
   if (*reason == KSP_DIVERGED_PC_FAILED) {
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCGetFailedReasonRank(pc, &pcreason));
+#if PETSC_VERSION_LT(3, 21, 0)
+    PetscCall(PCGetFailedReasonRank(pc, &pcreason));  // this rank's (PCGetFailedReason was the reduced one)
+#else
+    PetscCall(PCGetFailedReason(pc, &pcreason));
+#endif
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed: %s\n", PCFailedReasons[pcreason]));
   }
   PetscFunctionReturn(0);

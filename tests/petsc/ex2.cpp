@@ -206,6 +206,8 @@ int main(int argc, char** argv) {
       test:
          suffix: refactor_ksp_reuse_ordering
          args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -pc_factor_reuse_ordering -pattern_change
+         # PETSc 3.18 keeps the factor Mat across the pattern change (two analyses on it), 3.26 makes a new one.
+         filter: grep -E "residual|^after"
       test:
          suffix: refactor_ksp_new_factor
          args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -pattern_change -steps 2
