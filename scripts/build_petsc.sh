@@ -10,7 +10,7 @@
 # and ScaLAPACK (Debian's packages, scripts/install_deps.sh) and, for cuda, the toolkit in
 # /usr/local/cuda (sm_90): no --download-* options. Use the build with
 #   GPUGLU_PETSC=<prefix> scripts/run_tests.sh
-# On the 2-core CI machine one variant takes about 40 minutes (configure ~6, make ~35).
+# On this 2-core machine the real CPU variant took about 20 minutes (configure and make).
 set -euo pipefail
 scalar=${1:-real}
 device=${2:-cpu}
