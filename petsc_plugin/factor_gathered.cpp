@@ -1,11 +1,15 @@
 // The factor of a parallel matrix (MATMPIAIJ for LU and Cholesky, MATMPISBAIJ for Cholesky):
 // the matrix is gathered to one rank, which factors it with gpuglu's sequential factor Mat on
 // its GPU (or CPU backend); each solve gathers the right-hand side there, solves and
-// scatters the solution back. All data moves through PETSc's own machinery -
-// MatCreateSubMatrices (values only on a refactorization: MAT_REUSE_MATRIX) and
-// VecScatterCreateToZero - and every outcome of the root (an error, a factor error, the
-// inertia, the info) reaches every rank, so that all of them take the same path.
+// scatters the solution back. With -mat_gpuglu_gather_ranks the ranks form groups (of k
+// consecutive ranks, or one per node) and the first rank of each group holds a factor of
+// its own, so that several GPUs factor at once and a solve's vectors stay within a group.
+// All data moves through PETSc's own machinery - MatCreateSubMatrices (values only on a
+// refactorization: MAT_REUSE_MATRIX) and VecScatters - and every outcome of a group's root
+// (an error, a factor error, the inertia, the info) reaches every rank of the group, so that
+// all of them take the same path.
 #include <cstring>
+#include <vector>
 
 #include "impl.hpp"
 
@@ -13,38 +17,41 @@ namespace gpuglu::petsc {
 
 namespace {
 
+// Rank 0 of a group holds its factor.
 constexpr PetscMPIInt kRoot = 0;
 
 struct Gathered {
   MatFactorType type = MAT_FACTOR_NONE;
-  Mat* sub = nullptr;        // MatCreateSubMatrices' array: sub[0] is A on the root, 0 x 0 elsewhere
-  Mat seq_factor = nullptr;  // the root's gpuglu factor of sub[0]
-  IS all = nullptr;          // every row on the root, none elsewhere
-  VecScatter to_root = nullptr;
+  Mat* sub = nullptr;        // MatCreateSubMatrices' array: sub[0] is A on a group root, 0 x 0 elsewhere
+  Mat seq_factor = nullptr;  // a group root's gpuglu factor of sub[0]
+  IS all = nullptr;          // every row on a group root, none elsewhere
+  VecScatter to_root = nullptr, from_root = nullptr;
   Vec b_root = nullptr, x_root = nullptr;
-  PetscMPIInt rank = 0, size = 1;
-  bool analyzed = false;
+  MPI_Comm group = MPI_COMM_NULL;  // the ranks that share a factor
+  PetscMPIInt rank = 0, size = 1;  // in the group
+  PetscMPIInt groups = 1;
+  PetscInt gather_ranks = 0;       // -mat_gpuglu_gather_ranks
+  bool root() const { return rank == kRoot; }
 };
 
 Gathered* gathered_of(Mat F) { return static_cast<Gathered*>(F->data); }
 
-// Runs the root's part; a failure there (already reported by PETSc's error handler on the
-// root) becomes an error on every rank instead of a hang in the next collective call.
+// Runs a group root's part; a failure on any root (already reported by PETSc's error
+// handler there) becomes an error on every rank instead of a hang in the next collective call.
 template <class Fn>
 PetscErrorCode on_root(Mat F, const char* what, Fn&& fn) {
   Gathered* g = gathered_of(F);
   PetscErrorCode ierr = 0;
   PetscFunctionBegin;
-  if (g->rank == kRoot) ierr = fn();
-  PetscMPIInt failed = ierr ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, kRoot, PetscObjectComm((PetscObject)F)));
-  if (g->rank == kRoot) PetscCall(ierr);
-  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_LIB, "gpuglu: %s failed on rank %d, which holds the gathered matrix",
-             what, kRoot);
+  if (g->root()) ierr = fn();
+  PetscMPIInt failed = ierr ? 1 : 0, any = 0;
+  PetscCallMPI(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)F)));
+  if (g->root()) PetscCall(ierr);
+  PetscCheck(!any, PETSC_COMM_SELF, PETSC_ERR_LIB, "gpuglu: %s failed on a rank that holds the gathered matrix", what);
   PetscFunctionReturn(0);
 }
 
-// The root factor's MatFactorError on every rank (KSP reads F's on each).
+// The group root's MatFactorError on every rank of the group (KSP reads F's on each).
 PetscErrorCode share_factor_error(Mat F) {
   Gathered* g = gathered_of(F);
   struct {
@@ -53,41 +60,90 @@ PetscErrorCode share_factor_error(Mat F) {
     PetscReal value;
   } e{0, 0, 0};
   PetscFunctionBegin;
-  if (g->rank == kRoot && g->seq_factor) {
+  if (g->root() && g->seq_factor) {
     e.type = g->seq_factor->factorerrortype;
     e.row = g->seq_factor->factorerror_zeropivot_row;
     e.value = g->seq_factor->factorerror_zeropivot_value;
   }
-  PetscCallMPI(MPI_Bcast(&e, sizeof(e), MPI_BYTE, kRoot, PetscObjectComm((PetscObject)F)));
+  PetscCallMPI(MPI_Bcast(&e, sizeof(e), MPI_BYTE, kRoot, g->group));
   F->factorerrortype = static_cast<MatFactorError>(e.type);
   F->factorerror_zeropivot_row = e.row;
   F->factorerror_zeropivot_value = e.value;
   PetscFunctionReturn(0);
 }
 
-// A gathered to the root (MAT_INITIAL_MATRIX: pattern and values; MAT_REUSE_MATRIX: values).
+// The groups of -mat_gpuglu_gather_ranks k: 0, one group of all ranks; k > 0, k consecutive
+// ranks; -1, the ranks of a node (MPI_COMM_TYPE_SHARED).
+PetscErrorCode make_groups(Mat F, Mat A) {
+  Gathered* g = gathered_of(F);
+  const MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  const char* prefix = nullptr;
+  PetscMPIInt rank, size;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));
+  PetscOptionsBegin(comm, prefix, "gpuglu on a parallel matrix", "Mat");
+  PetscCall(PetscOptionsInt("-mat_gpuglu_gather_ranks",
+                            "Ranks per gathered factor: 0 all (one factor, on rank 0), k > 0 groups of k ranks, "
+                            "-1 the ranks of a node; each group's first rank factors the whole matrix",
+                            "None", g->gather_ranks, &g->gather_ranks, nullptr));
+  PetscOptionsEnd();
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(g->gather_ranks >= -1, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "gpuglu: -mat_gpuglu_gather_ranks %" PetscInt_FMT " is outside [-1, ranks]", g->gather_ranks);
+  if (g->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&g->group));
+  if (g->gather_ranks == -1) {
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &g->group));
+  } else {
+    const PetscMPIInt k = g->gather_ranks == 0 ? size : static_cast<PetscMPIInt>(PetscMin(g->gather_ranks, size));
+    PetscCallMPI(MPI_Comm_split(comm, rank / k, rank, &g->group));
+  }
+  PetscCallMPI(MPI_Comm_rank(g->group, &g->rank));
+  PetscCallMPI(MPI_Comm_size(g->group, &g->size));
+  PetscMPIInt is_root = g->root() ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&is_root, &g->groups, 1, MPI_INT, MPI_SUM, comm));
+  PetscFunctionReturn(0);
+}
+
+// A gathered to each group root (MAT_INITIAL_MATRIX: pattern and values; MAT_REUSE_MATRIX: values).
 PetscErrorCode gather_matrix(Mat F, Mat A, MatReuse reuse) {
   Gathered* g = gathered_of(F);
   PetscFunctionBegin;
   if (reuse == MAT_INITIAL_MATRIX) {
     if (g->sub) PetscCall(MatDestroySubMatrices(1, &g->sub));
     PetscCall(ISDestroy(&g->all));
-    PetscCall(ISCreateStride(PETSC_COMM_SELF, g->rank == kRoot ? A->rmap->N : 0, 0, 1, &g->all));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, g->root() ? A->rmap->N : 0, 0, 1, &g->all));
   }
   PetscCall(MatCreateSubMatrices(A, 1, &g->all, &g->all, reuse, &g->sub));
   PetscFunctionReturn(0);
 }
 
+// b's entries to each group root (all of them), and back from it the entries of x that the
+// group's ranks own.
 PetscErrorCode make_vectors(Mat F, Mat A) {
   Gathered* g = gathered_of(F);
   Vec v;
+  IS owned;
   PetscFunctionBegin;
   PetscCall(VecScatterDestroy(&g->to_root));
+  PetscCall(VecScatterDestroy(&g->from_root));
   PetscCall(VecDestroy(&g->b_root));
   PetscCall(VecDestroy(&g->x_root));
   PetscCall(MatCreateVecs(A, &v, nullptr));
-  PetscCall(VecScatterCreateToZero(v, &g->to_root, &g->b_root));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, g->root() ? A->rmap->N : 0, &g->b_root));
   PetscCall(VecDuplicate(g->b_root, &g->x_root));
+  PetscCall(VecScatterCreate(v, g->all, g->b_root, nullptr, &g->to_root));
+  // The rows the group's ranks own (one range per rank: a node's ranks need not be consecutive).
+  PetscInt mine[2];
+  PetscCall(VecGetOwnershipRange(v, &mine[0], &mine[1]));
+  std::vector<PetscInt> ranges(g->root() ? 2 * static_cast<size_t>(g->size) : 0);
+  PetscCallMPI(MPI_Gather(mine, 2, MPIU_INT, ranges.data(), 2, MPIU_INT, kRoot, g->group));
+  std::vector<PetscInt> rows;
+  for (size_t r = 0; r + 1 < ranges.size(); r += 2)
+    for (PetscInt i = ranges[r]; i < ranges[r + 1]; ++i) rows.push_back(i);
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(rows.size()), rows.data(), PETSC_COPY_VALUES, &owned));
+  PetscCall(VecScatterCreate(g->x_root, owned, v, owned, &g->from_root));
+  PetscCall(ISDestroy(&owned));
   PetscCall(VecDestroy(&v));
   PetscFunctionReturn(0);
 }
@@ -108,6 +164,7 @@ PetscErrorCode make_root_factor(Mat F) {
 PetscErrorCode symbolic(Mat F, Mat A, const MatFactorInfo* info) {
   Gathered* g = gathered_of(F);
   PetscFunctionBegin;
+  PetscCall(make_groups(F, A));
   PetscCall(gather_matrix(F, A, MAT_INITIAL_MATRIX));
   PetscCall(make_vectors(F, A));
   PetscCall(on_root(F, "the symbolic factorization", [&]() -> PetscErrorCode {
@@ -126,7 +183,6 @@ PetscErrorCode symbolic(Mat F, Mat A, const MatFactorInfo* info) {
     PetscFunctionReturn(0);
   }));
   PetscCall(share_factor_error(F));
-  g->analyzed = true;
   PetscFunctionReturn(0);
 }
 
@@ -188,8 +244,8 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
       PetscCall(MatSolve(g->seq_factor, g->b_root, g->x_root));
     PetscFunctionReturn(0);
   }));
-  PetscCall(VecScatterBegin(g->to_root, g->x_root, x, INSERT_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(g->to_root, g->x_root, x, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterBegin(g->from_root, g->x_root, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(g->from_root, g->x_root, x, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(share_factor_error(F));
   PetscFunctionReturn(0);
 }
@@ -244,7 +300,7 @@ PetscErrorCode MatGetInertia_Gathered(Mat F, PetscInt* nneg, PetscInt* nzero, Pe
     PetscCall(MatGetInertia(g->seq_factor, &counts[0], &counts[1], &counts[2]));
     PetscFunctionReturn(0);
   }));
-  PetscCallMPI(MPI_Bcast(counts, 3, MPIU_INT, kRoot, PetscObjectComm((PetscObject)F)));
+  PetscCallMPI(MPI_Bcast(counts, 3, MPIU_INT, kRoot, g->group));
   if (nneg) *nneg = counts[0];
   if (nzero) *nzero = counts[1];
   if (npos) *npos = counts[2];
@@ -255,8 +311,8 @@ PetscErrorCode MatGetInfo_Gathered(Mat F, MatInfoType, MatInfo* info) {
   Gathered* g = gathered_of(F);
   PetscFunctionBegin;
   PetscCall(PetscMemzero(info, sizeof(*info)));
-  if (g->rank == kRoot && g->seq_factor) PetscCall(MatGetInfo(g->seq_factor, MAT_LOCAL, info));
-  PetscCallMPI(MPI_Bcast(info, sizeof(*info), MPI_BYTE, kRoot, PetscObjectComm((PetscObject)F)));
+  if (g->root() && g->seq_factor) PetscCall(MatGetInfo(g->seq_factor, MAT_LOCAL, info));
+  PetscCallMPI(MPI_Bcast(info, sizeof(*info), MPI_BYTE, kRoot, g->group));
   PetscFunctionReturn(0);
 }
 
@@ -269,13 +325,23 @@ PetscErrorCode MatView_Gathered(Mat F, PetscViewer viewer) {
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "gpuglu on a parallel matrix: gathered to rank %d of %d (MatCreateSubMatrices; "
-                                   "solves through VecScatterCreateToZero), factored there:\n",
-                                   kRoot, g->size));
+  PetscMPIInt size, rank;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)F), &size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)F), &rank));
+  if (g->groups <= 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "gpuglu on a parallel matrix: gathered to rank %d of %d (MatCreateSubMatrices; "
+                                     "solves through VecScatters), factored there:\n",
+                                     kRoot, size));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "gpuglu on a parallel matrix: %d factors, one per group of ranks "
+                                     "(-mat_gpuglu_gather_ranks %" PetscInt_FMT "), each gathered to its group's first "
+                                     "rank; rank 0's:\n",
+                                     g->groups, g->gather_ranks));
   PetscViewer sub;
   PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sub));
-  if (g->rank == kRoot && g->seq_factor) {
+  if (rank == 0 && g->seq_factor) {
     PetscCall(PetscViewerASCIIPushTab(sub));
     PetscCall(MatView(g->seq_factor, sub));
     PetscCall(PetscViewerASCIIPopTab(sub));
@@ -293,6 +359,8 @@ PetscErrorCode MatDestroy_Gathered(Mat F) {
     PetscCall(MatDestroy(&g->seq_factor));
     PetscCall(ISDestroy(&g->all));
     PetscCall(VecScatterDestroy(&g->to_root));
+    PetscCall(VecScatterDestroy(&g->from_root));
+    if (g->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&g->group));
     PetscCall(VecDestroy(&g->b_root));
     PetscCall(VecDestroy(&g->x_root));
     delete g;
@@ -332,8 +400,6 @@ PetscErrorCode MatGetFactor_GPUGLU_Gathered(Mat A, MatFactorType ftype, Mat* F) 
   PetscCall(MatSetUp(B));
   auto* g = new Gathered();
   g->type = ftype;
-  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &g->rank));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &g->size));
   B->data = g;
   B->ops->lufactorsymbolic = MatLUFactorSymbolic_Gathered;
   B->ops->choleskyfactorsymbolic = MatCholeskyFactorSymbolic_Gathered;

@@ -143,6 +143,20 @@ int main(int argc, char** argv) {
          args: -pc_type lu -matrix circuit:2000 -ksp_view
          filter: grep -E "KSP:|residual|relative error|gathered|type: gpuglu|gpuglu sparse LU|type: mpiaij"
       test:
+         suffix: mpiaij_groups
+         nsize: 4
+         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -mat_gpuglu_gather_ranks {{1 2 3 -1}}
+      test:
+         suffix: mpiaij_groups_view
+         nsize: 4
+         args: -pc_type lu -matrix circuit:2000 -mat_gpuglu_gather_ranks 2 -ksp_view
+         filter: grep -E "KSP:|residual|relative error|gathered|factors, one per group"
+      test:
+         suffix: mpiaij_gather_ranks_out_of_range
+         nsize: 2
+         args: -pc_type lu -matrix lap2d5:10x10 -mat_gpuglu_gather_ranks -2
+         filter: Error: grep -o -E "gpuglu: -mat_gpuglu_gather_ranks.*"
+      test:
          suffix: mpiaij_ilu_refused
          nsize: 2
          args: -pc_type ilu -matrix lap2d5:10x10

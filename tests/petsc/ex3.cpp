@@ -171,4 +171,9 @@ int main(int argc, char** argv) {
       suffix: solves_mpiaij_np3
       nsize: 3
 
+   test:
+      suffix: solves_mpiaij_groups
+      nsize: 4
+      args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6 -mat_gpuglu_gather_ranks 2
+
 TEST*/

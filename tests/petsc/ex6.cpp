@@ -213,6 +213,11 @@ int main(int argc, char** argv) {
          args: -matrix kkt:400:120:3 -mat_gpuglu_scaling 0 -mat_gpuglu_perturbation 0.5 -inertia -info -ksp_view
          filter: grep -o -E "KSP:.*|solve: .*|MatGetInertia refused: .*|gpuglu: factorization: .*|the LDL.T could not.*"
       test:
+         suffix: mpiaij_kkt
+         nsize: 3
+         args: -matrix kkt:400:120:3 -inertia -mat_gpuglu_gather_ranks {{0 2}}
+         filter: grep -E "KSP:|residual|error <|inertia"
+      test:
          suffix: asymmetric
          args: -asymmetric
          filter: Error: grep -E "PETSC ERROR: gpuglu" | sed -E "s/A\([0-9]+, [0-9]+\) = [^ ]+/A(i, j) = v/g"
