@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpuglu/device.hpp"
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -31,6 +32,7 @@ struct Gathered {
   PetscMPIInt rank = 0, size = 1;  // in the group
   PetscMPIInt groups = 1;
   PetscInt gather_ranks = 0;       // -mat_gpuglu_gather_ranks
+  PetscMPIInt root_on_node = 0;    // a group root's index among the group roots of its node
   bool root() const { return rank == kRoot; }
 };
 
@@ -102,6 +104,15 @@ PetscErrorCode make_groups(Mat F, Mat A) {
   PetscCallMPI(MPI_Comm_size(g->group, &g->size));
   PetscMPIInt is_root = g->root() ? 1 : 0;
   PetscCallMPI(MPI_Allreduce(&is_root, &g->groups, 1, MPI_INT, MPI_SUM, comm));
+  // Node-local rank mod device count would put roots k ranks apart on one GPU when k is a
+  // multiple of the count: the roots of a node take its GPUs in turn instead.
+  MPI_Comm node;
+  PetscMPIInt before = 0, node_rank;
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Exscan(&is_root, &before, 1, MPI_INT, MPI_SUM, node));
+  PetscCallMPI(MPI_Comm_rank(node, &node_rank));
+  g->root_on_node = node_rank == 0 ? 0 : before;  // MPI_Exscan leaves rank 0's result undefined
+  PetscCallMPI(MPI_Comm_free(&node));
   PetscFunctionReturn(0);
 }
 
@@ -155,6 +166,10 @@ PetscErrorCode make_root_factor(Mat F) {
   PetscFunctionBegin;
   PetscCall(MatDestroy(&g->seq_factor));
   PetscCall(MatGetFactor_GPUGLU(g->sub[0], g->type, &g->seq_factor));
+  if (g->groups > 1) {
+    const int32_t devices = query_device().device_count;
+    if (devices > 0) factor_of(g->seq_factor)->default_device = g->root_on_node % devices;
+  }
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));
   PetscCall(MatSetOptionsPrefix(g->seq_factor, prefix));
   g->seq_factor->erroriffailure = F->erroriffailure;

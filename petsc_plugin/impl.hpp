@@ -38,6 +38,9 @@ struct Factor {
   // Options of the next analysis: defaults <- MatFactorInfo <- -mat_gpuglu_* (options.cpp).
   Options options;
   bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
+  // The device where -mat_gpuglu_device is not given (-1: node-local rank mod device count). A
+  // gathered factor's group root sets it so that the roots of one node use different GPUs.
+  int32_t default_device = -1;
   std::vector<int32_t> given_perm;  // PETSc's column ordering (new -> old) for Ordering::given
   Solver solver;  // LU / ILU: SparseLU; Cholesky / ICC: SparseLDLT
 

@@ -98,6 +98,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
 
   PetscFunctionBegin;
+  o.device = factor->default_device;
   PetscCall(apply_factor_info(F, info, &o));
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
   auto list = [&](const char* name, const char* help, const auto& table, auto* value) -> PetscErrorCode {
