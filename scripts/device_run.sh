@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -220,6 +220,28 @@ if want supernodal; then
       echo "bench ($engine): exit $?"
     done
   } 2>&1 | tee "$out/supernodal.log"
+fi
+
+if want ts; then
+  # Issue 14's end-to-end run: PETSc's reaction-diffusion tutorial (ts ex5, GPUGLU_DEVICE_TS_GRID^2
+  # x 2 unknowns) with gpuglu on the GPU (column and supernodal engines) against PETSc's own LU,
+  # KLU and MUMPS, -log_view's MatLUFactorSym / MatLUFactorNum / MatSolve / TSStep.
+  ts_exe=$build/bench/petsc_ts_ex5
+  if [[ -x $ts_exe && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec
+      for variant in "-mat_gpuglu_backend cuda" "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine supernodal"; do
+        OMP_NUM_THREADS=1 python3 "$root/scripts/ts_bench.py" --exe "$ts_exe" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
+          --grid ${GPUGLU_DEVICE_TS_GRID:-224} --steps ${GPUGLU_DEVICE_TS_STEPS:-10} --gpuglu-options "$variant" \
+          --solvers gpuglu,petsc,klu,mumps --out "$out/results.jsonl" --device "$(head -1 "$out/device.txt" | cut -d, -f1)"
+        echo "ts ($variant): exit $?"
+      done
+    ) 2>&1 | tee "$out/ts.log"
+  else
+    echo "device_run.sh: no petsc_ts_ex5 or bundled mpiexec in $build_rel" | tee "$out/ts.log"
+    status=1
+  fi
 fi
 
 if want e2e; then
