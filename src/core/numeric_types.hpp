@@ -20,6 +20,18 @@ struct PivotRule {
 
   // The engines (CPU and CUDA) know report and perturb only. Under repivot and automatic a
   // tiny pivot is reported like under report; SparseLU then decides what to analyze next.
+  // A pivot p of a column whose largest entry is colmax is tiny when |p| <= threshold * colmax
+  // or |p| <= zero_pivot (p == 0 is covered by the first test, colmax == 0 included; a NaN
+  // fails the comparison, so it is tiny too).
+  bool tiny(double abs_pivot, double colmax) const {
+    return !(abs_pivot > threshold * colmax) || abs_pivot <= zero_pivot;
+  }
+  // What a tiny pivot becomes under PivotPolicy::perturb: its sign times perturbation times
+  // the column's largest entry (1 for an all-zero column).
+  double perturbed(double pivot, double colmax) const {
+    return (pivot < 0.0 ? -perturbation : perturbation) * (colmax > 0.0 ? colmax : 1.0);
+  }
+
   static PivotRule from(const Options& o) {
     const PivotPolicy engine = o.pivot_policy == PivotPolicy::perturb ? PivotPolicy::perturb : PivotPolicy::report;
     return {engine, o.pivot_threshold, o.zero_pivot, o.perturbation, 0.0};

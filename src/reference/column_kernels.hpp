@@ -20,8 +20,7 @@ struct PivotOutcome {
 
 // Lines 4-6 of Algorithm 2 for column j, preceded by the static-pivot test: all
 // updates of column j are done, so its U part is final and its L part is the
-// active column. The pivot is tiny when |p| <= threshold * colmax or |p| <= zero_pivot
-// (p == 0 is covered by the first test, colmax == 0 included).
+// active column. Tiny and perturbed pivots as PivotRule::tiny and ::perturbed define them.
 inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, double* f, int32_t j,
                                     const PivotRule& rule) {
   const int64_t begin = colptr[j];
@@ -44,13 +43,13 @@ inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, 
     out.failed = true;
     return out;
   }
-  const bool tiny = !(apiv > rule.threshold * colmax) || apiv <= rule.zero_pivot;
+  const bool tiny = rule.tiny(apiv, colmax);
   if (tiny) {
     if (rule.policy == PivotPolicy::report) {
       out.failed = true;
       return out;
     }
-    pivot = (pivot < 0.0 ? -rule.perturbation : rule.perturbation) * (colmax > 0.0 ? colmax : 1.0);
+    pivot = rule.perturbed(pivot, colmax);
     f[d] = pivot;
     out.perturbed = true;
   }

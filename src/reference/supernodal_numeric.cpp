@@ -42,7 +42,7 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
     const double apiv = std::fabs(pivot);
     st.max_active = std::max(st.max_active, colmax);
     st.min_pivot_ratio = std::min(st.min_pivot_ratio, colmax > 0.0 ? apiv / colmax : 0.0);
-    const bool tiny = !(apiv > rule.threshold * colmax) || apiv <= rule.zero_pivot;
+    const bool tiny = rule.tiny(apiv, colmax);
     if (!finite || (tiny && rule.policy == PivotPolicy::report)) {
       st.status = Status::numerically_singular;
       st.pivot_column = col;
@@ -51,7 +51,7 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
       return out;
     }
     if (tiny) {
-      pivot = (pivot < 0.0 ? -rule.perturbation : rule.perturbation) * (colmax > 0.0 ? colmax : 1.0);
+      pivot = rule.perturbed(pivot, colmax);
       lk[k] = pivot;
       if (st.perturbed_pivots++ == 0) st.first_perturbed = col;
     }
