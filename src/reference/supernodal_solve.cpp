@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "reference/triangular_solve.hpp"
+
 namespace gpuglu::reference {
 
 namespace {
@@ -102,21 +104,15 @@ void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* pane
 
 void solve_with_panels(const Schedule& s, const double* panels, const double* b, double* x, double* work,
                        bool transpose) {
-  const int32_t* rp = s.row_perm.data();
-  const int32_t* cp = s.col_perm.data();
-  const double* rs = s.row_scale.data();
-  const double* cs = s.col_scale.data();
-  if (!transpose) {
-    for (int32_t k = 0; k < s.n; ++k) work[k] = rs[rp[k]] * b[rp[k]];
-    supernodal_lower_unit_solve(s, panels, work);
-    supernodal_upper_solve(s, panels, work);
-    for (int32_t l = 0; l < s.n; ++l) x[cp[l]] = cs[cp[l]] * work[l];
-  } else {
-    for (int32_t l = 0; l < s.n; ++l) work[l] = cs[cp[l]] * b[cp[l]];
-    supernodal_upper_transpose_solve(s, panels, work);
-    supernodal_lower_unit_transpose_solve(s, panels, work);
-    for (int32_t k = 0; k < s.n; ++k) x[rp[k]] = rs[rp[k]] * work[k];
-  }
+  solve_permuted(s, b, x, work, transpose, [&](double* z) {
+    if (transpose) {
+      supernodal_upper_transpose_solve(s, panels, z);
+      supernodal_lower_unit_transpose_solve(s, panels, z);
+    } else {
+      supernodal_lower_unit_solve(s, panels, z);
+      supernodal_upper_solve(s, panels, z);
+    }
+  });
 }
 
 }  // namespace gpuglu::reference

@@ -50,25 +50,17 @@ void lower_unit_transpose_solve(const Schedule& s, const double* f, double* x) {
 }
 
 void solve_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work) {
-  const int32_t* rp = s.row_perm.data();
-  const int32_t* cp = s.col_perm.data();
-  const double* rs = s.row_scale.data();
-  const double* cs = s.col_scale.data();
-  for (int32_t k = 0; k < s.n; ++k) work[k] = rs[rp[k]] * b[rp[k]];
-  lower_unit_solve(s, f, work);
-  upper_solve(s, f, work);
-  for (int32_t l = 0; l < s.n; ++l) x[cp[l]] = cs[cp[l]] * work[l];
+  solve_permuted(s, b, x, work, false, [&](double* z) {
+    lower_unit_solve(s, f, z);
+    upper_solve(s, f, z);
+  });
 }
 
 void solve_transpose_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work) {
-  const int32_t* rp = s.row_perm.data();
-  const int32_t* cp = s.col_perm.data();
-  const double* rs = s.row_scale.data();
-  const double* cs = s.col_scale.data();
-  for (int32_t l = 0; l < s.n; ++l) work[l] = cs[cp[l]] * b[cp[l]];
-  upper_transpose_solve(s, f, work);
-  lower_unit_transpose_solve(s, f, work);
-  for (int32_t k = 0; k < s.n; ++k) x[rp[k]] = rs[rp[k]] * work[k];
+  solve_permuted(s, b, x, work, true, [&](double* w) {
+    upper_transpose_solve(s, f, w);
+    lower_unit_transpose_solve(s, f, w);
+  });
 }
 
 void solve_symmetric_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work) {

@@ -5,6 +5,8 @@
 //   A^T x = b:  d[l] = cs[cp[l]] b[cp[l]];  U^T L^T w = d;  x[rp[k]] = rs[rp[k]] w[k]
 // (rp/cp = row_perm/col_perm, rs/cs = row_scale/col_scale; C = rs A cs permuted, so
 // C z = c reads A (cs z) = b row by row, and C^T w = d reads A^T (rs w) = b).
+#include <cstdint>
+
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
@@ -14,6 +16,23 @@ void lower_unit_solve(const Schedule& s, const double* f, double* x);           
 void upper_solve(const Schedule& s, const double* f, double* x);                 // U x = x, column oriented
 void upper_transpose_solve(const Schedule& s, const double* f, double* x);       // U^T x = x, dot products
 void lower_unit_transpose_solve(const Schedule& s, const double* f, double* x);  // L^T x = x, dot products
+
+// The notation above around any pair of triangular solves: work = the permuted, scaled b;
+// triangles(work) solves L U (transpose: U^T L^T) in place; x = work scaled and permuted back.
+template <class Triangles>
+void solve_permuted(const Schedule& s, const double* b, double* x, double* work, bool transpose, Triangles&& triangles) {
+  const int32_t* rp = s.row_perm.data();
+  const int32_t* cp = s.col_perm.data();
+  const double* rs = s.row_scale.data();
+  const double* cs = s.col_scale.data();
+  const int32_t* in = transpose ? cp : rp;
+  const int32_t* out = transpose ? rp : cp;
+  const double* in_scale = transpose ? cs : rs;
+  const double* out_scale = transpose ? rs : cs;
+  for (int32_t k = 0; k < s.n; ++k) work[k] = in_scale[in[k]] * b[in[k]];
+  triangles(work);
+  for (int32_t l = 0; l < s.n; ++l) x[out[l]] = out_scale[out[l]] * work[l];
+}
 
 // x = A^{-1} b and x = A^{-T} b. b and x may alias; work holds n entries.
 void solve_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
