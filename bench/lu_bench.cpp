@@ -9,7 +9,8 @@
 //                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
 //                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
-//                   [--panel-solve]  (the supernodal engine's solves on its panels: CudaTuning)
+//                   [--panel-solve|--f-solve]  (the supernodal engine's solves on its panels, the
+//                   default, or through F: CudaTuning)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -26,6 +27,7 @@
 #ifdef GPUGLU_BENCH_HAVE_CUDA
 #include "gpu_floors.hpp"
 #include "level_profile.hpp"
+#include "supernodal_profile.hpp"
 #include "peer_cusolverrf.hpp"
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
@@ -57,7 +59,7 @@ struct Args {
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
-               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve]\n",
+               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve]\n",
                why.c_str());
   std::exit(2);
 }
@@ -78,6 +80,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--no-umfpack") a.umfpack = false;
     else if (k == "--no-graph") a.cuda.level_graph = false;
     else if (k == "--panel-solve") a.cuda.supernodal_panel_solve = true;
+    else if (k == "--f-solve") a.cuda.supernodal_panel_solve = false;
     else if (k == "--staging") {
       const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
       if (!st) usage("unknown staging (auto, pinned, direct)");
@@ -251,6 +254,13 @@ int main(int argc, char** argv) {
         // even if all index arithmetic were free.
         base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
         base.extra["bandwidth_floor_ms"] = 24.0 * updates / (floors.copy_gb_per_s * 1e6);
+        if (args.backend == gpuglu::Backend::cuda && s.supernodal) {
+          const gb::SupernodalProfile prof = gb::profile_supernodal(s, m.a.values.data(), ours_options(args), 3);
+          std::printf("%s: %s", m.name.c_str(), gb::describe_supernodal(s, prof).c_str());
+          const char* part_names[4] = {"panel", "blocked", "direct", "gemm"};
+          for (int part = 0; part < 4; ++part) base.extra[std::string("ms_") + part_names[part]] = prof.ms[part];
+          base.extra["profiled_loop_ms"] = prof.total_ms();
+        }
         if (args.backend == gpuglu::Backend::cuda && !s.supernodal) {
           const gpuglu::Options po = ours_options(args);
           const gb::ModeProfile prof = gb::profile_level_modes(s, m.a.values.data(), po, 3);

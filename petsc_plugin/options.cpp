@@ -154,10 +154,10 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(integer("-mat_gpuglu_refine_steps",
                     "Iterative refinement steps (-1: check the backward error, up to 3 steps)", &o.refine_steps, -1,
                     1000));
-  PetscCall(real("-mat_gpuglu_refine_tol", "Refinement stops below this componentwise backward error",
+  PetscCall(real("-mat_gpuglu_refine_tol", "Refinement stops below this backward error",
                  &o.refine_tolerance, 0.0, 1.0));
   PetscCall(real("-mat_gpuglu_berr_tol",
-                 "A solve above this componentwise backward error after refinement is no solution "
+                 "A solve above this backward error after refinement is no solution "
                  "(pivot policy auto: recover; report, repivot: the factor fails)",
                  &o.backward_error_tolerance, 0.0, 1.0));
   PetscCall(real("-mat_gpuglu_check_growth",

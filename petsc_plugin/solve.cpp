@@ -41,6 +41,11 @@ PetscErrorCode report_solve(Mat F, bool* failed) {
                   ss.backward_error, tol);
     PetscCall(set_factor_error(F, f->error_if_failure, MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_NOT_CONVERGED, 0.0, -1,
                                why));
+  } else if (ss.accepted_normwise && !ss.inaccurate) {
+    PetscCall(PetscInfo(F,
+                        "gpuglu: componentwise backward error %g is above %g with every pivot order; the normwise one "
+                        "(Arioli-Demmel-Duff) is %g: solution accepted\n",
+                        ss.backward_error, tol, ss.normwise_error));
   } else if (ss.inaccurate) {
     ++f->inaccurate_solves;
     PetscCall(PetscInfo(F,

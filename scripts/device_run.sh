@@ -210,10 +210,10 @@ if want supernodal; then
       elif [[ -f $coll/$m ]]; then sn_matrices+=(--matrix "$coll/$m")
       else echo "supernodal: $m is not in the bundle"; fi
     done
-    # supernodal+panel: the supernodal engine with its solves on the panels (CudaTuning).
-    for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal+panel supernodal column}; do
-      flags=(--lu-engine "${engine%+panel}")
-      [[ $engine == *+panel ]] && flags+=(--panel-solve)
+    # supernodal+fsolve: the supernodal engine with its solves through F (CudaTuning).
+    for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
+      flags=(--lu-engine "${engine%+fsolve}")
+      [[ $engine == *+fsolve ]] && flags+=(--f-solve)
       echo "== gpuglu_lu_bench ${flags[*]}"
       timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
         --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"
@@ -231,11 +231,16 @@ if want ts; then
     (
       use_bundled_mpi
       export MPIEXEC=$mpi/bin/mpiexec
-      for variant in "-mat_gpuglu_backend cuda" "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine supernodal"; do
+      # The peers once (with the first variant), gpuglu once per variant; each run under
+      # GPUGLU_DEVICE_TS_TIMEOUT seconds.
+      solvers=${GPUGLU_DEVICE_TS_SOLVERS:-gpuglu,petsc,klu,mumps}
+      for variant in "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine supernodal" "-mat_gpuglu_backend cuda"; do
         OMP_NUM_THREADS=1 python3 "$root/scripts/ts_bench.py" --exe "$ts_exe" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
           --grid ${GPUGLU_DEVICE_TS_GRID:-224} --steps ${GPUGLU_DEVICE_TS_STEPS:-10} --gpuglu-options "$variant" \
-          --solvers gpuglu,petsc,klu,mumps --out "$out/results.jsonl" --device "$(head -1 "$out/device.txt" | cut -d, -f1)"
+          --timeout ${GPUGLU_DEVICE_TS_TIMEOUT:-150} --solvers "$solvers" --out "$out/results.jsonl" \
+          --device "$(head -1 "$out/device.txt" | cut -d, -f1)"
         echo "ts ($variant): exit $?"
+        solvers=gpuglu
       done
     ) 2>&1 | tee "$out/ts.log"
   else

@@ -27,7 +27,10 @@ def run(args, solver):
            "-pc_factor_mat_solver_type", solver, "-log_view"]
     if solver == "gpuglu":
         cmd += ["-dll_append", args.plugin] + args.gpuglu_options.split()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % args.timeout
     if proc.returncode != 0:
         return None, proc.stdout[-2000:]
     found = {}

@@ -83,6 +83,11 @@ struct SolveStats {
   Status status = Status::ok;
   int32_t refine_steps = 0;      // refinement steps taken by the last solve
   double backward_error = -1.0;  // componentwise backward error after refinement (-1: not computed)
+  // Arioli, Demmel & Duff's omega1 + omega2 in the factorization's equilibration (-1: not
+  // computed): what PivotPolicy::automatic accepts when no pivot order reaches the
+  // componentwise tolerance (accepted_normwise).
+  double normwise_error = -1.0;
+  bool accepted_normwise = false;
   // The backward error is above Options::backward_error_tolerance. Under perturb the solve
   // still returns (the factor is a preconditioner, not a direct solver); under the other
   // policies status says whether a recovery repaired it.

@@ -64,6 +64,7 @@ void SparseLU::Impl::analyze(const CsrView<I, double>& a, const int32_t* given) 
   discard();
   api::check_backend_request(options);
   schedule = gpuglu::analyze(a, options, given);
+  accept_normwise = false;
   backend = api::choose_backend(options, schedule, device);
   pattern.assign(a);
   rowptr32.assign(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
@@ -235,13 +236,25 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
       rhs = rhs_copy.data();
     }
     EngineSolveResult r = solve_one(rhs, xc, transpose, steps);
-    if (steps > 0 && !(r.backward_error <= tolerance) && solves_must_meet_tolerance()) {
-      const bool repaired = options.pivot_policy == PivotPolicy::automatic &&
-                            recover(RecoveryReason::backward_error, [&] {
-                              if (fstats.status != Status::ok) return false;
-                              r = solve_one(rhs, xc, transpose, steps);
-                              return r.backward_error <= tolerance;
-                            });
+    const bool automatic = options.pivot_policy == PivotPolicy::automatic;
+    // The componentwise target, or, where the automatic policy found it out of every pivot
+    // order's reach on this pattern, the normwise one (core/backward_error.hpp).
+    auto meets = [&](const EngineSolveResult& e) {
+      return e.backward_error <= tolerance || (automatic && accept_normwise && e.normwise_error <= tolerance);
+    };
+    if (steps > 0 && !meets(r) && solves_must_meet_tolerance()) {
+      bool repaired = automatic && recover(RecoveryReason::backward_error, [&] {
+                        if (fstats.status != Status::ok) return false;
+                        r = solve_one(rhs, xc, transpose, steps);
+                        return meets(r);
+                      });
+      // Every recovery tried and none reached the componentwise target: a factor whose
+      // solution is backward stable normwise is what any LU gives here (KLU's pivots just
+      // failed the same test), so it is kept, not failed.
+      if (!repaired && automatic && fstats.status == Status::ok && r.normwise_error <= tolerance) {
+        accept_normwise = true;
+        repaired = true;
+      }
       sstats.recovered = sstats.recovered || repaired;
       fstats.repivots = repivots;
       fstats.reanalyses = reanalyses;
@@ -250,7 +263,9 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
     if (steps > 0) {
       sstats.refine_steps = std::max(sstats.refine_steps, r.refine_steps);
       sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
-      sstats.inaccurate = sstats.inaccurate || !(r.backward_error <= tolerance);
+      sstats.normwise_error = std::max(sstats.normwise_error, r.normwise_error);
+      sstats.accepted_normwise = sstats.accepted_normwise || !(r.backward_error <= tolerance);
+      sstats.inaccurate = sstats.inaccurate || !meets(r);
     }
   }
   sstats.solve_ms = ms_since(t0);

@@ -24,6 +24,10 @@ struct SparseLU::Impl {
   int64_t analysis_count = 0;
   int64_t repivots = 0;    // schedules replaced by KLU's pivot order since the last analyze()
   int64_t reanalyses = 0;  // fresh static analyses by PivotPolicy::automatic since the last analyze()
+  // PivotPolicy::automatic found, since the last analyze(), that no pivot order reaches the
+  // componentwise backward error tolerance on this pattern while the normwise one
+  // (core/backward_error.hpp) is met: later solves accept the normwise measure at once.
+  bool accept_normwise = false;
   Schedule schedule;
   detail::AnalyzedPattern pattern;
   std::vector<int32_t> given_perm;  // Ordering::given: the caller's permutation, kept for re-analyses

@@ -25,6 +25,7 @@ struct EngineFactorResult {
 struct EngineSolveResult {
   int32_t refine_steps = 0;      // corrections accepted
   double backward_error = -1.0;  // componentwise, of the returned x; -1 when max_steps was 0
+  double normwise_error = -1.0;  // core/backward_error.hpp's omega1 + omega2 of the returned x; -1 likewise
 };
 
 // A's CSR pattern as analyzed (64-bit row pointers), for the refinement's residuals. It

@@ -61,12 +61,17 @@ class CpuEngine final : public NumericEngine {
     EngineSolveResult out;
     triangular_solves(b, x, transpose);
     if (max_steps == 0) return out;
-    const reference::CsrRef a{s_.n, pattern_.rowptr, pattern_.colind, a_values_};
+    reference::CsrRef a{s_.n, pattern_.rowptr, pattern_.colind, a_values_};
+    if (s_.row_scale.size() == static_cast<size_t>(s_.n) && s_.col_scale.size() == static_cast<size_t>(s_.n)) {
+      a.row_scale = s_.row_scale.data();
+      a.col_scale = s_.col_scale.data();
+    }
     const reference::RefineOutcome r = reference::refine_with(
         [&](const double* rhs, double* d) { triangular_solves(rhs, d, transpose); }, a, transpose, b, x, max_steps,
         tolerance, refine_work_);
     out.refine_steps = r.steps;
     out.backward_error = r.backward_error;
+    out.normwise_error = r.normwise_error;
     return out;
   }
 

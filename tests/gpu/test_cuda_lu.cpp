@@ -412,7 +412,8 @@ TEST(CudaLU, device_refinement_matches_the_cpu_refinement) {
     EXPECT_LE(rg.backward_error, std::max(1e-14, 10.0 * rc.backward_error));
     std::vector<double> r(b.size());
     const double berr = reference::residual_and_backward_error(ref, transpose, b.data(), xg.data(), r.data(),
-                                                               work.denom.data());
+                                                               work.denom.data(), work.row_max.data(),
+                                                               work.row_len.data());
     EXPECT_LE(berr, std::max(1e-14, 2.0 * rg.backward_error)) << "the device's backward error is the CPU's, recomputed";
     // max_steps 0: the bare solve, no backward error.
     const EngineSolveResult bare = lu.solve(b.data(), xg.data(), transpose, 0, 1e-15);

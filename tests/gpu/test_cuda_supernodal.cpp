@@ -161,7 +161,9 @@ void expect_solves(Engines& e, const Csr& pattern, const std::vector<double>& va
       }
       std::vector<double> inplace = b;
       e.gpu->solve(inplace.data(), inplace.data(), tr, steps, 1e-15);
-      EXPECT_LE(relative_difference_inf(inplace, x_gpu), 1e-14) << "in-place solve";
+      // The forward sweeps add a level's contributions with atomics (panel_solve_kernels.cu), so
+      // two solves of one b agree to rounding amplified by the conditioning, not bitwise.
+      EXPECT_LE(relative_difference_inf(inplace, x_gpu), 1e-10) << "in-place solve";
     }
   }
 }
@@ -516,6 +518,13 @@ Options panel_solve_options() {
   return o;
 }
 
+// The solves through F (CudaLU's level-scheduled solves), the panel solves' alternative.
+Options f_solve_options() {
+  Options o = supernodal_options();
+  o.cuda.supernodal_panel_solve = false;
+  return o;
+}
+
 std::string spec_name(const ::testing::TestParamInfo<const char*>& info) {
   std::string name = info.param;
   for (char& ch : name)
@@ -536,6 +545,16 @@ INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalPanelSolves,
                          ::testing::Values("circuit:20000:200", "powergrid:1200:12", "lap2d5:40x30",
                                            "lap3d7:16x16x16", "randdd:800:6:11"),
                          spec_name);
+
+class CudaSupernodalFSolves : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CudaSupernodalFSolves, solves_through_f_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  check_matrix(GetParam(), f_solve_options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalFSolves,
+                         ::testing::Values("circuit:2000:40", "powergrid:1200:12", "lap3d7:16x16x16"), spec_name);
 
 // Wide supernodes (a 3-D grid's separators: hundreds of columns) solve their diagonal blocks
 // with the whole block, narrow ones with a warp; without graphs the levels are plain launches.
@@ -562,7 +581,7 @@ TEST(CudaSupernodalLU, panel_solves_report_no_trsv_kernel) {
   Engines panel(a, panel_solve_options());
   EXPECT_EQ(panel.gpu->trsv_kernel(), TrsvKernel::automatic);
   EXPECT_GT(panel.gpu->device_bytes(), static_cast<int64_t>(panel.s.supernodes.values * sizeof(double)));
-  Engines through_f(a, supernodal_options());
+  Engines through_f(a, f_solve_options());
   EXPECT_NE(through_f.gpu->trsv_kernel(), TrsvKernel::automatic);
 }
 

@@ -99,6 +99,7 @@ void CudaLDLT::Impl::init(const Schedule& s, const Options& o, int device_ordina
   solves = std::make_unique<LdltSolves>(s, o, device, mem, stream, args.f, args.diag);
   refinement =
       std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, factor->input_values(), mem, *staging, stream);
+  refinement->set_equilibration(s.row_scale, s.col_scale);
   loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, args, kernels::ldlt_update_kernels(), device, mem,
                                      stream);
 }

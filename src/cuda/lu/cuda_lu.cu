@@ -115,6 +115,7 @@ void CudaLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal,
   solves = std::make_unique<LuSolves>(s, o, device, mem, stream, factor->values());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, factor->input_values(), mem, *staging,
                                                   stream);
+  refinement->set_equilibration(s.row_scale, s.col_scale);
   loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, factor->level_args(),
                                      kernels::lu_update_kernels(), device, mem, stream);
 }

@@ -27,9 +27,16 @@ DeviceRefinement::DeviceRefinement(int32_t n, int64_t input_nnz, PatternRef patt
   r_next_ = mem.allocate<double>(un, "the refinement's next residual");
   d_dev_ = mem.allocate<double>(un, "the refinement's correction");
   x_next_ = mem.allocate<double>(un, "the refinement's next iterate");
-  berr_bits_ = mem.allocate<unsigned long long>(1, "the backward error");
+  berr_bits_ = mem.allocate<unsigned long long>(4, "the backward error");  // ||x||, omega1, omega2, componentwise
   v_pinned_ = staging.pinned<double>(un, "the solve's staging buffer");
-  berr_pinned_ = staging.pinned<unsigned long long>(1, "the backward error's staging buffer");
+  berr_pinned_ = staging.pinned<unsigned long long>(3, "the backward error's staging buffer");
+}
+
+void DeviceRefinement::set_equilibration(const std::vector<double>& row_scale, const std::vector<double>& col_scale) {
+  const size_t un = static_cast<size_t>(n_);
+  if (n_ == 0 || row_scale.size() != un || col_scale.size() != un) return;
+  row_scale_ = mem_.upload(row_scale.data(), un, "the row scaling (backward error)");
+  col_scale_ = mem_.upload(col_scale.data(), un, "the column scaling (backward error)");
 }
 
 // A's pattern, once: the first refined solve needs it.
@@ -55,19 +62,27 @@ void DeviceRefinement::build_transpose() {
 }
 
 void DeviceRefinement::enqueue_residual(bool transpose, const double* x, double* r) {
-  GPUGLU_CUDA_CHECK(cudaMemsetAsync(berr_bits_, 0, sizeof(unsigned long long), stream_));
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(berr_bits_, 0, 4 * sizeof(unsigned long long), stream_));
   if (transpose)
-    kernels::launch_residual(n_, at_rowptr_, at_colind_, a_values_, at_value_of_, b_dev_, x, r, berr_bits_, stream_);
+    kernels::launch_residual(n_, at_rowptr_, at_colind_, a_values_, at_value_of_, row_scale_, b_dev_, x, r,
+                             berr_bits_, stream_);
   else
-    kernels::launch_residual(n_, a_rowptr_, a_colind_, a_values_, nullptr, b_dev_, x, r, berr_bits_, stream_);
-  GPUGLU_CUDA_CHECK(
-      cudaMemcpyAsync(berr_pinned_, berr_bits_, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_));
+    kernels::launch_residual(n_, a_rowptr_, a_colind_, a_values_, nullptr, col_scale_, b_dev_, x, r, berr_bits_,
+                             stream_);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(berr_pinned_, berr_bits_ + 1, 3 * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost, stream_));
+}
+
+double DeviceRefinement::backward_error() const { return kernels::double_from_bits(berr_pinned_[2]); }
+
+double DeviceRefinement::normwise_error() const {
+  return kernels::double_from_bits(berr_pinned_[0]) + kernels::double_from_bits(berr_pinned_[1]);
 }
 
 double DeviceRefinement::residual(bool transpose, const double* x, double* r) {
   enqueue_residual(transpose, x, r);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  return kernels::double_from_bits(*berr_pinned_);
+  return backward_error();
 }
 
 EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, double* x, bool transpose,
@@ -84,18 +99,21 @@ EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, 
   // x and the backward error come back with one synchronization.
   staging_.download(x, x_dev_, v_pinned_, bytes, stream_);
   if (max_steps == 0) return out;
-  double berr = kernels::double_from_bits(*berr_pinned_);
+  double berr = backward_error();
+  double normwise = normwise_error();
   while (out.refine_steps < max_steps && berr > tolerance) {
     solves.solve_device(r_dev_, d_dev_, transpose);
     kernels::launch_add(n_, x_dev_, d_dev_, x_next_, stream_);
     const double next = residual(transpose, x_next_, r_next_);
     if (!(next < berr)) break;
+    normwise = normwise_error();
     std::swap(x_dev_, x_next_);
     std::swap(r_dev_, r_next_);
     berr = next;
     ++out.refine_steps;
   }
   out.backward_error = berr;
+  out.normwise_error = normwise;
   if (out.refine_steps > 0) staging_.download(x, x_dev_, v_pinned_, bytes, stream_);
   return out;
 }

@@ -2,7 +2,7 @@
 // The CUDA engines' solve with iterative refinement on the device (reference::refine_with's
 // rule): b goes up, x = op(A)^{-1} b through the engine's DeviceSolve (CudaLU's LuSolves,
 // CudaLDLT's LdltSolves), then the residual r = b - op(A) x and the
-// componentwise backward error of every iterate are computed on the device with A's values
+// componentwise and Arioli-Demmel-Duff backward errors of every iterate are computed on the device with A's values
 // of the last factorization (refine_kernels.cu), and a correction is kept only while it
 // lowers the backward error. The backward error of the first solve is copied to pinned
 // memory behind x and read after x's download: the check costs one residual kernel and no
@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "core/numeric_engine.hpp"
 #include "cuda/common/device_memory.hpp"
@@ -36,6 +37,10 @@ class DeviceRefinement {
   EngineSolveResult solve(DeviceSolve& solves, const double* b, double* x, bool transpose, int32_t max_steps,
                           double tolerance);
 
+  // The factorization's equilibration (schedule.hpp's row_scale and col_scale, n each; other
+  // sizes: none), uploaded once, for the backward error's noise test (core/backward_error.hpp).
+  void set_equilibration(const std::vector<double>& row_scale, const std::vector<double>& col_scale);
+
  private:
   void upload_pattern();
   void build_transpose();
@@ -43,6 +48,8 @@ class DeviceRefinement {
   // stream has been synchronized.
   void enqueue_residual(bool transpose, const double* x, double* r);
   double residual(bool transpose, const double* x, double* r);  // the same, synchronized: the backward error
+  double backward_error() const;  // componentwise, of the last residual, once synchronized
+  double normwise_error() const;  // omega1 + omega2 of the last residual, likewise
 
   int32_t n_;
   int64_t input_nnz_;
@@ -62,6 +69,8 @@ class DeviceRefinement {
   double* r_dev_ = nullptr;
   double* r_next_ = nullptr;
   double* d_dev_ = nullptr;
+  double* row_scale_ = nullptr;  // null: no equilibration
+  double* col_scale_ = nullptr;
   unsigned long long* berr_bits_ = nullptr;
   double* v_pinned_ = nullptr;
   unsigned long long* berr_pinned_ = nullptr;

@@ -130,11 +130,14 @@ const UpdateKernels& lu_update_kernels();
 
 // --- refinement (refine_kernels.cu) ---
 // r = b - A x over the rows of a CSR matrix whose values are values[value_of[p]] (or
-// values[p] when value_of is null), and *berr_bits = max(*berr_bits, bits of the row's
-// componentwise backward error |r_i| / (|b_i| + sum |a_ip x_p|)); NaN counts as +Inf.
+// values[p] when value_of is null), and the backward error of core/backward_error.hpp:
+// bits[0] = bits of max |x_j| / d_j (a first pass), bits[1] and bits[2] = the bits of omega1
+// and omega2 (max over their rows), bits[3] = the componentwise backward error's (NaN counts
+// as +Inf). d: the column scaling of this CSR matrix the factorization used (null: none).
+// bits: 4 words, zeroed by the caller.
 void launch_residual(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
-                     const int64_t* value_of, const double* b, const double* x, double* r,
-                     unsigned long long* berr_bits, cudaStream_t stream);
+                     const int64_t* value_of, const double* d, const double* b, const double* x, double* r,
+                     unsigned long long* bits, cudaStream_t stream);
 // out = x + d
 void launch_add(int32_t n, const double* x, const double* d, double* out, cudaStream_t stream);
 

@@ -1,11 +1,11 @@
 // Iterative refinement on the device (reference/refinement.cpp is the CPU original):
-// the residual r = b - A x and the componentwise backward error
-//   max_i |r_i| / (|b_i| + sum_p |a_ip x_p|)
-// in one pass over A's rows (a warp per row), with A's values as given to factor(), and
-// x + d for the next iterate. For A^T the same kernel runs over A's transpose (CSR of
-// A^T with a map into A's values).
+// ||x||_inf in a first pass, then the residual r = b - A x and the backward error of
+// core/backward_error.hpp in one pass over A's rows (a warp per row), with A's values as
+// given to factor(), and x + d for the next iterate. For A^T the same kernel runs over A's
+// transpose (CSR of A^T with a map into A's values).
 #include <cfloat>
 
+#include "core/backward_error.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/lu/lu_kernels.cuh"
 
@@ -16,35 +16,58 @@ namespace {
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned long long kInfBits = 0x7ff0000000000000ull;
 
+// Non-negative doubles order like their bit patterns; NaN counts as +Inf.
+__device__ __forceinline__ void atomic_max_nonneg(unsigned long long* bits, double v) {
+  atomicMax(bits, v == v ? static_cast<unsigned long long>(__double_as_longlong(v)) : kInfBits);
+}
+
+__global__ void __launch_bounds__(256) max_abs_kernel(int32_t n, const double* __restrict__ x,
+                                                      const double* __restrict__ d, unsigned long long* bits) {
+  double m = 0.0;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const double v = d ? fabs(x[i]) / d[i] : fabs(x[i]);
+    m = (v > m || v != v) ? v : m;
+  }
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const double o = __shfl_xor_sync(kFullMask, m, offset);
+    m = (o > m || o != o) ? o : m;
+  }
+  if ((threadIdx.x & 31) == 0 && m != 0.0) atomic_max_nonneg(bits, m);
+}
+
 __global__ void __launch_bounds__(256) residual_kernel(int32_t n, const int64_t* __restrict__ rowptr,
                                                        const int32_t* __restrict__ colind,
                                                        const double* __restrict__ values,
                                                        const int64_t* __restrict__ value_of,
+                                                       const double* __restrict__ d,
                                                        const double* __restrict__ b, const double* __restrict__ x,
-                                                       double* __restrict__ r, unsigned long long* berr_bits) {
+                                                       double* __restrict__ r, unsigned long long* bits) {
   const int64_t row = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = static_cast<int>(threadIdx.x & 31);
   if (row >= n) return;
-  double sum = 0.0, mag = 0.0;
+  double sum = 0.0, mag = 0.0, big = 0.0;
   for (int64_t p = rowptr[row] + lane; p < rowptr[row + 1]; p += 32) {
-    const double t = values[value_of ? value_of[p] : p] * x[colind[p]];
+    const double a = values[value_of ? value_of[p] : p];
+    const int32_t j = colind[p];
+    const double t = a * x[j];
     sum += t;
     mag += fabs(t);
+    big = fmax(big, d ? fabs(a) * d[j] : fabs(a));
   }
   for (int offset = 16; offset > 0; offset >>= 1) {
     sum += __shfl_xor_sync(kFullMask, sum, offset);
     mag += __shfl_xor_sync(kFullMask, mag, offset);
+    big = fmax(big, __shfl_xor_sync(kFullMask, big, offset));
   }
   if (lane != 0) return;
   const double ri = b[row] - sum;
   r[row] = ri;
-  const double num = fabs(ri);
-  if (num == 0.0) return;
-  const double denom = fabs(b[row]) + mag;
-  // A NaN residual must never look like convergence: it counts as infinitely wrong.
-  const double e = denom > 0.0 ? num / denom : __longlong_as_double(static_cast<long long>(kInfBits));
-  const unsigned long long bits = e == e ? static_cast<unsigned long long>(__double_as_longlong(e)) : kInfBits;
-  atomicMax(berr_bits, bits);  // non-negative doubles order like their bit patterns
+  const double x_norm = __longlong_as_double(static_cast<long long>(bits[0]));  // written by the kernel before
+  const RowError e = row_backward_error(fabs(ri), fabs(b[row]) + mag, big, fabs(b[row]), rowptr[row + 1] - rowptr[row],
+                                        x_norm);
+  if (e.value != 0.0) atomic_max_nonneg(bits + (e.noise ? 2 : 1), e.value);
+  if (e.componentwise != 0.0) atomic_max_nonneg(bits + 3, e.componentwise);
 }
 
 __global__ void __launch_bounds__(256) add_kernel(int32_t n, const double* __restrict__ x,
@@ -56,11 +79,14 @@ __global__ void __launch_bounds__(256) add_kernel(int32_t n, const double* __res
 }  // namespace
 
 void launch_residual(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
-                     const int64_t* value_of, const double* b, const double* x, double* r,
-                     unsigned long long* berr_bits, cudaStream_t stream) {
+                     const int64_t* value_of, const double* d, const double* b, const double* x, double* r,
+                     unsigned long long* bits, cudaStream_t stream) {
   if (n <= 0) return;
+  const int64_t norm_blocks = (static_cast<int64_t>(n) + 255) / 256;
+  max_abs_kernel<<<static_cast<unsigned>(norm_blocks < 1024 ? norm_blocks : 1024), 256, 0, stream>>>(n, x, d, bits);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
   const unsigned blocks = static_cast<unsigned>((static_cast<int64_t>(n) * 32 + 255) / 256);
-  residual_kernel<<<blocks, 256, 0, stream>>>(n, rowptr, colind, values, value_of, b, x, r, berr_bits);
+  residual_kernel<<<blocks, 256, 0, stream>>>(n, rowptr, colind, values, value_of, d, b, x, r, bits);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -56,6 +56,7 @@ struct CudaSupernodalLU::Impl {
 
   void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
   void enqueue_levels();
+  void enqueue_level(const SupernodalPlan::Level& lv, int part);
 };
 
 CudaSupernodalLU::Impl::~Impl() {
@@ -97,20 +98,36 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
     solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, panels->input_values(), mem, *staging,
                                                   stream);
+  refinement->set_equilibration(s.row_scale, s.col_scale);
 }
 
 // Level by level: a level's supernodes depend only on earlier levels (their descendants),
 // and their complements go to later ones (their ancestors), so the stream's order is all
 // the synchronization there is.
 void CudaSupernodalLU::Impl::enqueue_levels() {
+  for (const SupernodalPlan::Level& lv : plan.levels)
+    for (int part = 0; part < 4; ++part) enqueue_level(lv, part);
+}
+
+// Part 0: the panel kernel's supernodes, 1: the blocked ones, 2: the direct complements,
+// 3: the GEMM ones (in this order: a complement needs its supernode factored).
+void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int part) {
   const kernels::SupernodeArgs& a = panels->args();
-  for (const SupernodalPlan::Level& lv : plan.levels) {
-    kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
-                                 stream);
-    for (const BlockedNode& b : lv.blocked) gemm->factor_blocked(a, b);
-    kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count, lv.direct_threads,
-                                 stream);
-    for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
+  switch (part) {
+    case 0:
+      kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
+                                   lv.panel_smem, stream);
+      break;
+    case 1:
+      for (const BlockedNode& b : lv.blocked) gemm->factor_blocked(a, b);
+      break;
+    case 2:
+      kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count,
+                                   lv.direct_threads, stream);
+      break;
+    default:
+      for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
+      break;
   }
 }
 
@@ -190,6 +207,34 @@ TrsvKernel CudaSupernodalLU::trsv_kernel() const noexcept {
 CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
   const SupernodalPlan& p = impl_->plan;
   return {static_cast<int64_t>(p.direct_nodes.size()), p.gemm_nodes, p.blocked_nodes};
+}
+
+std::vector<CudaSupernodalLU::LevelTiming> CudaSupernodalLU::profile_levels(const double* a_values,
+                                                                             const PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factored = false;
+  m.f_host_current = false;
+  const size_t levels = m.plan.levels.size();
+  std::vector<cudaEvent_t> ev(levels * 4 + 1, nullptr);
+  for (cudaEvent_t& e : ev) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
+  m.panels->upload_input(a_values, m.stream);
+  m.panels->enqueue_scatter(rule, m.stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(ev[0], m.stream));
+  for (size_t l = 0; l < levels; ++l)
+    for (int part = 0; part < 4; ++part) {
+      m.enqueue_level(m.plan.levels[l], part);
+      GPUGLU_CUDA_CHECK(cudaEventRecord(ev[l * 4 + part + 1], m.stream));
+    }
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  std::vector<LevelTiming> out(levels);
+  for (size_t l = 0; l < levels; ++l) {
+    float* parts[4] = {&out[l].panel, &out[l].blocked, &out[l].direct, &out[l].gemm};
+    for (int part = 0; part < 4; ++part)
+      GPUGLU_CUDA_CHECK(cudaEventElapsedTime(parts[part], ev[l * 4 + part], ev[l * 4 + part + 1]));
+  }
+  for (cudaEvent_t e : ev) cudaEventDestroy(e);
+  return out;
 }
 
 int32_t CudaSupernodalLU::levels() const { return static_cast<int32_t>(impl_->plan.levels.size()); }

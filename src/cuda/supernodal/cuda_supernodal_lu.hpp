@@ -67,6 +67,13 @@ class CudaSupernodalLU final : public NumericEngine {
   UpdatePaths update_paths() const;
   int32_t levels() const;  // of the supernodal tree
 
+  // Where a factorization's time goes (benchmarks only): one factorization of a_values run
+  // launch by launch with events around each of a level's four parts, in ms per level.
+  struct LevelTiming {
+    float panel = 0, blocked = 0, direct = 0, gemm = 0;
+  };
+  std::vector<LevelTiming> profile_levels(const double* a_values, const PivotRule& rule);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

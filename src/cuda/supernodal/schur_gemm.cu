@@ -62,7 +62,7 @@ void SchurGemm::factor_blocked(const kernels::SupernodeArgs& a, const BlockedNod
   for (int32_t k0 = 0; k0 < b.ns; k0 += kBlockWidth) {
     const int32_t k1 = k0 + kBlockWidth < b.ns ? k0 + kBlockWidth : b.ns;
     const int64_t w = k1 - k0;
-    kernels::launch_panel_block(a, b.s, k0, k1, b.threads, stream_);
+    kernels::launch_panel_block(a, b.s, k0, k1, b.threads, b.smem, stream_);
     const double* l11 = l + k0 + static_cast<int64_t>(k0) * nr;
     const int64_t rest = b.ns - k1;
     if (rest > 0) {

@@ -166,21 +166,231 @@ __device__ void factor_columns(const SupernodeArgs& a, int32_t s, int32_t k0, in
 }
 
 
-// One block per supernode: its whole panels.
+// The same factorization, kPanelWidth columns at a time through shared memory: a block of
+// columns kb .. ke - 1 (rows kb .. nr - 1 of the L panel) is staged and factored there column
+// by column (pivot test, scaling, rank-1 updates inside the block), then
+//   U(kb:ke, j)  for the columns ke <= j < jend: forward substitution with the block's unit
+//                lower triangle (a thread per column),
+//   L(ke:nr, j) -= L(ke:nr, kb:ke) U(kb:ke, j): a thread per row, its kPanelWidth multipliers
+//                in registers, each entry read and written once per block instead of once per
+//                column,
+//   and, with_ut, the U^T panel's rows: its block columns through the block's triangle, then
+//                its columns from ke on (a thread per row).
+// Every entry receives the same subtractions in the same (ascending column) order, rounded
+// the same way (no FMA), with the same zero-multiplier skips as factor_columns: the result is
+// bitwise that of the unblocked kernel (and of the CPU reference). sm: kPanelWidth * (nr +
+// jend - k0) doubles of dynamic shared memory (panel_smem_bytes).
+__device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int32_t jend,
+                                      bool with_ut, double* sm) {
+  __shared__ double upper_max[kPanelWidth];
+  __shared__ int upper_finite[kPanelWidth];
+  FactorState* st = a.state;
+  const Panel p = panel_of(a, s);
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  const int lane = tid & 31, warp = tid >> 5, nwarps = nthreads >> 5;
+  const double threshold = st->threshold;
+  const double zero_pivot = st->zero_pivot;
+  const double perturbation = st->perturbation;
+  const bool report = st->policy == static_cast<int32_t>(PivotPolicy::report);
+  double min_ratio = __longlong_as_double(static_cast<long long>(kPlusInfBits));
+  double max_active = 0.0;
+  unsigned long long perturbed = 0;
+  int32_t first_perturbed = -1;
+  int32_t failed = -1;
+  for (int32_t kb = k0; kb < k1; kb += kPanelWidth) {
+    const int32_t w = min(kPanelWidth, k1 - kb);
+    const int32_t ke = kb + w;
+    const int64_t mb = p.nr - kb;  // staged rows kb .. nr - 1
+    double* S = sm;                // mb x w, column-major (leading dimension mb)
+    double* U = sm + mb * kPanelWidth;  // U(kb:ke, ke + jj) at U[c + kPanelWidth * jj]
+    for (int64_t e = tid; e < mb * w; e += nthreads) {
+      const int64_t c = e / mb;
+      S[e] = p.l[(kb + c) * p.nr + kb + (e - c * mb)];
+    }
+    // Rows 0 .. kb - 1 of the block's columns hold U entries made final by earlier blocks:
+    // they count in the pivot test's column maximum, as in the unblocked kernel.
+    for (int32_t c = warp; c < w; c += nwarps) {
+      double m = 0.0;
+      bool finite = true;
+      for (int32_t i = lane; i < kb; i += 32) {
+        const double v = fabs(p.l[static_cast<int64_t>(kb + c) * p.nr + i]);
+        m = v > m ? v : m;
+        finite &= v <= DBL_MAX;
+      }
+      m = warp_max(m);
+      finite = __all_sync(0xffffffffu, finite) != 0;
+      if (lane == 0) {
+        upper_max[c] = m;
+        upper_finite[c] = finite;
+      }
+    }
+    __syncthreads();
+    for (int32_t kk = 0; kk < w; ++kk) {
+      double* col = S + kk * mb;
+      const double pivot0 = col[kk];
+      double colmax = 0.0;
+      bool finite = true;
+      for (int64_t i = tid; i < mb; i += nthreads) {
+        const double v = fabs(col[i]);
+        colmax = v > colmax ? v : colmax;
+        finite &= v <= DBL_MAX;
+      }
+      colmax = block_max(colmax);
+      finite = __syncthreads_and(finite) != 0;
+      colmax = upper_max[kk] > colmax ? upper_max[kk] : colmax;
+      finite = finite && upper_finite[kk];
+      const double apiv = fabs(pivot0);
+      const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+      min_ratio = ratio < min_ratio ? ratio : min_ratio;
+      max_active = colmax > max_active ? colmax : max_active;
+      if (!finite) {
+        failed = p.first + kb + kk;
+        break;
+      }
+      const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
+      double pivot = pivot0;
+      if (tiny) {
+        if (report) {
+          failed = p.first + kb + kk;
+          break;
+        }
+        pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
+        ++perturbed;
+        if (first_perturbed < 0) first_perturbed = p.first + kb + kk;
+        if (tid == 0) col[kk] = pivot;
+      }
+      for (int64_t i = kk + 1 + tid; i < mb; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
+      __syncthreads();
+      const int64_t rows = mb - kk - 1;
+      const int32_t cols = w - kk - 1;
+      for (int64_t e = tid; e < rows * cols; e += nthreads) {
+        const int64_t c = kk + 1 + e / rows;
+        const int64_t i = kk + 1 + e % rows;
+        const double u = S[kk + c * mb];
+        if (u != 0.0) S[i + c * mb] = __dsub_rn(S[i + c * mb], __dmul_rn(col[i], u));
+      }
+      __syncthreads();
+    }
+    for (int64_t e = tid; e < mb * w; e += nthreads) {
+      const int64_t c = e / mb;
+      p.l[(kb + c) * p.nr + kb + (e - c * mb)] = S[e];
+    }
+    if (failed >= 0) break;  // uniform over the block
+    const int32_t nrest = jend - ke;
+    for (int32_t jj = tid; jj < nrest; jj += nthreads) {
+      double* cj = p.l + static_cast<int64_t>(ke + jj) * p.nr;
+      double u[kPanelWidth];
+#pragma unroll
+      for (int c = 0; c < kPanelWidth; ++c) u[c] = c < w ? cj[kb + c] : 0.0;
+#pragma unroll
+      for (int cc = 0; cc < kPanelWidth; ++cc) {
+        if (cc >= w || u[cc] == 0.0) continue;
+#pragma unroll
+        for (int c = cc + 1; c < kPanelWidth; ++c)
+          if (c < w) u[c] = __dsub_rn(u[c], __dmul_rn(S[c + cc * mb], u[cc]));
+      }
+#pragma unroll
+      for (int c = 0; c < kPanelWidth; ++c)
+        if (c < w) {
+          cj[kb + c] = u[c];
+          U[c + kPanelWidth * jj] = u[c];
+        }
+    }
+    __syncthreads();
+    const int64_t rows = mb - w;  // L rows ke .. nr - 1
+    if (rows > 0 && nrest > 0) {
+      const int64_t rows_per_group = rows >= nthreads ? nthreads : ((rows + 31) / 32) * 32;
+      const int groups = static_cast<int>(nthreads / rows_per_group);
+      const int g = static_cast<int>(tid / rows_per_group);
+      if (g < groups) {
+        for (int64_t i = tid - g * rows_per_group; i < rows; i += rows_per_group) {
+          double l[kPanelWidth];
+#pragma unroll
+          for (int c = 0; c < kPanelWidth; ++c) l[c] = c < w ? S[w + i + c * mb] : 0.0;
+          for (int32_t jj = g; jj < nrest; jj += groups) {
+            double* cp = p.l + static_cast<int64_t>(ke + jj) * p.nr + ke + i;
+            double v = *cp;
+#pragma unroll
+            for (int c = 0; c < kPanelWidth; ++c) {
+              const double u = c < w ? U[c + kPanelWidth * jj] : 0.0;
+              if (u != 0.0) v = __dsub_rn(v, __dmul_rn(l[c], u));
+            }
+            *cp = v;
+          }
+        }
+      }
+    }
+    if (with_ut) {
+      for (int64_t r = tid; r < p.nu; r += nthreads) {
+        double ut[kPanelWidth];
+#pragma unroll
+        for (int c = 0; c < kPanelWidth; ++c) ut[c] = c < w ? p.u[static_cast<int64_t>(kb + c) * p.nu + r] : 0.0;
+#pragma unroll
+        for (int cc = 0; cc < kPanelWidth; ++cc) {
+          if (cc >= w) continue;
+#pragma unroll
+          for (int c = cc + 1; c < kPanelWidth; ++c) {
+            if (c >= w) continue;
+            const double ljk = S[c + cc * mb];  // L(kb + c, kb + cc)
+            if (ljk != 0.0) ut[c] = __dsub_rn(ut[c], __dmul_rn(ljk, ut[cc]));
+          }
+        }
+#pragma unroll
+        for (int c = 0; c < kPanelWidth; ++c)
+          if (c < w) p.u[static_cast<int64_t>(kb + c) * p.nu + r] = ut[c];
+        for (int32_t j = ke; j < p.ns; ++j) {
+          double* cp = p.u + static_cast<int64_t>(j) * p.nu + r;
+          double v = *cp;
+#pragma unroll
+          for (int cc = 0; cc < kPanelWidth; ++cc) {
+            const double ljk = cc < w ? S[(j - kb) + cc * mb] : 0.0;  // L(j, kb + cc)
+            if (ljk != 0.0) v = __dsub_rn(v, __dmul_rn(ljk, ut[cc]));
+          }
+          *cp = v;
+        }
+      }
+    }
+    __syncthreads();  // S and U are restaged; the block's global writes are visible to all
+  }
+  if (tid != 0) return;
+  atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
+  atomic_max_nonneg(&st->max_active_bits, max_active);
+  if (perturbed > 0) {
+    atomicAdd(&st->perturbed, perturbed);
+    atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
+  }
+  if (failed >= 0) {
+    a.failed[s] = 1;
+    atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
+  }
+}
+
+// One block per supernode: its whole panels (staged: through shared memory).
+template <bool kStaged>
 __global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+  extern __shared__ double staged_panel[];
   if (input_was_bad(a.state)) return;
   const int32_t s = nodes[blockIdx.x];
   const int32_t ns = a.first[s + 1] - a.first[s];
-  factor_columns(a, s, 0, ns, ns, true);
+  if constexpr (kStaged)
+    factor_columns_staged(a, s, 0, ns, ns, true, staged_panel);
+  else
+    factor_columns(a, s, 0, ns, ns, true);
 }
 
 // One block for columns k0 .. k1 - 1 of a blocked supernode (cuBLAS does the rest); nothing
 // once an earlier block of it failed.
+template <bool kStaged>
 __global__ void __launch_bounds__(1024) panel_block_kernel(SupernodeArgs a, int32_t s, int32_t k0, int32_t k1) {
+  extern __shared__ double staged_panel[];
   if (input_was_bad(a.state)) return;
   const volatile uint8_t* failed = a.failed;
   if (failed[s]) return;
-  factor_columns(a, s, k0, k1, k1, false);
+  if constexpr (kStaged)
+    factor_columns_staged(a, s, k0, k1, k1, false, staged_panel);
+  else
+    factor_columns(a, s, k0, k1, k1, false);
 }
 
 // Subtracts v, entry (x, y) of supernode p's Schur complement L21 U12, from its target
@@ -252,15 +462,44 @@ __global__ void __launch_bounds__(kScatterThreads) schur_scatter_kernel(Supernod
 
 }  // namespace
 
-void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+namespace {
+
+// The staged kernels may use up to kMaxPanelSmemBytes of dynamic shared memory: allowed once
+// per process (the attribute is per kernel and device-independent in practice; setting it
+// again is harmless).
+void allow_panel_smem() {
+  static const bool done = [] {
+    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_factor_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kMaxPanelSmemBytes)));
+    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_block_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kMaxPanelSmemBytes)));
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                          cudaStream_t stream) {
   if (count <= 0) return;
-  panel_factor_kernel<<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  if (smem > 0) {
+    allow_panel_smem();
+    panel_factor_kernel<true><<<static_cast<unsigned>(count), threads, smem, stream>>>(a, nodes);
+  } else {
+    panel_factor_kernel<false><<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  }
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, cudaStream_t stream) {
-  panel_block_kernel<<<1, threads, 0, stream>>>(a, s, k0, k1);
+void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
+                        cudaStream_t stream) {
+  if (smem > 0) {
+    allow_panel_smem();
+    panel_block_kernel<true><<<1, threads, smem, stream>>>(a, s, k0, k1);
+  } else {
+    panel_block_kernel<false><<<1, threads, 0, stream>>>(a, s, k0, k1);
+  }
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

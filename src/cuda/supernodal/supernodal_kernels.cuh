@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cuda/lu/lu_kernels.cuh"
+#include "cuda/supernodal/panel_smem.hpp"
 
 namespace gpuglu::cuda::kernels {
 
@@ -28,14 +29,17 @@ struct SupernodeArgs {
 };
 
 // The unpivoted LU of the panels of supernodes nodes[0 .. count), a block of `threads`
-// per supernode (a multiple of 32, at most 1024). Nothing when the input held a NaN/Inf.
-void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+// per supernode (a multiple of 32, at most 1024), staged through smem bytes of shared memory
+// (0: unstaged). Nothing when the input held a NaN/Inf.
+void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                          cudaStream_t stream);
 
 // Columns k0 .. k1 - 1 of supernode s's L panel, by one block of `threads`: the pivot test,
 // the scaling and the rank-1 updates of those columns only (the blocked factorization's
-// tall-skinny step; cuBLAS updates the rest). Nothing once s has failed.
-void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, cudaStream_t stream);
+// tall-skinny step; cuBLAS updates the rest), staged as launch_panel_factor's. Nothing once s
+// has failed.
+void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
+                        cudaStream_t stream);
 
 // The Schur complements of supernodes nodes[0 .. count) computed and subtracted in one
 // kernel: a block of `threads` per supernode, a thread per entry (x, y) of L21 U12 at a time.

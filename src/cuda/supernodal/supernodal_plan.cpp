@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuda/supernodal/panel_smem.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
@@ -98,18 +99,20 @@ SupernodalPlan plan_supernodal(const Schedule& s) {
     lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
     lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
     lv.panel_begin = static_cast<int64_t>(plan.panel_nodes.size());
-    int64_t max_rows = 0, max_direct = 0;
+    int64_t max_rows = 0, max_direct = 0, max_staged = 0;
     for (int64_t e = sn.level_ptr[l]; e < sn.level_ptr[l + 1]; ++e) {
       const int32_t t = sn.level_nodes[e];
       const int32_t ns = sn.cols(t);
       const int64_t nr = sn.nrows(t);
       const int64_t nb = nr - ns;
       if (ns >= kBlockedMinCols && static_cast<int64_t>(ns) * ns >= (kBlockedMinWork + nr - 1) / nr) {
-        lv.blocked.push_back({t, ns, nr, sn.l_ptr[t], sn.u_ptr[t], threads_for(nr, 1024)});
+        lv.blocked.push_back({t, ns, nr, sn.l_ptr[t], sn.u_ptr[t], threads_for(nr, 1024),
+                              kernels::panel_smem_bytes(nr, kBlockWidth)});
         ++plan.blocked_nodes;
       } else {
         plan.panel_nodes.push_back(t);
         max_rows = std::max(max_rows, nr);
+        max_staged = std::max(max_staged, nr + ns);
       }
       if (nb == 0) continue;  // a root: no complement
       if (nb * nb < (kGemmMinWork + ns - 1) / ns) {  // nb * nb * ns < kGemmMinWork, without overflow
@@ -132,6 +135,7 @@ SupernodalPlan plan_supernodal(const Schedule& s) {
     lv.panel_count = static_cast<int32_t>(static_cast<int64_t>(plan.panel_nodes.size()) - lv.panel_begin);
     // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
     lv.panel_threads = threads_for(max_rows, 512);
+    lv.panel_smem = kernels::panel_smem_bytes(max_staged, 0);
     lv.direct_threads = threads_for(max_direct, 256);
   }
   return plan;

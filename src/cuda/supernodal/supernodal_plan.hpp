@@ -37,6 +37,7 @@ struct BlockedNode {
   int64_t l_ptr = 0;
   int64_t u_ptr = 0;
   int threads = 32;  // the tall-skinny kernel's block
+  size_t smem = 0;   // its shared memory (kernels::panel_smem_bytes; 0: unstaged)
 };
 
 struct GemmNode {
@@ -55,6 +56,7 @@ struct SupernodalPlan {
     int64_t panel_begin = 0;   // those the panel kernel factors: panel_nodes[panel_begin ..)
     int32_t panel_count = 0;
     int panel_threads = 32;    // block size of its panel factorization
+    size_t panel_smem = 0;     // its shared memory (kernels::panel_smem_bytes; 0: unstaged)
     std::vector<BlockedNode> blocked;  // the rest, factored blocked
     int64_t direct_begin = 0;  // its small supernodes with a complement: direct_nodes[direct_begin ..)
     int32_t direct_count = 0;

@@ -96,12 +96,47 @@ TEST(TriangularSolve, backward_error_matches_its_definition) {
   std::vector<int64_t> rowptr(a.rowptr.begin(), a.rowptr.end());
   const reference::CsrRef ref{2, rowptr.data(), a.colind.data(), a.values.data()};
   const double x[2] = {1.0, 1.0}, b[2] = {3.0, 5.0};
-  double r[2], denom[2];
-  EXPECT_DOUBLE_EQ(reference::residual_and_backward_error(ref, false, b, x, r, denom), 1.0 / 9.0);
+  double r[2], denom[2], row_max[2];
+  int64_t row_len[2];
+  EXPECT_DOUBLE_EQ(reference::residual_and_backward_error(ref, false, b, x, r, denom, row_max, row_len), 1.0 / 9.0);
   EXPECT_EQ(r[0], 0.0);
   EXPECT_EQ(r[1], 1.0);
   // A^T = [2 0; 1 4]: r = [3 - 2, 5 - 5] = [1 0], denominators [5 10].
-  EXPECT_DOUBLE_EQ(reference::residual_and_backward_error(ref, true, b, x, r, denom), 1.0 / 5.0);
+  EXPECT_DOUBLE_EQ(reference::residual_and_backward_error(ref, true, b, x, r, denom, row_max, row_len), 1.0 / 5.0);
+}
+
+// A row whose |A||x| + |b| is rounding noise against ||A_i|| ||x|| (b_i = 0, x zero around it)
+// has componentwise backward error 1, but counts against that scale in the normwise measure
+// (Arioli-Demmel-Duff's omega2), which the automatic pivot policy falls back to when no pivot
+// order meets the componentwise one.
+TEST(TriangularSolve, rows_of_rounding_noise_count_against_the_scale_of_x) {
+  // A = [1 0; 0 1], b = [1 0], x = [1 1e-20]: r = [0 -1e-20], |A||x| + |b| = [2 1e-20].
+  std::vector<Triplet<int32_t, double>> t{{0, 0, 1.0}, {1, 1, 1.0}};
+  const auto a = csr_from_triplets<int32_t, double>(2, 2, t);
+  std::vector<int64_t> rowptr(a.rowptr.begin(), a.rowptr.end());
+  reference::CsrRef ref{2, rowptr.data(), a.colind.data(), a.values.data()};
+  const double x[2] = {1.0, 1e-20}, b[2] = {1.0, 0.0};
+  double r[2], denom[2], row_max[2], normwise = -1.0;
+  int64_t row_len[2];
+  EXPECT_DOUBLE_EQ(reference::residual_and_backward_error(ref, false, b, x, r, denom, row_max, row_len, &normwise),
+                   1.0);
+  EXPECT_NEAR(normwise, 1e-20, 1e-35);  // omega2 = 1e-20 / (1e-20 + 1 * 1), omega1 = 0
+  // In the equilibration's scale: column 2 scaled by 1e-20 makes x_2 = 1e-20 the size of x_1
+  // (x / d = [1 1]): the row is not noise there, and counts componentwise again.
+  const double row_scale[2] = {1.0, 1.0}, col_scale[2] = {1.0, 1e-20};
+  ref.row_scale = row_scale;
+  ref.col_scale = col_scale;
+  reference::residual_and_backward_error(ref, false, b, x, r, denom, row_max, row_len, &normwise);
+  EXPECT_DOUBLE_EQ(normwise, 1.0);
+  ref.row_scale = ref.col_scale = nullptr;
+  // An O(1) error in a component that is not noise is an O(1) backward error in both.
+  const double wrong[2] = {1.0, 0.5};
+  EXPECT_GT(reference::residual_and_backward_error(ref, false, b, wrong, r, denom, row_max, row_len, &normwise), 0.3);
+  EXPECT_GT(normwise, 0.3);
+  // A NaN is infinitely wrong.
+  const double nan[2] = {1.0, std::nan("")};
+  EXPECT_TRUE(std::isinf(reference::residual_and_backward_error(ref, false, b, nan, r, denom, row_max, row_len, &normwise)));
+  EXPECT_TRUE(std::isinf(normwise));
 }
 
 // Blocks [1 1 0; 1 1 1; 0 1 1] on the diagonal (nonsingular, but the second pivot of each
@@ -141,15 +176,18 @@ TEST(TriangularSolve, refinement_restores_accuracy_of_a_perturbed_factor) {
       reference::solve_transpose_with_factor(s, f.data(), b.data(), x.data(), work.data());
     else
       reference::solve_with_factor(s, f.data(), b.data(), x.data(), work.data());
-    std::vector<double> r(b.size()), denom(b.size());
-    const double before = reference::residual_and_backward_error(ref, transpose, b.data(), x.data(), r.data(), denom.data());
+    std::vector<double> r(b.size()), denom(b.size()), row_max(b.size());
+    std::vector<int64_t> row_len(b.size());
+    const double before = reference::residual_and_backward_error(ref, transpose, b.data(), x.data(), r.data(), denom.data(),
+                                                                 row_max.data(), row_len.data());
     EXPECT_GT(before, 1e-12) << "the perturbation should cost accuracy before refinement";
     reference::RefineWork w;
     w.resize(a.nrows);
     const reference::RefineOutcome out = reference::refine(s, f.data(), ref, transpose, b.data(), x.data(), 10, 1e-15, w);
     EXPECT_GT(out.steps, 0);
     EXPECT_LE(out.backward_error, 1e-15);
-    const double after = reference::residual_and_backward_error(ref, transpose, b.data(), x.data(), r.data(), denom.data());
+    const double after = reference::residual_and_backward_error(ref, transpose, b.data(), x.data(), r.data(), denom.data(),
+                                                                row_max.data(), row_len.data());
     EXPECT_EQ(after, out.backward_error);
   }
 }
