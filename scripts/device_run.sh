@@ -248,9 +248,10 @@ fi
 if want mpi; then
   # Issue 16's MPI benchmark (scripts/mpi_bench.py), PETSc tutorials built unmodified, one rank
   # per hardware thread. lu: SNES ex14 (3-D Bratu, Newton: a first factorization, then
-  # refactorizations of the same pattern) on GPUGLU_DEVICE_MPI_GRID points, -pc_type lu on
-  # GPUGLU_DEVICE_MPI_RANKS ranks: gpuglu gathered to rank 0's GPU (both LU engines, METIS
-  # ordering as the peers use) against MUMPS and SuperLU_DIST on the same ranks; per call from
+  # refactorizations of the same pattern) on GPUGLU_DEVICE_MPI_GRID points (400x400x6: 960,000
+  # rows), -pc_type lu on GPUGLU_DEVICE_MPI_RANKS ranks: gpuglu gathered to rank 0's GPU (column
+  # engine on every rank count, supernodal on 16; METIS ordering: AMD fills 3-D meshes far
+  # more) against MUMPS and SuperLU_DIST on the same ranks; per call from
   # rank 0's -log_trace, with the gather/scatter time inside each phase. dd: on
   # GPUGLU_DEVICE_MPI_DD_RANKS ranks, bjacobi/asm/gasm with an LU (or ILU(0)) per subdomain,
   # GAMG with a gathered coarse LU (ex14 on GPUGLU_DEVICE_MPI_DD_GRID) and fieldsplit with an
@@ -266,18 +267,20 @@ if want mpi; then
       device=$(head -1 "$out/device.txt" | cut -d, -f1)
       common=(--ex14 "$ex14" --ex19 "$ex19" --plugin "$build/petsc_plugin/libpetscgpuglu.so" --out "$out/results.jsonl"
               --device "$device" --verbose)
-      # The budgets (seconds for all runs of a mode: each run's timeout is cut to what is left)
-      # keep the step within GPUGLU_DEVICE_MPI_BUDGET (480 s): lu 330, dd the rest.
+      # The budgets (seconds for all runs of a mode: each run's timeout is cut to what is left,
+      # none starts with less than 10 s) keep the step within GPUGLU_DEVICE_MPI_BUDGET (480 s):
+      # dd 100 s, lu the rest. Planned (docs/performance.md, "gpuglu under MPI"): lu about
+      # 5.5 minutes, dd about 1; the lu runs go by rank count, the supernodal variant last.
       budget=${GPUGLU_DEVICE_MPI_BUDGET:-480}
-      python3 "$root/scripts/mpi_bench.py" --mode lu "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_GRID:-360x360x8}" \
+      python3 "$root/scripts/mpi_bench.py" --mode lu "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_GRID:-400x400x6}" \
         --ranks "${GPUGLU_DEVICE_MPI_RANKS:-4,8,16}" \
-        --solvers "${GPUGLU_DEVICE_MPI_SOLVERS:-gpuglu+supernodal,mumps,superlu_dist,gpuglu}" \
+        --solvers "${GPUGLU_DEVICE_MPI_SOLVERS:-gpuglu,mumps,superlu_dist,gpuglu+supernodal@16}" \
         --gpuglu-options "-mat_gpuglu_backend cuda -mat_gpuglu_ordering metis" \
-        --timeout ${GPUGLU_DEVICE_MPI_TIMEOUT:-150} --budget-s $((budget - 150))
+        --timeout ${GPUGLU_DEVICE_MPI_TIMEOUT:-150} --budget-s $((budget - 100))
       echo "mpi lu: exit $?"
       python3 "$root/scripts/mpi_bench.py" --mode dd "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_DD_GRID:-40x40x40}" \
         --ex19-grid "${GPUGLU_DEVICE_MPI_DD_EX19_GRID:-128x128}" --dd-ranks "${GPUGLU_DEVICE_MPI_DD_RANKS:-4}" \
-        --gpuglu-options "-mat_gpuglu_backend cuda" --timeout 60 --budget-s 140
+        --gpuglu-options "-mat_gpuglu_backend cuda" --timeout 60 --budget-s 100
       echo "mpi dd: exit $?"
     ) > "$out/mpi.log" 2>&1
     grep -vE '^\$ |^  \(' "$out/mpi.log" | grep -vE '^ *(\[|[0-9]+ SNES|Number of SNES)' | head -80

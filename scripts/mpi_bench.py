@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gpuglu under MPI (issue 16's benchmark), PETSc tutorials built unmodified, each solver run
+"""gpuglu under MPI (issue 16's benchmark): PETSc tutorials built unmodified, every solver run
 in the same invocation on the same ranks.
 
 --mode lu: SNES ex14 (3-D Bratu, 7-point stencil on a DMDA, Newton with an analytic Jacobian:
@@ -7,25 +7,26 @@ every Newton step refactors the same pattern with new values) with -pc_type lu, 
 rank count: gpuglu (the MPIAIJ matrix gathered to rank 0 and factored there, on its GPU with
 -mat_gpuglu_backend cuda) against MUMPS and SuperLU_DIST on the same ranks. Per call, from
 rank 0's -log_trace: the first factorization (the first PCSetUp: MatLUFactorSym + the first
-MatLUFactorNum), the refactorizations (the later PCSetUp calls: MatLUFactorNum), MatSolve; inside them, the time moving data
-(MatCreateSubMats, gpuglu's gather of A; VecScatterBegin/End, the right-hand side to the root
-and the solution back) - where the gather is a large part of a phase, gathering stops paying.
-PCSetUp, KSPSolve and SNESSolve totals from the same trace. Records
-"benchmark": "mpi_lu", one per gpuglu variant, peer and rank count; ours_ms / peer_ms are the
-linear solver's whole time in the Newton solve (PCSetUp + KSPSolve: every factorization and
-solve).
+MatLUFactorNum), the refactorizations (the later PCSetUp calls), MatSolve; inside each, the
+time moving data (MatCreateSubMats: gpuglu's gather of A; VecScatterBegin/End: the right-hand
+side to the root and the solution back). PCSetUp, KSPSolve and SNESSolve totals from the same
+trace. Records "benchmark": "mpi_lu", one per gpuglu variant, peer and rank count; ours_ms /
+peer_ms are the linear solver's whole time in the Newton solve (PCSetUp + KSPSolve: every
+factorization and solve). A closing line per rank count says whether gathering paid.
 
---mode dd: the PETSc ways to use several GPUs' worth of ranks, one example each, gpuglu
-against the same configuration with PETSc's own LU/ILU (serial sub-solves) or MUMPS (parallel
-blocks): bjacobi/asm/gasm with an LU or ILU(0) per subdomain and GAMG with a gathered coarse
-LU on ex14, fieldsplit with an LU per field block on SNES ex19 (2-D driven cavity, 4 fields).
-KSPSolve + PCSetUp time and Krylov iterations. Records "benchmark": "mpi_dd".
+--mode dd: the PETSc ways past one factor, one example each, gpuglu against the same
+configuration with PETSc's own LU/ILU (sequential blocks) or MUMPS (parallel blocks):
+bjacobi/asm/gasm with an LU or ILU(0) per subdomain and GAMG with a gathered coarse LU on
+ex14, fieldsplit with an LU per field block on SNES ex19 (2-D driven cavity, 4 fields).
+PCSetUp + KSPSolve time (-log_view, max over ranks) and Krylov iterations. Records
+"benchmark": "mpi_dd".
 
   mpi_bench.py --mode lu --ex14 bench/petsc_snes_ex14 --plugin petsc_plugin/libpetscgpuglu.so
-               [--grid 400x400x8] [--ranks 4,8,16] [--solvers gpuglu,gpuglu+supernodal,mumps,superlu_dist]
-               [--gpuglu-options "-mat_gpuglu_backend cuda"] [--timeout 240] [--out results.jsonl] [--device NAME]
-  mpi_bench.py --mode dd --ex14 ... --ex19 bench/petsc_snes_ex19 --plugin ... [--grid 64x64x64]
-               [--ex19-grid 128x128] [--ranks 4] [--configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit]
+               [--grid 400x400x6] [--ranks 4,8,16] [--solvers gpuglu,mumps,superlu_dist,gpuglu+supernodal@16]
+               [--gpuglu-options "-mat_gpuglu_backend cuda"] [--timeout 240] [--budget-s S]
+               [--out results.jsonl] [--device NAME] [--verbose]
+  mpi_bench.py --mode dd --ex14 ... --ex19 bench/petsc_snes_ex19 --plugin ... [--grid 40x40x40]
+               [--ex19-grid 128x128] [--dd-ranks 4] [--configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit]
 MPIEXEC (default mpiexec) and MPIEXEC_ARGS (split on blanks) name the launcher.
 """
 import argparse
@@ -43,8 +44,8 @@ LOG_EVENTS = ("MatLUFactorSym", "MatLUFactorNum", "MatSolve", "PCSetUp", "KSPSol
               "MatCreateSubMats", "VecScatterBegin", "VecScatterEnd")
 MOVE_EVENTS = ("MatCreateSubMats", "VecScatterBegin", "VecScatterEnd")
 
-# --mode dd: name -> (program, options common to both sides, the option naming the sub-solver's
-# package, gpuglu's package-specific options prefix or None, the peer package).
+# --mode dd: name -> (program, options common to both sides, the option(s) naming the
+# sub-solver's package, the peer package).
 # Krylov tolerances are the same on both sides, so iterations compare.
 DD_CONFIGS = {
     "bjacobi_lu": ("ex14", "-ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type lu",
@@ -183,7 +184,7 @@ def run(args, ranks, exe, options, trace=False):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.communicate()
-            return None, f"timed out after {timeout:.0f} s"
+            return None, f"timed out: after {timeout:.0f} s"
         wall = time.time() - start
         if args.verbose:
             print("$ " + " ".join(shlex.quote(c) for c in cmd) + f"\n  ({wall:.1f} s)", file=sys.stderr)
@@ -258,6 +259,11 @@ def solver_options(args, solver, option="-pc_factor_mat_solver_type"):
     return opts
 
 
+def note_of(why):
+    """skipped (the budget is spent), timed out, or failed: what a record's peer_note says."""
+    return next((n for n in ("skipped", "timed out") if why.startswith(n)), "failed")
+
+
 def fmt(v, width=10, digits=1):
     return ("%*.*f" % (width, digits, v)) if isinstance(v, (int, float)) else "%*s" % (width, "-")
 
@@ -266,23 +272,50 @@ def mode_lu(args):
     base = grid_options("xyz", args.grid) + ["-ksp_type", "preonly", "-pc_type", "lu"]
     solvers = args.solvers.split(",")
     results, notes = {}, {}
+    first = True
     for ranks in [int(r) for r in args.ranks.split(",")]:
-        for solver in solvers:
+        for entry in solvers:
+            # NAME@R1/R2: that solver on those rank counts only
+            solver, _, only = entry.partition("@")
+            if only and str(ranks) not in only.split("/"):
+                continue
             found, why = run(args, ranks, args.ex14, base + solver_options(args, solver), trace=True)
             results[(ranks, solver)] = lu_phases(found) if found else None
             if found is None:
-                notes[(ranks, solver)] = why.split(":")[0] if why.startswith("skipped") else "failed"
+                notes[(ranks, solver)] = note_of(why)
                 print(f"{solver} on {ranks} ranks: {why}", file=sys.stderr)
-            print_lu_row(ranks, solver, results[(ranks, solver)], notes.get((ranks, solver)),
-                         first=(ranks, solver) == (int(args.ranks.split(",")[0]), solvers[0]))
+            print_lu_row(ranks, solver, results[(ranks, solver)], notes.get((ranks, solver)), first)
+            first = False
             sys.stdout.flush()
     n = next((r["n"] for r in results.values() if r and "n" in r), None)
     print(f"(ms, rank 0; first = first PCSetUp (MatLUFactorSym + MatLUFactorNum), refactor and solve = mean per call; "
           f"[move] = gather/scatter inside: MatCreateSubMats, VecScatter; linear = PCSetUp + KSPSolve; n = {n})")
+    print_verdicts(results)
     if args.out:
         write_records(args, results, notes, "mpi_lu", lambda p: p.get("linear_ms"))
-    # A gpuglu run that failed fails the benchmark; one the budget skipped does not.
+    # A gpuglu run that failed fails the benchmark; one the budget skipped or cut short does not.
     return 1 if any(note == "failed" for (_, s), note in notes.items() if s.startswith("gpuglu")) else 0
+
+
+def print_verdicts(results):
+    """Per rank count and gpuglu variant: its linear time against the fastest peer's, and how much
+    of it moved data (the gather of A and the vectors' scatters: what gathering costs)."""
+    for (ranks, solver), ours in results.items():
+        if not solver.startswith("gpuglu") or not ours or "linear_ms" not in ours:
+            continue
+        peers = [(p["linear_ms"], name) for (r, name), p in results.items()
+                 if r == ranks and not name.startswith("gpuglu") and p and "linear_ms" in p]
+        moved = (ours.get("first_factor_move_ms") or 0) + ours["refactor_calls"] * (ours.get("refactor_move_ms") or 0) \
+            + ours["solve_calls"] * (ours.get("solve_move_ms") or 0)
+        line = f"{ranks} ranks, {solver}: linear {ours['linear_ms']:.1f} ms, of it gather/scatter {moved:.1f} ms " \
+               f"({100 * moved / ours['linear_ms']:.0f}%)" if ours["linear_ms"] > 0 else f"{ranks} ranks, {solver}:"
+        if peers:
+            best, name = min(peers)
+            line += f"; fastest peer {name} {best:.1f} ms: gpuglu/{name} = {ours['linear_ms'] / best:.2f}"
+            if ours["linear_ms"] > best:
+                line += " (gathering does not pay here" + \
+                    (": even without the data movement)" if ours["linear_ms"] - moved > best else ")")
+        print(line)
 
 
 def print_lu_row(ranks, solver, p, note, first=False):
@@ -355,7 +388,7 @@ def mode_dd(args):
                         p[f"{event}_ms"] = log[event][1]
                 p["linear_ms"] = log.get("PCSetUp", (0, 0.0))[1] + log["KSPSolve"][1]
             else:
-                notes[(config, solver)] = why.split(":")[0] if why.startswith("skipped") else "failed"
+                notes[(config, solver)] = note_of(why)
                 print(f"{config} / {solver}: {why}", file=sys.stderr)
             results[(config, solver)] = p
             if p is None:
@@ -378,12 +411,12 @@ def main():
     ap.add_argument("--ex14", required=True, help="SNES ex14 (3-D Bratu) built unmodified")
     ap.add_argument("--ex19", help="SNES ex19 (driven cavity) built unmodified (--mode dd, fieldsplit)")
     ap.add_argument("--plugin", required=True)
-    ap.add_argument("--grid", default="400x400x8", help="ex14's DMDA grid, NXxNYxNZ points (boundary included)")
+    ap.add_argument("--grid", help="ex14's DMDA grid, NXxNYxNZ points, boundary included (lu 400x400x6, dd 40x40x40)")
     ap.add_argument("--ex19-grid", default="128x128")
     ap.add_argument("--ranks", default="4,8,16", help="--mode lu: rank counts")
     ap.add_argument("--dd-ranks", type=int, default=4, help="--mode dd: ranks")
-    ap.add_argument("--solvers", default="gpuglu,gpuglu+supernodal,mumps,superlu_dist",
-                    help="--mode lu: gpuglu[+LU engine], mumps, superlu_dist")
+    ap.add_argument("--solvers", default="gpuglu,mumps,superlu_dist,gpuglu+supernodal@16",
+                    help="--mode lu: gpuglu[+LU engine], mumps, superlu_dist; NAME@4/8: on those rank counts only")
     ap.add_argument("--configs", default=",".join(DD_CONFIGS), help="--mode dd: " + ", ".join(DD_CONFIGS))
     ap.add_argument("--gpuglu-options", default="", help="more options for every gpuglu run")
     ap.add_argument("--timeout", type=int, default=240, help="seconds per run")
@@ -394,6 +427,7 @@ def main():
     ap.add_argument("--device", default="")
     ap.add_argument("--verbose", action="store_true", help="print each command line and its wall time")
     args = ap.parse_args()
+    args.grid = args.grid or ("400x400x6" if args.mode == "lu" else "40x40x40")
     if args.mode == "dd" and not args.ex19 and any(DD_CONFIGS[c][0] == "ex19" for c in args.configs.split(",")):
         ap.error("--mode dd with fieldsplit needs --ex19")
     return mode_lu(args) if args.mode == "lu" else mode_dd(args)
