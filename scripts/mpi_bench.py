@@ -212,7 +212,7 @@ def run(args, ranks, exe, options, trace=False):
 
 
 def lu_phases(found):
-    """The phases of one -pc_type lu run, in ms: per call from the trace, totals from -log_view."""
+    """The phases of one -pc_type lu run, in ms, from rank 0's trace: per call, and totals."""
     # One PCSetUp per Newton step, each one factorization: the first MatLUFactorSym +
     # MatLUFactorNum, then MatLUFactorNum alone (SuperLU_DIST's interface logs its
     # factorization as one MatLUFactor event instead, so PCSetUp is the common measure).
