@@ -246,8 +246,7 @@ if want ts; then
 fi
 
 if want mpi; then
-  # Issue 16's MPI benchmark (scripts/mpi_bench.py), PETSc tutorials built unmodified, one rank
-  # per hardware thread. lu: SNES ex14 (3-D Bratu, Newton: a first factorization, then
+  # Issue 16's MPI benchmark (scripts/mpi_bench.py), PETSc tutorials built unmodified. lu: SNES ex14 (3-D Bratu, Newton: a first factorization, then
   # refactorizations of the same pattern) on GPUGLU_DEVICE_MPI_GRID points (400x400x6: 960,000
   # rows), -pc_type lu on GPUGLU_DEVICE_MPI_RANKS ranks: gpuglu gathered to rank 0's GPU (column
   # engine on every rank count, supernodal on 16; METIS ordering: AMD fills 3-D meshes far
@@ -262,8 +261,12 @@ if want mpi; then
     (
       use_bundled_mpi
       export MPIEXEC=$mpi/bin/mpiexec
-      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to hwthread --mca pml ob1 --mca btl self,vader"
-      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
+      # Up to one rank per hardware thread, unbound: bound to OpenMPI's hwthread slots in order,
+      # 4 or 8 ranks would pair up on the two threads of a core where the CPU has two per core,
+      # while the kernel's scheduler spreads busy processes over the cores first.
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs," \
+        "$(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
       device=$(head -1 "$out/device.txt" | cut -d, -f1)
       common=(--ex14 "$ex14" --ex19 "$ex19" --plugin "$build/petsc_plugin/libpetscgpuglu.so" --out "$out/results.jsonl"
               --device "$device" --verbose)
