@@ -351,7 +351,7 @@ def write_records(args, results, notes, benchmark, headline, matrix_of=None):
                        "ours": " ".join(["gpuglu" + ("+" + solver.partition("+")[2] if "+" in solver else ""),
                                          args.gpuglu_options.strip()]).strip(),
                        "ours_ms": headline(ours), "peer": peer,
-                       "peer_ms": headline(theirs) if theirs else None, "repeat": 1}
+                       "peer_ms": headline(theirs) if theirs else None, "repeat": 1, "warmup": 0}
                 rec = {k: round(v, 3) if isinstance(v, float) else v for k, v in rec.items()}
                 for k, v in ours.items():
                     v = round(v, 3) if isinstance(v, float) else v
