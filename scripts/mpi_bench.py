@@ -158,6 +158,15 @@ def parse_view(text):
 STARTED = time.time()
 
 
+def error_summary(text):
+    """PETSc's error messages and call stacks, rank 0's first, without the version and configure
+    lines; else the output's tail."""
+    skip = ("See https", "Petsc Release", "Configure options", "Libraries linked", "Option left", "----")
+    lines = [l for l in text.splitlines() if "PETSC ERROR:" in l and not any(k in l for k in skip)]
+    lines.sort(key=lambda l: not l.startswith("[0]"))  # rank 0's first: the gathered factor's root
+    return "\n".join(lines[:12]) if lines else text[-2000:]
+
+
 def run(args, ranks, exe, options, trace=False):
     """One mpiexec run; returns (measurements, None) or (None, why)."""
     timeout = args.timeout
@@ -189,7 +198,7 @@ def run(args, ranks, exe, options, trace=False):
         if args.verbose:
             print("$ " + " ".join(shlex.quote(c) for c in cmd) + f"\n  ({wall:.1f} s)", file=sys.stderr)
         if proc.returncode != 0:
-            return None, f"exit {proc.returncode}:\n" + stdout[-2500:]
+            return None, f"exit {proc.returncode}:\n" + error_summary(stdout)
         found = {"wall_s": wall}
         found.update(parse_view(stdout))
         if "did not" in found.get("snes_reason", "did not"):
