@@ -189,7 +189,7 @@ def run(args, ranks, exe, options, trace=False):
         except subprocess.TimeoutExpired:
             proc.terminate()
             try:
-                proc.communicate(timeout=15)
+                proc.communicate(timeout=5)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.communicate()
