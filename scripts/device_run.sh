@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -20,6 +20,7 @@
 #   specs, and collection files as paths below ../shared/collection, packed with the bundle);
 #   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
 #   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
+#   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -245,6 +246,57 @@ if want ts; then
     ) 2>&1 | tee "$out/ts.log"
   else
     echo "device_run.sh: no petsc_ts_ex5 or bundled mpiexec in $build_rel" | tee "$out/ts.log"
+    status=1
+  fi
+fi
+
+if want mpi; then
+  # Issue 16's MPI benchmark (scripts/mpi_bench.py), PETSc tutorials built unmodified. lu: SNES ex14 (3-D Bratu, Newton: a first factorization, then
+  # refactorizations of the same pattern) on GPUGLU_DEVICE_MPI_GRID points (400x400x6: 960,000
+  # rows), -pc_type lu on GPUGLU_DEVICE_MPI_RANKS ranks: gpuglu gathered to rank 0's GPU (column
+  # engine on every rank count, supernodal on 16; METIS ordering: AMD fills 3-D meshes far
+  # more) against MUMPS and SuperLU_DIST on the same ranks; per call from
+  # rank 0's -log_trace, with the gather/scatter time inside each phase. dd: on
+  # GPUGLU_DEVICE_MPI_DD_RANKS ranks, bjacobi/asm/gasm with an LU (or ILU(0)) per subdomain,
+  # GAMG with a gathered coarse LU (ex14 on GPUGLU_DEVICE_MPI_DD_GRID) and fieldsplit with an
+  # LU per block (ex19, 4 fields), gpuglu against PETSc's LU/ILU or MUMPS.
+  # GPUGLU_DEVICE_MPI_TIMEOUT: seconds per lu run (150); GPUGLU_DEVICE_MPI_SOLVERS: the lu solvers.
+  ex14=$build/bench/petsc_snes_ex14 ex19=$build/bench/petsc_snes_ex19
+  if [[ -x $ex14 && -x $ex19 && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec
+      # Up to one rank per hardware thread, unbound: bound to OpenMPI's hwthread slots in order,
+      # 4 or 8 ranks would pair up on the two threads of a core where the CPU has two per core,
+      # while the kernel's scheduler spreads busy processes over the cores first.
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs," \
+        "$(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
+      device=$(head -1 "$out/device.txt" | cut -d, -f1)
+      common=(--ex14 "$ex14" --ex19 "$ex19" --plugin "$build/petsc_plugin/libpetscgpuglu.so" --out "$out/results.jsonl"
+              --device "$device" --verbose)
+      # The budgets (seconds for all runs of a mode: each run's timeout is cut to what is left,
+      # none starts with less than 10 s) keep the step within GPUGLU_DEVICE_MPI_BUDGET (480 s):
+      # lu 355 s, dd 115 s, and 5 s each for a timed-out run to end. Estimated
+      # (docs/performance.md, "gpuglu under MPI"): lu about 6.5 minutes, dd 1-1.5; the lu runs
+      # go by rank count, the supernodal variant last, so an overrun skips that first.
+      budget=${GPUGLU_DEVICE_MPI_BUDGET:-480}
+      python3 "$root/scripts/mpi_bench.py" --mode lu "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_GRID:-400x400x6}" \
+        --ranks "${GPUGLU_DEVICE_MPI_RANKS:-4,8,16}" \
+        --solvers "${GPUGLU_DEVICE_MPI_SOLVERS:-gpuglu,mumps,superlu_dist,gpuglu+supernodal@16}" \
+        --gpuglu-options "-mat_gpuglu_backend cuda -mat_gpuglu_ordering metis" \
+        --timeout ${GPUGLU_DEVICE_MPI_TIMEOUT:-150} --budget-s $((budget - 125))
+      echo "mpi lu: exit $?"
+      python3 "$root/scripts/mpi_bench.py" --mode dd "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_DD_GRID:-40x40x40}" \
+        --ex19-grid "${GPUGLU_DEVICE_MPI_DD_EX19_GRID:-128x128}" --dd-ranks "${GPUGLU_DEVICE_MPI_DD_RANKS:-4}" \
+        --gpuglu-options "-mat_gpuglu_backend cuda" --timeout 60 --budget-s 115
+      echo "mpi dd: exit $?"
+    ) > "$out/mpi.log" 2>&1
+    # The tables, verdicts and failures; the command lines and their wall times stay in mpi.log.
+    grep -vE '^\$ |^  \(' "$out/mpi.log" | head -100
+    grep -qE '^mpi lu: exit 0$' "$out/mpi.log" && grep -qE '^mpi dd: exit 0$' "$out/mpi.log" || status=1
+  else
+    echo "device_run.sh: no petsc_snes_ex14/ex19 or bundled mpiexec in $build_rel" | tee "$out/mpi.log"
     status=1
   fi
 fi

@@ -94,10 +94,12 @@ def render(records):
         groups.setdefault((r['device'], r['benchmark']), []).append(r)
     for (device, bench), rs in groups.items():
         dates = sorted({r['date'] for r in rs})
+        # Records with "warmup": 0 (the MPI benchmark: one run of a whole program each) say so.
+        runs = 'one run each, no warm-up' if rs[0].get('warmup') == 0 else \
+            f'median of {int(rs[0].get("repeat", 0)) or "?"} runs after a warm-up'
         out += [f'### {bench} on {device}', '',
                 f'Measured {dates[0]}' + (f' to {dates[-1]}' if len(dates) > 1 else '') +
-                f'; median of {int(rs[0].get("repeat", 0)) or "?"} runs after a warm-up. '
-                'ratio = ours ms / peer ms (below 1: gpuglu is faster).', '']
+                f'; {runs}. ratio = ours ms / peer ms (below 1: gpuglu is faster).', '']
         out += table(rs) + ['']
     return '\n'.join(out)
 
