@@ -136,7 +136,6 @@ PetscErrorCode case_lu(Mat A, Vec t, Vec b, Vec x) {
   PetscCall(MatLUFactorNumeric(F, A, &info));
   PetscCall(MatScale(A, 2.0));       // on the device: A's valid copy is there alone
   PetscCall(MatMult(A, t, b));        // b = (2A) t on the device
-  PetscCall(VecScale(t, 1.0));        // (t stays where it is)
   PetscCall(PetscLogStageRegister("DeviceLU", &stage));
   PetscCall(PetscLogStagePush(stage));
   PetscCall(MatLUFactorNumeric(F, A, &info));
