@@ -330,12 +330,19 @@ PetscErrorCode factor_numeric(Mat F, Mat A) {
   if (!f->analysis_ok) PetscFunctionReturn(0);  // analyze() reported the MatFactorError
   const bool same_matrix = id == f->matrix_id;
 
-  PetscCall(csr.borrow(A));
+  // A's values from the device where they are valid there (a CUDA PETSc's SeqAIJCUSPARSE
+  // and a CUDA engine: device_data.cpp), else from the host.
+  const PetscScalar* d_values = nullptr;
+  if (same_matrix) PetscCall(get_device_values(F, A, &d_values));
+  const bool on_device = d_values != nullptr;
+  if (!on_device) PetscCall(csr.borrow(A));
   PetscCall(PetscLogEventBegin(log_events.numeric, A, 0, 0, 0));
   try {
     // Same Mat and nonzero state: the pattern is the analyzed one, only values travel.
     // Another Mat: factor() compares its pattern with the analyzed one.
-    stats = same_matrix ? f->solver.refactor(csr.values) : f->solver.factor(csr.view());
+    stats = on_device     ? f->solver.factor_device(d_values)
+            : same_matrix ? f->solver.refactor(csr.values)
+                          : f->solver.factor(csr.view());
   } catch (const Error& e) {
     if (e.status() == Status::pattern_changed)
       other_pattern = true;
@@ -346,8 +353,13 @@ PetscErrorCode factor_numeric(Mat F, Mat A) {
   }
   if (!ierr && !other_pattern && f->solver.analyzed()) PetscCall(log_flops(f, f->solver.schedule().factor_flops));
   PetscCall(PetscLogEventEnd(log_events.numeric, A, 0, 0, 0));
+  PetscCall(restore_device_values(A, &d_values));
   PetscCall(csr.restore());
   PetscCall(ierr);
+  if (!other_pattern) {
+    ++f->numerics;
+    f->device_numerics += on_device;
+  }
 
   if (other_pattern) {
     PetscCall(PetscInfo(F, "gpuglu: A is not the analyzed matrix and its pattern differs; analyzing again\n"));

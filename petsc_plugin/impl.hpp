@@ -20,6 +20,13 @@
 #error "gpuglu supports PETSc builds with real double precision scalars"
 #endif
 static_assert(std::is_same_v<PetscScalar, double>, "gpuglu factors real double matrices");
+
+// Device-resident data (device_data.cpp): with a CUDA PETSc, MATSEQAIJCUSPARSE values and
+// VECSEQCUDA vectors go to the CUDA engine as device pointers. Written against PETSc 3.26's
+// API (MatSeqAIJCUSPARSEGetArrayRead, VecCUDAGetArrayRead/Write, PetscDeviceContext).
+#if defined(PETSC_HAVE_CUDA) && PETSC_VERSION_GE(3, 20, 0)
+#define GPUGLU_PETSC_DEVICE_DATA 1
+#endif
 static_assert(sizeof(PetscInt) == 4 || sizeof(PetscInt) == 8, "PetscInt is 32 or 64 bits");
 
 namespace gpuglu::petsc {
@@ -62,6 +69,10 @@ struct Factor {
   int64_t lu_fallbacks = 0;  // Cholesky: factorizations the LDL^T handed to gpuglu's LU
   RecoveryReason last_recovery = RecoveryReason::none;
   int64_t inaccurate_solves = 0;  // perturb policy: solves left above the backward-error tolerance
+  // Device-resident data (MatView shows them): numeric factorizations and vector solves, and
+  // how many of them took their values / vectors from device memory.
+  int64_t numerics = 0, device_numerics = 0;
+  int64_t vec_solves = 0, device_vec_solves = 0;
 };
 
 inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
@@ -97,6 +108,15 @@ PetscErrorCode MatILUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const M
 PetscErrorCode MatCholeskyFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info);
 PetscErrorCode MatICCFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info);
 PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, PetscInt* npos);
+// device_data.cpp: the device arrays of A's values and of b and x where the device-resident
+// path applies (a CUDA PETSc, a SeqAIJCUSPARSE A / SeqCUDA vectors whose valid copy is on the
+// device, an engine that reads device arrays), else null: the host path. PETSc's device
+// context is synchronized after the arrays are taken, so that they are complete when the
+// engine (on its own stream) reads them; the engine returns with nothing pending.
+PetscErrorCode get_device_values(Mat F, Mat A, const PetscScalar** d_values);
+PetscErrorCode restore_device_values(Mat A, const PetscScalar** d_values);
+PetscErrorCode get_device_vectors(Mat F, Vec b, Vec x, const PetscScalar** d_b, PetscScalar** d_x);
+PetscErrorCode restore_device_vectors(Vec b, Vec x, const PetscScalar** d_b, PetscScalar** d_x);
 // factor.cpp: what every type shares. analyze(): the solver's analysis of A's current
 // pattern (a failure is a MatFactorError); take_ordering(): PETSc's ordering into
 // given_perm under -mat_gpuglu_ordering petsc; factor_numeric(): the numeric phase.

@@ -34,6 +34,13 @@ PetscErrorCode PetscGPUGLURegister(void) {
     PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJ, t, MatGetFactor_GPUGLU));
   for (MatFactorType t : {MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
     PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQSBAIJ, t, MatGetFactor_GPUGLU));
+#if defined(GPUGLU_PETSC_DEVICE_DATA)
+  // A CUDA PETSc's matrices (PETSc would also find the SeqAIJ entry by the type name's prefix;
+  // naming them says that they are meant): the values come from the device where they are
+  // valid there (device_data.cpp). The blocks of MPIAIJCUSPARSE under bjacobi/asm are these.
+  for (MatFactorType t : {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})
+    PetscCall(MatSolverTypeRegister(MATSOLVERGPUGLU, MATSEQAIJCUSPARSE, t, MatGetFactor_GPUGLU));
+#endif
   // Parallel matrices: gathered to one rank (factor_gathered.cpp). Registered after PETSc's
   // own packages, so that MUMPS or SuperLU_DIST stay the default where no solver is named.
   for (MatFactorType t : {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC})

@@ -77,21 +77,35 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscScalar* xv;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(b, &bv));
-  PetscCall(VecGetArrayWrite(x, &xv));
+  // b and x on the device where b is valid there (CUDA vectors, a CUDA engine:
+  // device_data.cpp), else on the host.
+  PetscCall(get_device_vectors(F, b, x, &bv, &xv));
+  const bool on_device = bv != nullptr;
+  if (!on_device) {
+    PetscCall(VecGetArrayRead(b, &bv));
+    PetscCall(VecGetArrayWrite(x, &xv));
+  }
   PetscCall(PetscLogEventBegin(log_events.solve, F, b, x, 0));
   const PetscErrorCode ierr =
       guarded(PETSC_COMM_SELF, transpose ? "gpuglu solve_transpose" : "gpuglu solve", [&] {
-        if (transpose)
+        if (on_device)
+          f->solver.solve_device(bv, xv, transpose);
+        else if (transpose)
           f->solver.solve_transpose(bv, xv);
         else
           f->solver.solve(bv, xv);
       });
   if (!ierr) PetscCall(log_solve_flops(f, 1));
   PetscCall(PetscLogEventEnd(log_events.solve, F, b, x, 0));
-  PetscCall(VecRestoreArrayWrite(x, &xv));
-  PetscCall(VecRestoreArrayRead(b, &bv));
+  if (on_device) {
+    PetscCall(restore_device_vectors(b, x, &bv, &xv));
+  } else {
+    PetscCall(VecRestoreArrayWrite(x, &xv));
+    PetscCall(VecRestoreArrayRead(b, &bv));
+  }
   PetscCall(ierr);
+  ++f->vec_solves;
+  f->device_vec_solves += on_device;
   bool failed = false;
   PetscCall(report_solve(F, &failed));
 #if PETSC_VERSION_LT(3, 22, 0)

@@ -56,6 +56,14 @@ class Solver {
     return ldlt_ ? ldlt_->solve(nrhs, b, ldb, x, ldx) : lu_->solve(nrhs, b, ldb, x, ldx);
   }
 
+  // Device-resident data: LU and ILU on an engine that reads device arrays (CudaLU); the
+  // LDL^T takes the host path.
+  bool device_data_direct() const noexcept { return lu_ && lu_->device_data_direct(); }
+  const FactorStats& factor_device(const double* d_values) { return lu_->factor_device(d_values); }
+  const SolveStats& solve_device(const double* d_b, double* d_x, bool transpose) {
+    return transpose ? lu_->solve_transpose_device(d_b, d_x) : lu_->solve_device(d_b, d_x);
+  }
+
   bool analyzed() const noexcept { return ldlt_ ? ldlt_->analyzed() : lu_ && lu_->analyzed(); }
   bool factored() const noexcept { return ldlt_ ? ldlt_->factored() : lu_ && lu_->factored(); }
   const Schedule& schedule() const { return ldlt_ ? ldlt_->schedule() : lu_->schedule(); }

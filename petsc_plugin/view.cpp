@@ -27,6 +27,13 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
     PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s), level analysis on the %s\n",
                                      to_string(f->solver.trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
                                      f->options.trsv_analysis == TrsvAnalysisSite::gpu ? "GPU" : "CPU"));
+    if (f->device_numerics > 0 || f->device_vec_solves > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "device-resident data: values from the device in %" PetscInt64_FMT
+                                       " of %" PetscInt64_FMT " numeric factorizations, %" PetscInt64_FMT
+                                       " of %" PetscInt64_FMT " solves on device vectors\n",
+                                       (PetscInt64)f->device_numerics, (PetscInt64)f->numerics,
+                                       (PetscInt64)f->device_vec_solves, (PetscInt64)f->vec_solves));
   } else {
     if (!f->solver.backend_note().empty())
       PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver.backend_note().c_str()));

@@ -21,6 +21,14 @@
 #   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
 #   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
+#   devres: issue 15's device-resident operation with the CUDA PETSc 3.26.1, from the bundle
+#   .device-bundle-cuda-petsc (scripts/pack_devres_bundle.sh; used whenever devres is the only
+#   step, or GPUGLU_DEVICE_BUNDLE names it): its GPU tests (PETSc's copy counters on
+#   AIJCUSPARSE / CUDA vectors, SparseLU on device data) and scripts/devres_bench.py
+#   (ILU(0)-GMRES on the GPU against PETSc's ILU and cuSPARSE ILU; LU refactor + solve with
+#   device-resident Mat/Vec against the host path). About 4 minutes on the H100 machine.
+#   GPUGLU_DEVICE_DEVRES_TESTS: the ctest -R filter; GPUGLU_DEVICE_DEVRES_ARGS: more
+#   devres_bench.py arguments (--ilu-problems, --lu-problems, --rounds, --mode).
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps
@@ -30,7 +38,10 @@ steps=("$@")
 [[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize petsc bench e2e)
 want() { local s; for s in "${steps[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
 
-xz -dc .device-bundle/bundle.tar.xz | tar -C "$deps" -xf - || { echo "device_run.sh: no bundle" >&2; exit 1; }
+bundle=${GPUGLU_DEVICE_BUNDLE:-}
+[[ -z $bundle && ${#steps[@]} -eq 1 && ${steps[0]} == devres ]] && bundle=.device-bundle-cuda-petsc
+bundle=${bundle:-.device-bundle}
+xz -dc "$bundle/bundle.tar.xz" | tar -C "$deps" -xf - || { echo "device_run.sh: no bundle in $bundle" >&2; exit 1; }
 build_rel=$(cat "$deps/build_dir")
 source_root=$(cat "$deps/source_root")
 tar -C "$root" -xf "$deps/build.tar"
@@ -505,5 +516,28 @@ if want ldlt; then
     echo "device_run.sh: no gpuglu_ldlt_bench in $build_rel" | tee "$out/ldlt.log"
     status=1
   fi
+fi
+if want devres; then
+  devres_bench=$build/bench/petsc_devres_bench
+  {
+    if [[ ! -x $devres_bench || ! -x $build/tests/petsc_device/petsc_device_resident ]]; then
+      echo "devres: $build_rel was not built against a CUDA PETSc (scripts/pack_devres_bundle.sh packs one)"
+      exit 1
+    fi
+    # The CUDA libraries PETSc was linked with here must be the GPU machine's (CUDA 13.0 both).
+    missing=$(ldd "$devres_bench" | grep 'not found')
+    [[ -z $missing ]] || { echo "devres: libraries not found:"; echo "$missing"; exit 1; }
+    use_bundled_mpi
+    export MPIEXEC=$mpi/bin/mpiexec  # the two-rank test's launcher (tests/petsc_device)
+    rc=0
+    (cd "$build" && timeout 100 ctest -L gpu -R "${GPUGLU_DEVICE_DEVRES_TESTS:-petsc_device|bench_devres_smoke|SparseLUCudaDevice|SparseLUCudaIlu|SparseLUCudaRecovery}" \
+      --output-on-failure --timeout 120) || rc=1
+    echo "devres tests: exit $rc"
+    python3 "$root/scripts/devres_bench.py" --exe "$devres_bench" --timeout 120 --deadline-s ${GPUGLU_DEVICE_DEVRES_DEADLINE:-230} --out "$out/results.jsonl" \
+      --device "$(head -1 "$out/device.txt" | cut -d, -f1)" ${GPUGLU_DEVICE_DEVRES_ARGS:-} || rc=1
+    echo "devres: exit $rc"
+    exit $rc
+  } 2>&1 | tee "$out/devres.log"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 exit $status

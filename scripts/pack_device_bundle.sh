@@ -10,23 +10,34 @@
 # Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
 #   GPUGLU_BUNDLE_REFERENCE=OTHER_BUILD_DIR also packs that build's gpuglu_lu_bench and
 #   libgpuglu (a reference, e.g. the commit before a refactoring) for device_run.sh's ab step.
+#   GPUGLU_BUNDLE_OUT=DIR: where bundle.tar.xz goes (default .device-bundle);
+#   GPUGLU_BUNDLE_SHARED=0: without ../shared's matrices and collection files;
+#   GPUGLU_BUNDLE_EXCLUDE=REGEX: build-tree binaries (paths relative to the build dir) left out
+#   (with the libraries only they need; the CTest files stay, so ctest -R selects the rest).
+#   scripts/pack_devres_bundle.sh uses these for the slimmer CUDA-PETSc bundle.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: pack_device_bundle.sh BUILD_DIR}" && pwd)
 [[ $build == "$root"/* ]] || { echo "pack_device_bundle.sh: $build is not inside $root" >&2; exit 1; }
 grep -q 'GPUGLU_HAVE_CUDA:INTERNAL=ON\|GPUGLU_HAVE_CUDA:BOOL=ON\|GPUGLU_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" ||
   echo "pack_device_bundle.sh: warning: $build does not look like a CUDA build" >&2
-out=$root/.device-bundle
+out=${GPUGLU_BUNDLE_OUT:-$root/.device-bundle}
+exclude=${GPUGLU_BUNDLE_EXCLUDE:-}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/lib"
 
 # The ELF files of the build tree, and PETSc's tutorial binaries built there.
-mapfile -t elves < <(find "$build" -type f \( -perm -u+x -o -name '*.so*' \) ! -path '*/CMakeFiles/*' \
+mapfile -t all_elves < <(find "$build" -type f \( -perm -u+x -o -name '*.so*' \) ! -path '*/CMakeFiles/*' \
   -exec sh -c 'head -c4 "$1" | grep -q ELF && echo "$1"' _ {} \;)
+elves=()
+left_out=()
+for e in "${all_elves[@]}"; do
+  if [[ -n $exclude ]] && grep -q -E "^$build/($exclude)" <<<"$e"; then left_out+=("--exclude=${e#"$root"/}"); else elves+=("$e"); fi
+done
 # Everything they load, except the C/C++ runtime (newer there) and CUDA's own libraries
 # (the GPU machine's toolkit provides them, matching its driver).
-skip='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libresolv|libutil|libcuda|libcudart|libcusparse|libcusolver|libcublas|libcublasLt|libnvJitLink|libnvrtc|libgpuglu|libpetscgpuglu)(\.|-)'
+skip='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libresolv|libutil|libcuda|libcudart|libcusparse|libcusolver|libcublas|libcublasLt|libnvJitLink|libnvrtc|libcurand|libgpuglu|libpetscgpuglu)(\.|-)'
 for lib in $(for e in "${elves[@]}"; do ldd "$e" 2>/dev/null | awk '/=> \//{print $3}'; done | sort -u); do
   base=$(basename "$lib")
   [[ $base =~ $skip ]] && continue
@@ -74,6 +85,7 @@ if [[ -n $petsc ]]; then
 fi
 
 # The SuiteSparse test matrices (../shared/matrices), which do not travel with the tree.
+if [[ ${GPUGLU_BUNDLE_SHARED:-1} != 0 ]]; then
 matrix_dir=$(grep -oP '(?<=GPUGLU_MATRIX_DIR:PATH=).*' "$build/CMakeCache.txt" || true)
 [[ -z $matrix_dir ]] && matrix_dir=$root/../shared/matrices
 if [[ -d $matrix_dir ]]; then
@@ -98,6 +110,7 @@ for f in ${GPUGLU_BUNDLE_COLLECTION-$ldlt_collection}; do
     echo "pack_device_bundle.sh: warning: no $collection_dir/$f" >&2
   fi
 done
+fi  # GPUGLU_BUNDLE_SHARED
 
 # A reference build's benchmark and library, run beside this build's by the ab step.
 if [[ -n ${GPUGLU_BUNDLE_REFERENCE:-} ]]; then
@@ -108,7 +121,7 @@ fi
 
 # The build tree without objects, as a path relative to the repository root.
 rel=${build#"$root"/}
-tar -C "$root" --exclude='*.o' --exclude='*/CMakeFiles/*.dir' --exclude='*.a' -cf "$stage/build.tar" "$rel"
+tar -C "$root" --exclude='*.o' --exclude='*/CMakeFiles/*.dir' --exclude='*.a' "${left_out[@]}" -cf "$stage/build.tar" "$rel"
 echo "$rel" > "$stage/build_dir"
 echo "$root" > "$stage/source_root"
 

@@ -131,6 +131,20 @@ class SparseLU {
   // Column-major B (n x nrhs, leading dimension ldb) -> X (ldx); may alias when ldb == ldx.
   const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx);
 
+  // Device-resident data (the CUDA backend with a CUDA PETSc's Mat and Vec arrays): the
+  // same refactor() and solves with A's values (CSR order of the analyzed pattern), b and x
+  // in device memory of this process (cudaMalloc'd; any device, copied device to device).
+  // Nothing goes through the host unless a pivot policy's recovery needs A's values there
+  // (then they are downloaded once) or the engine in use reads host arrays only
+  // (device_data_direct() false: the CPU backend, the supernodal and LDL^T engines; then the
+  // data is copied, and these calls still work). The caller's arrays must be complete when
+  // called (their streams synchronized); on return nothing of the call is pending. b and x
+  // must not overlap. Error(unsupported) in a build without CUDA.
+  bool device_data_direct() const noexcept;
+  const FactorStats& factor_device(const double* d_values);
+  const SolveStats& solve_device(const double* d_b, double* d_x);
+  const SolveStats& solve_transpose_device(const double* d_b, double* d_x);
+
   // Refinement is a property of the solve, not of the factors: change it between solves
   // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
   // steps 0 also turns off the backward-error check, and with it every recovery a solve

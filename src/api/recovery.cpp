@@ -33,6 +33,7 @@ void SparseLU::Impl::repivot_once() {
 // The schedule becomes KLU's pivot order for a_values. False, with the schedule kept and
 // fstats.repivot_singular set, when KLU finds A singular too.
 bool SparseLU::Impl::switch_to_partial_pivoting() {
+  host_values();  // KLU factors A on the CPU
   const int64_t nnz_before = schedule.nnz_factor();
   Schedule klu_order;
   try {
@@ -76,6 +77,7 @@ RecoveryReason SparseLU::Impl::assess_factor() {
 // Solves A x = A t for t_i in [1, 2) (a smooth, nonzero solution, so that every component
 // of b has a reference scale) and returns the backward error the refined solve reaches.
 double SparseLU::Impl::check_solve() {
+  host_values();  // b = A t is formed on the CPU
   const auto n = static_cast<size_t>(schedule.n);
   check_x.resize(n);
   check_b.resize(n);
@@ -90,6 +92,7 @@ double SparseLU::Impl::check_solve() {
 // them), then KLU's partial pivoting (skipped when the schedule already is KLU's for them).
 // False: none was accepted, and fstats describes the last attempt.
 bool SparseLU::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
+  host_values();  // every schedule after this one is analyzed from A's values on the CPU
   const FactorStats failed = fstats;
   const int64_t nnz_before = schedule.nnz_factor();
   auto restart = [&](bool reanalyzed) {

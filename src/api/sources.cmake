@@ -4,6 +4,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ilu_shift.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_rank.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sparse_lu_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp

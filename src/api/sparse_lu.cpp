@@ -45,6 +45,8 @@ SparseLU::Impl::Impl(const Options& o) : options(o), backend(o.backend == Backen
 
 void SparseLU::Impl::discard() {
   engine.reset();
+  values_on_device = false;
+  device_values = nullptr;
   fallback_reason.clear();
   analyzed = false;
   factored = false;
@@ -89,6 +91,7 @@ void SparseLU::Impl::attach_engine() {
 // chose (the CUDA engine is rebuilt for the new pattern, with analyze()'s fallback to the
 // CPU under automatic when it does not fit).
 void SparseLU::Impl::replace_schedule(Schedule&& s) {
+  host_values();   // the new engine is factored from a_values (the callers have read them already)
   engine.reset();  // the old engine's device memory first: the new one may need all of it
   schedule = std::move(s);
   ++analysis_count;
@@ -120,11 +123,21 @@ const FactorStats& SparseLU::Impl::refactor(const double* values) {
   require_analyzed("factor()");
   if (!values && schedule.input_nnz > 0) throw Error(Status::invalid_input, "factor(): the matrix has no values");
   const auto t0 = std::chrono::steady_clock::now();
+  // After a factor_device() a_values still hold the last values seen on the host: those the
+  // schedule was analyzed from while schedule_fits_values holds, which is what take_values
+  // compares with.
+  take_values(values);
+  values_on_device = false;
+  return factor_taken(t0);
+}
+
+// The factorization of the values just taken (a_values, or on the device with
+// values_on_device), with the pivot policy's recoveries.
+const FactorStats& SparseLU::Impl::factor_taken(std::chrono::steady_clock::time_point t0) {
   factored = false;
   const int64_t count = fstats.factorizations + 1;
   fstats = FactorStats();
   fstats.factorizations = count;
-  take_values(values);
   if (schedule.incomplete && options.shift_type != ShiftType::none)
     factor_with_shifts();
   else
@@ -153,7 +166,9 @@ void SparseLU::Impl::take_values(const double* values) {
 
 // One numeric factorization of a_values with the current schedule, on the engine.
 void SparseLU::Impl::factor_with_schedule(const PivotRule& rule) {
-  const EngineFactorResult r = engine->factor(a_values.data(), rule);
+  const EngineFactorResult r =
+      values_on_device ? engine->factor_device(device_values, rule) : engine->factor(a_values.data(), rule);
+  if (r.bad_entry >= 0) host_values();  // the bad value is reported
   const int32_t first_perturbed = api::read_factor_result(r, schedule, pattern.colind(), a_values.data(), fstats);
   if (r.bad_entry < 0) last_first_perturbed = first_perturbed;
 }
@@ -167,6 +182,7 @@ void SparseLU::Impl::set_failure_column(int32_t column) {
 // The engines perturb only exact zero pivots meanwhile, which keeps the rows before them
 // exact for the row test; a factor that passes the test has no perturbed pivot.
 void SparseLU::Impl::factor_with_shifts() {
+  if (options.shift_type == ShiftType::positive_definite) host_values();  // the bound reads A on the CPU
   const double top =
       options.shift_type == ShiftType::positive_definite
           ? api::manteuffel_bound(schedule.n, pattern.rowptr(), pattern.colind(), a_values.data(), options.zero_pivot)
@@ -204,11 +220,54 @@ EngineSolveResult SparseLU::Impl::solve_one(const double* b, double* x, bool tra
   return engine->solve(b, x, transpose, steps, options.refine_tolerance);
 }
 
-const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx,
-                                        bool transpose) {
+void SparseLU::Impl::require_factored() const {
   if (!factored)
     throw Error(Status::not_factored, analyzed ? "solve(): the last factorization failed or none was done"
                                                : "solve(): analyze() and factor() have not been called");
+}
+
+// After one right-hand side's solve r: a solve above the backward-error tolerance is no
+// solution; the pivot policy may recover (again() solves once more with the new factor) or
+// the factor fails. Adds r to sstats.
+void SparseLU::Impl::check_solve_result(EngineSolveResult& r, int32_t steps,
+                                        const std::function<EngineSolveResult()>& again) {
+  const double tolerance = options.backward_error_tolerance;
+  const bool automatic = options.pivot_policy == PivotPolicy::automatic;
+  // The componentwise target, or, where the automatic policy found it out of every pivot
+  // order's reach on this pattern, the normwise one (core/backward_error.hpp).
+  auto meets = [&](const EngineSolveResult& e) {
+    return e.backward_error <= tolerance || (automatic && accept_normwise && e.normwise_error <= tolerance);
+  };
+  if (steps > 0 && !meets(r) && solves_must_meet_tolerance()) {
+    bool repaired = automatic && recover(RecoveryReason::backward_error, [&] {
+                      if (fstats.status != Status::ok) return false;
+                      r = again();
+                      return meets(r);
+                    });
+    // Every recovery tried and none reached the componentwise target: a factor whose solution
+    // is backward stable normwise is what any LU gives here (KLU's pivots just failed the
+    // same test), so it is kept, not failed.
+    if (!repaired && automatic && fstats.status == Status::ok && r.normwise_error <= tolerance) {
+      accept_normwise = true;
+      repaired = true;
+    }
+    sstats.recovered = sstats.recovered || repaired;
+    fstats.repivots = repivots;
+    fstats.reanalyses = reanalyses;
+    if (!repaired) fail_factor();
+  }
+  if (steps > 0) {
+    sstats.refine_steps = std::max(sstats.refine_steps, r.refine_steps);
+    sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
+    sstats.normwise_error = std::max(sstats.normwise_error, r.normwise_error);
+    sstats.accepted_normwise = sstats.accepted_normwise || !(r.backward_error <= tolerance);
+    sstats.inaccurate = sstats.inaccurate || !meets(r);
+  }
+}
+
+const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx,
+                                        bool transpose) {
+  require_factored();
   const int64_t n = schedule.n;
   if (nrhs < 0 || ldb < n || ldx < n)
     throw Error(Status::invalid_input, "solve(): nrhs = " + std::to_string(nrhs) + ", ldb = " + std::to_string(ldb) +
@@ -224,7 +283,6 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
   const auto t0 = std::chrono::steady_clock::now();
   sstats = SolveStats();
   const int32_t steps = max_refine_steps();
-  const double tolerance = options.backward_error_tolerance;
   for (int32_t c = 0; c < nrhs && sstats.status == Status::ok; ++c) {
     const double* bc = b + ldb * c;
     double* xc = x + ldx * c;
@@ -236,37 +294,7 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
       rhs = rhs_copy.data();
     }
     EngineSolveResult r = solve_one(rhs, xc, transpose, steps);
-    const bool automatic = options.pivot_policy == PivotPolicy::automatic;
-    // The componentwise target, or, where the automatic policy found it out of every pivot
-    // order's reach on this pattern, the normwise one (core/backward_error.hpp).
-    auto meets = [&](const EngineSolveResult& e) {
-      return e.backward_error <= tolerance || (automatic && accept_normwise && e.normwise_error <= tolerance);
-    };
-    if (steps > 0 && !meets(r) && solves_must_meet_tolerance()) {
-      bool repaired = automatic && recover(RecoveryReason::backward_error, [&] {
-                        if (fstats.status != Status::ok) return false;
-                        r = solve_one(rhs, xc, transpose, steps);
-                        return meets(r);
-                      });
-      // Every recovery tried and none reached the componentwise target: a factor whose
-      // solution is backward stable normwise is what any LU gives here (KLU's pivots just
-      // failed the same test), so it is kept, not failed.
-      if (!repaired && automatic && fstats.status == Status::ok && r.normwise_error <= tolerance) {
-        accept_normwise = true;
-        repaired = true;
-      }
-      sstats.recovered = sstats.recovered || repaired;
-      fstats.repivots = repivots;
-      fstats.reanalyses = reanalyses;
-      if (!repaired) fail_factor();
-    }
-    if (steps > 0) {
-      sstats.refine_steps = std::max(sstats.refine_steps, r.refine_steps);
-      sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
-      sstats.normwise_error = std::max(sstats.normwise_error, r.normwise_error);
-      sstats.accepted_normwise = sstats.accepted_normwise || !(r.backward_error <= tolerance);
-      sstats.inaccurate = sstats.inaccurate || !meets(r);
-    }
+    check_solve_result(r, steps, [&] { return solve_one(rhs, xc, transpose, steps); });
   }
   sstats.solve_ms = ms_since(t0);
   return sstats;
@@ -304,6 +332,17 @@ const SolveStats& SparseLU::solve_transpose(const double* b, double* x) {
 
 const SolveStats& SparseLU::solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx) {
   return impl_->solve(nrhs, b, ldb, x, ldx, false);
+}
+
+bool SparseLU::device_data_direct() const noexcept {
+  return impl_->engine && impl_->engine->supports_device_pointers();
+}
+const FactorStats& SparseLU::factor_device(const double* d_values) { return impl_->refactor_device(d_values); }
+const SolveStats& SparseLU::solve_device(const double* d_b, double* d_x) {
+  return impl_->solve_device(d_b, d_x, false);
+}
+const SolveStats& SparseLU::solve_transpose_device(const double* d_b, double* d_x) {
+  return impl_->solve_device(d_b, d_x, true);
 }
 
 bool SparseLU::analyzed() const noexcept { return impl_->analyzed; }

@@ -4,6 +4,7 @@
 // policies and their recoveries (recovery.cpp), PETSc's ILU shifts (sparse_lu.cpp with
 // ilu_shift.hpp). The engine is the only place arithmetic happens
 // (core/numeric_engine.hpp); nothing here depends on which engine it is.
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,6 +42,12 @@ struct SparseLU::Impl {
   // order): analyzing them again would choose the same pivots.
   bool schedule_fits_values = false;
   std::unique_ptr<NumericEngine> engine;  // executes `schedule`; rebuilt whenever it changes
+  // factor_device(): A's values of the last factorization are on the device (the engine's
+  // input copy) and not yet in a_values; host_values() fetches them when a recovery needs
+  // them. device_values is the caller's array during a factor_device() call only.
+  bool values_on_device = false;
+  const double* device_values = nullptr;
+  std::vector<double> device_staging;  // device data for an engine of host arrays
   FactorStats fstats;
   SolveStats sstats;
   int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
@@ -59,12 +66,21 @@ struct SparseLU::Impl {
   void replace_schedule(Schedule&& s);
   void require_analyzed(const char* verb) const;
   const FactorStats& refactor(const double* values);
+  const FactorStats& factor_taken(std::chrono::steady_clock::time_point t0);
   void take_values(const double* values);
   void factor_with_schedule(const PivotRule& rule);
   void set_failure_column(int32_t column);
   int32_t max_refine_steps() const;
   EngineSolveResult solve_one(const double* b, double* x, bool transpose, int32_t steps);
   const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx, bool transpose);
+  void check_solve_result(EngineSolveResult& r, int32_t steps, const std::function<EngineSolveResult()>& again);
+  void require_factored() const;
+
+  // --- sparse_lu_device.cpp: device-resident values and vectors ---
+  const FactorStats& refactor_device(const double* d_values);
+  void host_values();
+  EngineSolveResult solve_one_device(const double* d_b, double* d_x, bool transpose, int32_t steps);
+  const SolveStats& solve_device(const double* d_b, double* d_x, bool transpose);
   CsrView<int32_t, double> analyzed_matrix() const;
   PatternRef pattern_ref() const;
 

@@ -60,7 +60,27 @@ class NumericEngine {
   virtual Backend backend() const noexcept = 0;
   virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU
   virtual TrsvKernel trsv_kernel() const noexcept = 0;  // the kernel the solves run (the option on the CPU)
+
+  // Device-resident data (a CUDA PETSc's MATSEQAIJCUSPARSE values, VECSEQCUDA vectors):
+  // factor() and solve() with A's values, b and x in device memory of this process (any
+  // device: they are copied device to device, never through the host). The caller's arrays
+  // must be complete when called (their producers synchronized); on return nothing of the
+  // call is pending. Only engines that say so take them; SparseLU brings device data to
+  // the host for the others. The defaults throw Error(unsupported).
+  virtual bool supports_device_pointers() const noexcept { return false; }
+  virtual EngineFactorResult factor_device(const double* d_values, const PivotRule& rule);
+  virtual EngineSolveResult solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+                                         double tolerance);
+  // A's values of the last factor_device() (input_nnz of them) to the host: what a pivot
+  // policy's recovery needs (the re-analyses and KLU read them on the CPU).
+  virtual void download_input(double* a_values);
 };
+
+// Copies between the host and device memory of this process (cudaMemcpyDefault), for the
+// rare paths where device-resident data meets an engine of host arrays (a recovery that
+// built a CPU engine). n doubles; synchronous. Without CUDA they throw Error(unsupported).
+void copy_device_to_host(const double* d_src, double* h_dst, int64_t n);
+void copy_host_to_device(const double* h_src, double* d_dst, int64_t n);
 
 // The CPU reference engine (src/reference/cpu_engine.cpp): OpenMP over the columns of a
 // level, left-looking gather or (Options::cpu_right_looking) the GPU's right-looking updates.

@@ -1,6 +1,7 @@
 # Sources of src/core.
 list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/status.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/numeric_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matrix_market.cpp
   ${CMAKE_CURRENT_LIST_DIR}/generators.cpp

@@ -16,6 +16,14 @@ DeviceInfo query_device(int32_t, int32_t) noexcept {
   return info;
 }
 
+void copy_device_to_host(const double*, double*, int64_t n) {
+  if (n > 0) throw Error(Status::unsupported, "device arrays: built without CUDA");
+}
+
+void copy_host_to_device(const double*, double*, int64_t n) {
+  if (n > 0) throw Error(Status::unsupported, "device arrays: built without CUDA");
+}
+
 std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule&, PatternRef, const Options&, int) {
   throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
 }

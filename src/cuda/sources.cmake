@@ -6,6 +6,7 @@
 # cuBLAS updates, its solves on the panels; its solves through F are lu/'s).
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/device_copy.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/host_staging.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/cuda_lu.cu

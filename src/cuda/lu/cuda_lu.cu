@@ -66,12 +66,17 @@ struct CudaLU::Impl {
   ~Impl();
 
   void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
-  // What every factorization starts with: the last factor is gone, A's values go up.
-  void begin_factorization(const double* a_values) {
+  // What every factorization starts with: the last factor is gone, A's values go up (or,
+  // from device memory, across).
+  void begin_factorization(const double* a_values, bool on_device = false) {
     factored = false;
     f_host_current = false;
-    factor->upload_input(a_values, stream);
+    if (on_device)
+      factor->copy_input(a_values, stream);
+    else
+      factor->upload_input(a_values, stream);
   }
+  EngineFactorResult factor_input(const PivotRule& rule);  // the scatter and the level loop
 };
 
 CudaLU::Impl::~Impl() {
@@ -131,6 +136,24 @@ EngineFactorResult CudaLU::factor(const double* a_values, const PivotRule& rule)
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.begin_factorization(a_values);
+  return m.factor_input(rule);
+}
+
+EngineFactorResult CudaLU::factor_device(const double* d_values, const PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.begin_factorization(d_values, true);
+  return m.factor_input(rule);
+}
+
+void CudaLU::download_input(double* a_values) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factor->download_input(a_values, m.stream);
+}
+
+EngineFactorResult CudaLU::Impl::factor_input(const PivotRule& rule) {
+  Impl& m = *this;
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
   m.factor->enqueue_scatter(rule, m.stream);
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_loop, m.stream));
@@ -162,6 +185,15 @@ EngineSolveResult CudaLU::solve(const double* b, double* x, bool transpose, int3
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
   return m.refinement->solve(*m.solves, b, x, transpose, max_steps, tolerance);
+}
+
+EngineSolveResult CudaLU::solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+                                       double tolerance) {
+  Impl& m = *impl_;
+  if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve_device: no successful factorization to solve with");
+  if (m.n == 0) return EngineSolveResult{};
+  DeviceScope scope(m.device);
+  return m.refinement->solve_device(*m.solves, d_b, d_x, transpose, max_steps, tolerance);
 }
 
 const std::vector<double>& CudaLU::factor_values() {

@@ -53,6 +53,15 @@ class CudaLU final : public NumericEngine {
   // The bare solve (no refinement, no backward error).
   void solve(const double* b, double* x, bool transpose) { solve(b, x, transpose, 0, 0.0); }
 
+  // Device-resident data: the same factor() and solve() with A's values, b and x in device
+  // memory (copied device to device into the engine's own input, right-hand side and
+  // solution buffers; no host copy). download_input(): A's values of the last factor.
+  bool supports_device_pointers() const noexcept override { return true; }
+  EngineFactorResult factor_device(const double* d_values, const PivotRule& rule) override;
+  EngineSolveResult solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+                                 double tolerance) override;
+  void download_input(double* a_values) override;
+
   const std::vector<double>& factor_values() override;  // downloaded once per factorization
   void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)
   Backend backend() const noexcept override { return Backend::cuda; }

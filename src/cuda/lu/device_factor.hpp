@@ -34,6 +34,10 @@ class DeviceFactor {
 
   // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
   void upload_input(const double* a_values, cudaStream_t stream);
+  // The same from device memory (any device of this process): one copy on stream, no host.
+  void copy_input(const double* d_values, cudaStream_t stream);
+  // A's values of the last upload_input() / copy_input() to the host, synchronous.
+  void download_input(double* a_values, cudaStream_t stream) const;
   // What precedes the level loop: the state reset for rule, F = 0, A's values scattered
   // (scaled; added where they share a position) into F, rule.diagonal_shift added to the
   // diagonal.

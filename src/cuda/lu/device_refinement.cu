@@ -87,17 +87,35 @@ double DeviceRefinement::residual(bool transpose, const double* x, double* r) {
 
 EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, double* x, bool transpose,
                                           int32_t max_steps, double tolerance) {
-  EngineSolveResult out;
-  if (max_steps > 0 && !a_rowptr_) upload_pattern();
   const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
   staging_.upload(b_dev_, b, v_pinned_, bytes, stream_);
+  return solve_staged(solves, transpose, max_steps, tolerance,
+                      [&] { staging_.download(x, x_dev_, v_pinned_, bytes, stream_); });
+}
+
+EngineSolveResult DeviceRefinement::solve_device(DeviceSolve& solves, const double* d_b, double* d_x, bool transpose,
+                                                 int32_t max_steps, double tolerance) {
+  const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
+  // b_dev_ also keeps b for the residuals; x_dev_ is where the refinement iterates.
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_dev_, d_b, bytes, cudaMemcpyDefault, stream_));
+  return solve_staged(solves, transpose, max_steps, tolerance, [&] {
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(d_x, x_dev_, bytes, cudaMemcpyDefault, stream_));
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  });
+}
+
+template <class Deliver>
+EngineSolveResult DeviceRefinement::solve_staged(DeviceSolve& solves, bool transpose, int32_t max_steps,
+                                                 double tolerance, Deliver deliver_x) {
+  EngineSolveResult out;
+  if (max_steps > 0 && !a_rowptr_) upload_pattern();
   solves.solve_device(b_dev_, x_dev_, transpose);
   if (max_steps > 0) {
     if (transpose && !at_rowptr_) build_transpose();
     enqueue_residual(transpose, x_dev_, r_dev_);
   }
   // x and the backward error come back with one synchronization.
-  staging_.download(x, x_dev_, v_pinned_, bytes, stream_);
+  deliver_x();
   if (max_steps == 0) return out;
   double berr = backward_error();
   double normwise = normwise_error();
@@ -114,7 +132,7 @@ EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, 
   }
   out.backward_error = berr;
   out.normwise_error = normwise;
-  if (out.refine_steps > 0) staging_.download(x, x_dev_, v_pinned_, bytes, stream_);
+  if (out.refine_steps > 0) deliver_x();
   return out;
 }
 

@@ -36,12 +36,21 @@ class DeviceRefinement {
   // have the schedule's input_nnz entries).
   EngineSolveResult solve(DeviceSolve& solves, const double* b, double* x, bool transpose, int32_t max_steps,
                           double tolerance);
+  // The same with b and x in device memory (any device of this process; they must not
+  // overlap): b is copied device to device, x comes back the same way. Synchronous.
+  EngineSolveResult solve_device(DeviceSolve& solves, const double* d_b, double* d_x, bool transpose,
+                                 int32_t max_steps, double tolerance);
 
   // The factorization's equilibration (schedule.hpp's row_scale and col_scale, n each; other
   // sizes: none), uploaded once, for the backward error's noise test (core/backward_error.hpp).
   void set_equilibration(const std::vector<double>& row_scale, const std::vector<double>& col_scale);
 
  private:
+  // The solve of b_dev_ with refinement; deliver_x() puts x_dev_ where the caller wants it
+  // and synchronizes the stream (the first backward error is read after it).
+  template <class Deliver>
+  EngineSolveResult solve_staged(DeviceSolve& solves, bool transpose, int32_t max_steps, double tolerance,
+                                 Deliver deliver_x);
   void upload_pattern();
   void build_transpose();
   // r = b_dev - op(A) x; the backward error is copied to berr_pinned, readable once the
