@@ -8,6 +8,7 @@
 
 #include "gpu_test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -50,15 +51,30 @@ std::vector<double> ramp(int32_t n, int seed) {
   return b;
 }
 
-// The device path against the host path on the same options: the same factor and solutions.
-void expect_device_path_equals_host_path(const CsrMatrix<int32_t, double>& a, const Options& o) {
+double max_relative_difference(const std::vector<double>& x, const std::vector<double>& y) {
+  double diff = 0.0, size = 0.0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    diff = std::max(diff, std::fabs(x[i] - y[i]));
+    size = std::max(size, std::fabs(y[i]));
+  }
+  return x.size() == y.size() ? (size > 0.0 ? diff / size : diff) : 1.0;
+}
+
+// The device path against the host path on the same options: the same factor and solutions
+// (bitwise; to rounding with `rounding`, for the supernodal engine, whose Schur complements
+// and forward sweeps reach shared targets through atomics in a varying order).
+void expect_device_path_equals_host_path(const CsrMatrix<int32_t, double>& a, const Options& o,
+                                         bool rounding = false) {
   SparseLU host(o), dev(o);
   host.analyze(a.view());
   dev.analyze(a.view());
   ASSERT_EQ(host.factor(a.view()).status, Status::ok);
   DeviceVector values(a.values);
   ASSERT_EQ(dev.factor_device(values.get()).status, Status::ok);
-  EXPECT_EQ(dev.factor_values(), host.factor_values());
+  if (rounding)
+    EXPECT_LE(max_relative_difference(dev.factor_values(), host.factor_values()), 1e-12);
+  else
+    EXPECT_EQ(dev.factor_values(), host.factor_values());
   const std::vector<double> b = ramp(a.nrows, 1);
   std::vector<double> x_host(b.size());
   DeviceVector d_b(b), d_x(b.size());
@@ -67,9 +83,14 @@ void expect_device_path_equals_host_path(const CsrMatrix<int32_t, double>& a, co
     const SolveStats hs = transpose ? host.solve_transpose(b.data(), x_host.data()) : host.solve(b.data(), x_host.data());
     const SolveStats ds = transpose ? dev.solve_transpose_device(d_b.get(), d_x.get()) : dev.solve_device(d_b.get(), d_x.get());
     ASSERT_EQ(ds.status, Status::ok);
-    EXPECT_EQ(ds.refine_steps, hs.refine_steps);
-    EXPECT_EQ(ds.backward_error, hs.backward_error);
-    EXPECT_EQ(d_x.host(), x_host);
+    if (rounding) {
+      EXPECT_LE(ds.backward_error, 1e-14);
+      EXPECT_LE(max_relative_difference(d_x.host(), x_host), 1e-10);
+    } else {
+      EXPECT_EQ(ds.refine_steps, hs.refine_steps);
+      EXPECT_EQ(ds.backward_error, hs.backward_error);
+      EXPECT_EQ(d_x.host(), x_host);
+    }
   }
   EXPECT_EQ(d_b.host(), b);  // b is only read
 }
@@ -180,7 +201,7 @@ TEST(SparseLUCudaDevice, engines_of_host_arrays_take_device_data) {
     SparseLU probe(o);
     probe.analyze(a.view());
     EXPECT_FALSE(probe.device_data_direct());
-    expect_device_path_equals_host_path(a, o);
+    expect_device_path_equals_host_path(a, o, o.lu_engine == LuEngine::supernodal);
   }
 }
 
