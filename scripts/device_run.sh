@@ -203,7 +203,7 @@ if want supernodal; then
       echo "supernodal GPU tests: exit $rc"
       [[ $rc -eq 0 ]] || status=1
       compute-sanitizer --tool memcheck --error-exitcode 9 "$sn_test" \
-        --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_SANITIZE:-*circuit_2000*:*powergrid_1200*:*pivot*:*nan*:*NaN*}" \
+        --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_SANITIZE:-*circuit_2000*:*powergrid_1200*:*pivot*:*nan*:*NaN*:*unstaged*}" \
         > "$out/sanitize_supernodal.log" 2>&1
       rc=$?
       echo "compute-sanitizer memcheck (supernodal): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_supernodal.log") clean summaries)"

@@ -124,6 +124,10 @@ struct CudaTuning {
   // tree (false: through F, by the column LU's level-scheduled solves). Measured on an H100
   // (docs/performance.md): 1.4-5.6x faster than the solves through F.
   bool supernodal_panel_solve = true;
+  // Supernodal LU engine: factor panels 16 columns at a time through shared memory where they
+  // fit (false: column by column in global memory, as panels too large for shared memory
+  // always are). Both give bitwise the same factor; false is for the tests of that path.
+  bool supernodal_staged_panels = true;
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).

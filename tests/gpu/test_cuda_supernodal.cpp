@@ -546,6 +546,15 @@ INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalPanelSolves,
                                            "lap3d7:16x16x16", "randdd:800:6:11"),
                          spec_name);
 
+// Panels column by column in global memory (what panels too large for shared memory get):
+// the same factor as the staged kernels', so the same agreement with the CPU engine.
+TEST(CudaSupernodalLU, unstaged_panels_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = supernodal_options();
+  o.cuda.supernodal_staged_panels = false;
+  for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:30x30x30"}) check_matrix(spec, o);
+}
+
 class CudaSupernodalFSolves : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CudaSupernodalFSolves, solves_through_f_match_the_cpu_engine) {

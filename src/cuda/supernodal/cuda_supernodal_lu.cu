@@ -76,7 +76,7 @@ CudaSupernodalLU::Impl::~Impl() {
 }
 
 void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
-  plan = plan_supernodal(s);  // checks s first: an inconsistent schedule touches no device
+  plan = plan_supernodal(s, o.cuda.supernodal_staged_panels);  // checks s first: an inconsistent schedule touches no device
   if (device_ordinal < 0) {
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   } else {

@@ -91,6 +91,83 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int32_t 
   }
 }
 
+// The static-pivot rule of a panel's columns (the column LU's: level_device.cuh) and the
+// statistics it gathers, held in registers by every thread of a block - its inputs are uniform
+// over the block, so every thread takes the same decisions - and published once by thread 0.
+struct PanelPivots {
+  double threshold, zero_pivot, perturbation;
+  bool report;
+  double min_ratio;
+  double max_active = 0.0;
+  unsigned long long perturbed = 0;
+  int32_t first_perturbed = -1;
+  int32_t failed = -1;
+
+  __device__ explicit PanelPivots(const FactorState* st)
+      : threshold(st->threshold),
+        zero_pivot(st->zero_pivot),
+        perturbation(st->perturbation),
+        report(st->policy == static_cast<int32_t>(PivotPolicy::report)),
+        min_ratio(__builtin_huge_val()) {}  // +Inf: any ratio is smaller
+
+  // Column col's pivot from its value pivot0 and its column's largest magnitude (finite: no
+  // NaN/Inf in the column). False when the column fails (failed holds it); otherwise pivot is
+  // pivot0 or, for a tiny pivot, its perturbation.
+  __device__ bool decide(double pivot0, double colmax, bool finite, int32_t col, double& pivot) {
+    const double apiv = fabs(pivot0);
+    const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+    min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
+    max_active = colmax > max_active ? colmax : max_active;
+    pivot = pivot0;
+    if (!finite) {
+      failed = col;
+      return false;
+    }
+    if (apiv > __dmul_rn(threshold, colmax) && apiv > zero_pivot) return true;
+    if (report) {
+      failed = col;
+      return false;
+    }
+    pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
+    ++perturbed;
+    if (first_perturbed < 0) first_perturbed = col;
+    return true;
+  }
+
+  // By thread 0 alone.
+  __device__ void publish(const SupernodeArgs& a, int32_t s) const {
+    FactorState* st = a.state;
+    atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
+    atomic_max_nonneg(&st->max_active_bits, max_active);
+    if (perturbed > 0) {
+      atomicAdd(&st->perturbed, perturbed);
+      atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
+    }
+    // The smallest failing column over all supernodes: a supernode's columns depend only on
+    // its descendants, whose columns are smaller, so it is the column a sequential
+    // factorization in column order stops at.
+    if (failed >= 0) {
+      a.failed[s] = 1;
+      atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
+    }
+  }
+};
+
+// The largest magnitude of col[0 .. m) over the block, and whether all are finite (false for
+// NaN and Inf); every thread of the block calls it and gets both.
+__device__ __forceinline__ double column_max(const double* col, int64_t m, bool& finite) {
+  double colmax = 0.0;
+  bool ok = true;
+  for (int64_t i = threadIdx.x; i < m; i += blockDim.x) {
+    const double v = fabs(col[i]);
+    colmax = v > colmax ? v : colmax;
+    ok &= v <= DBL_MAX;
+  }
+  colmax = block_max(colmax);
+  finite = __syncthreads_and(ok) != 0;
+  return colmax;
+}
+
 // Columns k0 .. k1 - 1 of supernode s's panels, column by column, by one thread block: the
 // pivot test against the column's largest entry in its L panel, the scaling below the pivot,
 // and the rank-1 update of the L panel's columns up to jend (and of the U^T panel when
@@ -99,72 +176,25 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int32_t 
 // The statistics are combined in registers and published once.
 __device__ void factor_columns(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int32_t jend,
                                bool with_ut) {
-  FactorState* st = a.state;
   const Panel p = panel_of(a, s);
   const int tid = static_cast<int>(threadIdx.x);
   const int nthreads = static_cast<int>(blockDim.x);
-  const double threshold = st->threshold;
-  const double zero_pivot = st->zero_pivot;
-  const double perturbation = st->perturbation;
-  const bool report = st->policy == static_cast<int32_t>(PivotPolicy::report);
-  double min_ratio = __longlong_as_double(static_cast<long long>(kPlusInfBits));
-  double max_active = 0.0;
-  unsigned long long perturbed = 0;
-  int32_t first_perturbed = -1;
-  int32_t failed = -1;
+  PanelPivots pivots(a.state);
   for (int32_t k = k0; k < k1; ++k) {
     double* col = p.l + static_cast<int64_t>(k) * p.nr;
     const double pivot0 = col[k];  // read by every thread before thread 0 may overwrite it
-    double colmax = 0.0;
-    bool finite = true;
-    for (int64_t i = tid; i < p.nr; i += nthreads) {
-      const double v = fabs(col[i]);
-      colmax = v > colmax ? v : colmax;
-      finite &= v <= DBL_MAX;  // false for NaN and Inf
-    }
-    colmax = block_max(colmax);
-    finite = __syncthreads_and(finite) != 0;
-    const double apiv = fabs(pivot0);
-    const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
-    min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
-    max_active = colmax > max_active ? colmax : max_active;
-    if (!finite) {
-      failed = p.first + k;
-      break;
-    }
-    const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
-    double pivot = pivot0;
-    if (tiny) {
-      if (report) {
-        failed = p.first + k;
-        break;
-      }
-      pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
-      ++perturbed;
-      if (first_perturbed < 0) first_perturbed = p.first + k;
-      if (tid == 0) col[k] = pivot;
-    }
+    bool finite;
+    const double colmax = column_max(col, p.nr, finite);
+    double pivot;
+    if (!pivots.decide(pivot0, colmax, finite, p.first + k, pivot)) break;
+    if (tid == 0 && pivot != pivot0) col[k] = pivot;
     for (int64_t i = k + 1 + tid; i < p.nr; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
     __syncthreads();
     rank1_update(p, k, jend, with_ut, tid, nthreads);
     __syncthreads();
   }
-  if (tid != 0) return;
-  atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
-  atomic_max_nonneg(&st->max_active_bits, max_active);
-  if (perturbed > 0) {
-    atomicAdd(&st->perturbed, perturbed);
-    atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
-  }
-  // The smallest failing column over all supernodes: a supernode's columns depend only on
-  // its descendants, whose columns are smaller, so it is the column a sequential
-  // factorization in column order stops at.
-  if (failed >= 0) {
-    a.failed[s] = 1;
-    atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
-  }
+  if (tid == 0) pivots.publish(a, s);
 }
-
 
 // The same factorization, kPanelWidth columns at a time through shared memory: a block of
 // columns kb .. ke - 1 (rows kb .. nr - 1 of the L panel) is staged and factored there column
@@ -184,20 +214,11 @@ __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t
                                       bool with_ut, double* sm) {
   __shared__ double upper_max[kPanelWidth];
   __shared__ int upper_finite[kPanelWidth];
-  FactorState* st = a.state;
   const Panel p = panel_of(a, s);
   const int tid = static_cast<int>(threadIdx.x);
   const int nthreads = static_cast<int>(blockDim.x);
   const int lane = tid & 31, warp = tid >> 5, nwarps = nthreads >> 5;
-  const double threshold = st->threshold;
-  const double zero_pivot = st->zero_pivot;
-  const double perturbation = st->perturbation;
-  const bool report = st->policy == static_cast<int32_t>(PivotPolicy::report);
-  double min_ratio = __longlong_as_double(static_cast<long long>(kPlusInfBits));
-  double max_active = 0.0;
-  unsigned long long perturbed = 0;
-  int32_t first_perturbed = -1;
-  int32_t failed = -1;
+  PanelPivots pivots(a.state);
   for (int32_t kb = k0; kb < k1; kb += kPanelWidth) {
     const int32_t w = min(kPanelWidth, k1 - kb);
     const int32_t ke = kb + w;
@@ -229,37 +250,13 @@ __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t
     for (int32_t kk = 0; kk < w; ++kk) {
       double* col = S + kk * mb;
       const double pivot0 = col[kk];
-      double colmax = 0.0;
-      bool finite = true;
-      for (int64_t i = tid; i < mb; i += nthreads) {
-        const double v = fabs(col[i]);
-        colmax = v > colmax ? v : colmax;
-        finite &= v <= DBL_MAX;
-      }
-      colmax = block_max(colmax);
-      finite = __syncthreads_and(finite) != 0;
+      bool finite;
+      double colmax = column_max(col, mb, finite);
       colmax = upper_max[kk] > colmax ? upper_max[kk] : colmax;
       finite = finite && upper_finite[kk];
-      const double apiv = fabs(pivot0);
-      const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
-      min_ratio = ratio < min_ratio ? ratio : min_ratio;
-      max_active = colmax > max_active ? colmax : max_active;
-      if (!finite) {
-        failed = p.first + kb + kk;
-        break;
-      }
-      const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
-      double pivot = pivot0;
-      if (tiny) {
-        if (report) {
-          failed = p.first + kb + kk;
-          break;
-        }
-        pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
-        ++perturbed;
-        if (first_perturbed < 0) first_perturbed = p.first + kb + kk;
-        if (tid == 0) col[kk] = pivot;
-      }
+      double pivot;
+      if (!pivots.decide(pivot0, colmax, finite, p.first + kb + kk, pivot)) break;
+      if (tid == 0 && pivot != pivot0) col[kk] = pivot;
       for (int64_t i = kk + 1 + tid; i < mb; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
       __syncthreads();
       const int64_t rows = mb - kk - 1;
@@ -276,7 +273,7 @@ __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t
       const int64_t c = e / mb;
       p.l[(kb + c) * p.nr + kb + (e - c * mb)] = S[e];
     }
-    if (failed >= 0) break;  // uniform over the block
+    if (pivots.failed >= 0) break;  // uniform over the block
     const int32_t nrest = jend - ke;
     for (int32_t jj = tid; jj < nrest; jj += nthreads) {
       double* cj = p.l + static_cast<int64_t>(ke + jj) * p.nr;
@@ -353,17 +350,7 @@ __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t
     }
     __syncthreads();  // S and U are restaged; the block's global writes are visible to all
   }
-  if (tid != 0) return;
-  atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
-  atomic_max_nonneg(&st->max_active_bits, max_active);
-  if (perturbed > 0) {
-    atomicAdd(&st->perturbed, perturbed);
-    atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
-  }
-  if (failed >= 0) {
-    a.failed[s] = 1;
-    atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
-  }
+  if (tid == 0) pivots.publish(a, s);
 }
 
 // One block per supernode: its whole panels (staged: through shared memory).

@@ -80,7 +80,7 @@ void check_schedule(const Schedule& s) {
 
 }  // namespace
 
-SupernodalPlan plan_supernodal(const Schedule& s) {
+SupernodalPlan plan_supernodal(const Schedule& s, bool staged) {
   check_schedule(s);
   const Supernodes& sn = s.supernodes;
   SupernodalPlan plan;
@@ -107,7 +107,7 @@ SupernodalPlan plan_supernodal(const Schedule& s) {
       const int64_t nb = nr - ns;
       if (ns >= kBlockedMinCols && static_cast<int64_t>(ns) * ns >= (kBlockedMinWork + nr - 1) / nr) {
         lv.blocked.push_back({t, ns, nr, sn.l_ptr[t], sn.u_ptr[t], threads_for(nr, 1024),
-                              kernels::panel_smem_bytes(nr, kBlockWidth)});
+                              staged ? kernels::panel_smem_bytes(nr, kBlockWidth) : 0});
         ++plan.blocked_nodes;
       } else {
         plan.panel_nodes.push_back(t);
@@ -135,7 +135,7 @@ SupernodalPlan plan_supernodal(const Schedule& s) {
     lv.panel_count = static_cast<int32_t>(static_cast<int64_t>(plan.panel_nodes.size()) - lv.panel_begin);
     // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
     lv.panel_threads = threads_for(max_rows, 512);
-    lv.panel_smem = kernels::panel_smem_bytes(max_staged, 0);
+    lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0) : 0;
     lv.direct_threads = threads_for(max_direct, 256);
   }
   return plan;

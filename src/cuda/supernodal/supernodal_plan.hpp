@@ -75,6 +75,7 @@ struct SupernodalPlan {
 
 // Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU
 // schedule or its arrays are inconsistent.
-SupernodalPlan plan_supernodal(const Schedule& s);
+// staged: panels that fit go through shared memory (CudaTuning::supernodal_staged_panels).
+SupernodalPlan plan_supernodal(const Schedule& s, bool staged = true);
 
 }  // namespace gpuglu::cuda
