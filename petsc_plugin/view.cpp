@@ -144,7 +144,7 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      (PetscInt64)f->lu_fallbacks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
-  if (f->solver.symmetric() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
+  if (f->solver.inertia_defined() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
     Inertia in;
     if (!guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }))
       PetscCall(PetscViewerASCIIPrintf(viewer, "inertia: %" PetscInt64_FMT " negative, %" PetscInt64_FMT

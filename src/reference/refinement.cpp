@@ -11,10 +11,11 @@ namespace gpuglu::reference {
 
 namespace {
 
-double ratio_max(int32_t n, const double* r, const double* denom) {
+template <class T>
+double ratio_max(int32_t n, const T* r, const double* denom) {
   double worst = 0.0;
   for (int32_t i = 0; i < n; ++i) {
-    const double num = std::fabs(r[i]);
+    const double num = magnitude(r[i]);
     if (num == 0.0) continue;
     // A NaN residual must never look like convergence: it counts as infinitely wrong.
     const double e = denom[i] > 0.0 ? num / denom[i] : std::numeric_limits<double>::infinity();
@@ -25,22 +26,25 @@ double ratio_max(int32_t n, const double* r, const double* denom) {
 
 }  // namespace
 
-void RefineWork::resize(int32_t n) {
+template <class T>
+void BasicRefineWork<T>::resize(int32_t n) {
   const size_t m = static_cast<size_t>(n);
-  for (std::vector<double>* v : {&rhs, &r, &r_next, &d, &x_next, &denom, &solve}) v->resize(m);
+  for (std::vector<T>* v : {&rhs, &r, &r_next, &d, &x_next, &solve}) v->resize(m);
+  denom.resize(m);
 }
 
-double residual_and_backward_error(const CsrRef& a, bool transpose, const double* b, const double* x, double* r,
+template <class T>
+double residual_and_backward_error(const BasicCsrRef<T>& a, bool transpose, const T* b, const T* x, T* r,
                                    double* denom) {
   const int32_t n = a.n;
   if (!transpose) {
     for (int32_t i = 0; i < n; ++i) {
-      double sum = b[i];
-      double mag = std::fabs(b[i]);
+      T sum = b[i];
+      double mag = magnitude(b[i]);
       for (int64_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-        const double t = a.values[p] * x[a.colind[p]];
+        const T t = a.values[p] * x[a.colind[p]];
         sum -= t;
-        mag += std::fabs(t);
+        mag += magnitude(t);
       }
       r[i] = sum;
       denom[i] = mag;
@@ -48,24 +52,25 @@ double residual_and_backward_error(const CsrRef& a, bool transpose, const double
   } else {
     for (int32_t i = 0; i < n; ++i) {
       r[i] = b[i];
-      denom[i] = std::fabs(b[i]);
+      denom[i] = magnitude(b[i]);
     }
     for (int32_t i = 0; i < n; ++i) {
-      const double xi = x[i];
+      const T xi = x[i];
       for (int64_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-        const double t = a.values[p] * xi;
+        const T t = a.values[p] * xi;
         r[a.colind[p]] -= t;
-        denom[a.colind[p]] += std::fabs(t);
+        denom[a.colind[p]] += magnitude(t);
       }
     }
   }
   return ratio_max(n, r, denom);
 }
 
-RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool transpose, const double* b, double* x,
-                     int32_t max_steps, double tolerance, RefineWork& w) {
-  return refine_with(
-      [&](const double* r, double* d) {
+template <class T>
+RefineOutcome refine(const Schedule& s, const T* f, const BasicCsrRef<T>& a, bool transpose, const T* b, T* x,
+                     int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
+  return refine_with<T>(
+      [&](const T* r, T* d) {
         if (transpose)
           solve_transpose_with_factor(s, f, r, d, w.solve.data());
         else
@@ -74,8 +79,9 @@ RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool t
       a, transpose, b, x, max_steps, tolerance, w);
 }
 
-RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool transpose, const double* b, double* x,
-                          int32_t max_steps, double tolerance, RefineWork& w) {
+template <class T>
+RefineOutcome refine_with(const BasicCorrectionSolve<T>& correct, const BasicCsrRef<T>& a, bool transpose, const T* b,
+                          T* x, int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
   const int32_t n = a.n;
   RefineOutcome out;
   double berr = residual_and_backward_error(a, transpose, b, x, w.r.data(), w.denom.data());
@@ -92,5 +98,18 @@ RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool 
   out.backward_error = berr;
   return out;
 }
+
+template struct BasicRefineWork<double>;
+template double residual_and_backward_error(const BasicCsrRef<double>&, bool, const double*, const double*, double*, double*);
+template RefineOutcome refine(const Schedule&, const double*, const BasicCsrRef<double>&, bool, const double*, double*, int32_t,
+                              double, BasicRefineWork<double>&);
+template RefineOutcome refine_with(const BasicCorrectionSolve<double>&, const BasicCsrRef<double>&, bool, const double*, double*,
+                                   int32_t, double, BasicRefineWork<double>&);
+template struct BasicRefineWork<Complex>;
+template double residual_and_backward_error(const BasicCsrRef<Complex>&, bool, const Complex*, const Complex*, Complex*, double*);
+template RefineOutcome refine(const Schedule&, const Complex*, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*, int32_t,
+                              double, BasicRefineWork<Complex>&);
+template RefineOutcome refine_with(const BasicCorrectionSolve<Complex>&, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*,
+                                   int32_t, double, BasicRefineWork<Complex>&);
 
 }  // namespace gpuglu::reference
