@@ -39,6 +39,8 @@ class BasicSolver {
   // LDL^T only: D's signs are A's inertia (a real A, a complex Hermitian one, or a complex
   // symmetric one with real values; otherwise D is complex).
   bool inertia_defined() const noexcept { return ldlt_ && ldlt_->hermitian_values(); }
+  // LDL^T of a complex A that PETSc flags Hermitian: L D L^H.
+  bool hermitian() const noexcept { return ldlt_ && input_.symmetry == Symmetry::hermitian; }
   // LDL^T only: it factors and solves with gpuglu's LU now.
   bool uses_lu() const noexcept { return ldlt_ && ldlt_->uses_lu(); }
 

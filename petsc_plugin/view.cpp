@@ -185,12 +185,13 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   const Backend active = f->solver.analyzed() ? f->solver.active_backend() : f->options.backend;
   if (f->solver.symmetric() && f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (L D L^T), in PETSc's "
+                                     "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (%s), in PETSc's "
                                      "ordering:\n",
-                                     f->options.ilu_levels));
+                                     f->options.ilu_levels, f->solver.hermitian() ? "L D L^H" : "L D L^T"));
   else if (f->solver.symmetric())
-    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LDL^T (Chen & Wang, right-looking by levels of the "
-                                             "elimination tree, static pivots):\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse %s (Chen & Wang, right-looking by levels of the "
+                                             "elimination tree, static pivots):\n",
+                                     f->solver.hermitian() ? "LDL^H" : "LDL^T"));
   else if (f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
                                      f->options.ilu_levels));

@@ -7,7 +7,7 @@ static const char help[] =
     "  -kind <k>       unsymmetric | helmholtz | hermitian (default unsymmetric)\n"
     "  -shift <s>      helmholtz: A - s (1 + t i) I; hermitian: the diagonal lowered by s (default 1.7)\n"
     "  -shift_im <t>   helmholtz: the shift's relative imaginary part t (default 0.05; 0: a real A)\n"
-    "  -factor <f>     lu | cholesky | ilu (a GMRES solve preconditioned by it) (default lu)\n";
+    "  -factor <f>     lu | cholesky | ilu | icc (ilu, icc: a GMRES solve preconditioned by it) (default lu)\n";
 
 #include <cmath>
 
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   std::vector<PetscScalar> values;
   Mat A, F;
   Vec x, b, xexact;
-  PetscBool lu, cholesky, ilu, herm;
+  PetscBool lu, cholesky, ilu, icc, herm;
 
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "ex7 options", nullptr);
@@ -118,8 +118,9 @@ int main(int argc, char** argv) {
   PetscCall(PetscStrcmp(factor, "lu", &lu));
   PetscCall(PetscStrcmp(factor, "cholesky", &cholesky));
   PetscCall(PetscStrcmp(factor, "ilu", &ilu));
+  PetscCall(PetscStrcmp(factor, "icc", &icc));
   PetscCall(PetscStrcmp(kind, "hermitian", &herm));
-  PetscCheck(lu || cholesky || ilu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -factor %s", factor);
+  PetscCheck(lu || cholesky || ilu || icc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -factor %s", factor);
 
   PetscCall(gpuglu_test::generate(spec, &a));
   PetscCall(complex_values(a, kind, shift, shift_im, &values));
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
   PetscCall(set_complex_solution(xexact));
   PetscCall(MatMult(A, xexact, b));
 
-  if (ilu) {
+  if (ilu || icc) {
     KSP ksp;
     PC pc;
     KSPConvergedReason reason;
@@ -143,12 +144,12 @@ int main(int argc, char** argv) {
     PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 500));
 #endif
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCSetType(pc, ilu ? PCILU : PCICC));
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERGPUGLU));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(gpuglu_test::print_reason(ksp, &reason));
-    PetscCall(gpuglu_test::check_residual("ILU-GMRES", A, x, b, 1e-9));
+    PetscCall(gpuglu_test::check_residual(ilu ? "ILU-GMRES" : "ICC-GMRES", A, x, b, 1e-9));
     PetscCall(KSPDestroy(&ksp));
   } else {
     MatFactorInfo info;
@@ -238,6 +239,12 @@ int main(int argc, char** argv) {
       suffix: complex_ilu
       requires: complex
       args: -matrix convdiff3d:10x10x8:5 -factor ilu
+
+   # ICC(0) of a Hermitian positive definite A (L D L^H on A's pattern).
+   test:
+      suffix: complex_hermitian_icc
+      requires: complex
+      args: -kind hermitian -shift -0.5 -factor icc
 
    # The real-only engines refuse complex scalars with an error naming the alternative.
    test:
