@@ -79,11 +79,12 @@ int main(int argc, char** argv) {
 
   // MatSeqAIJSetPreallocationCSR copies the arrays: the generator's storage stays ours.
   Mat A;
-  std::vector<PetscScalar> values;
+  // PetscScalar: the generator's real values, or their complex copies in a complex PETSc.
+  std::vector<PetscScalar> values(a.values.begin(), a.values.end());
   PetscCall(MatCreate(PETSC_COMM_SELF, &A));
   PetscCall(MatSetSizes(A, n, n, n, n));
   PetscCall(MatSetType(A, MATSEQAIJ));
-  PetscCall(MatSeqAIJSetPreallocationCSR(A, a.rowptr.data(), a.colind.data(), a.values.data()));
+  PetscCall(MatSeqAIJSetPreallocationCSR(A, a.rowptr.data(), a.colind.data(), values.data()));
 
   Vec x, b, xexact, r;
   PetscCall(MatCreateVecs(A, &x, &b));

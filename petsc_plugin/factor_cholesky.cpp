@@ -27,8 +27,23 @@ PetscErrorCode symmetric_input(Mat F, Mat A, Solver::SymmetricInput* in) {
   in->stored = sbaij ? StoredTriangle::upper : StoredTriangle::full;
   PetscCall(MatIsSPDKnown(A, &set, &flag));
   in->spd = set && flag;
+#if defined(PETSC_USE_COMPLEX)
+  // A complex A is factored L D L^T (A = A^T, PETSc's default for complex Cholesky) unless
+  // PETSc flags it Hermitian (MAT_HERMITIAN): then L D L^H, whose D is real.
+  PetscCall(MatIsHermitianKnown(A, &set, &flag));
+  in->symmetry = set && flag ? Symmetry::hermitian : Symmetry::symmetric;
+  if (in->symmetry == Symmetry::hermitian) {
+    in->check_symmetry = false;  // PETSc vouches for A = A^H
+    PetscCall(PetscInfo(F, "gpuglu: PETSc flags the complex A Hermitian: L D L^H\n"));
+  } else {
+    PetscCall(MatIsSymmetricKnown(A, &set, &flag));
+    in->check_symmetry = !(set && flag);
+    PetscCall(PetscInfo(F, "gpuglu: complex A without MAT_HERMITIAN: complex symmetric L D L^T\n"));
+  }
+#else
   PetscCall(MatIsSymmetricKnown(A, &set, &flag));
   in->check_symmetry = !(set && flag) && !in->spd;
+#endif
   if (!sbaij)
     PetscCall(PetscInfo(F, "gpuglu: Cholesky of an AIJ matrix: %s\n",
                         in->check_symmetry ? "its symmetry is checked (MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE) "
@@ -77,7 +92,8 @@ PetscErrorCode MatICCFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFacto
 }
 
 // Sylvester's inertia of A from the signs of D (S P A P^T S = L D L^T is congruent to A).
-// An error where D cannot tell: an incomplete factor, perturbed pivots, the LU fallback.
+// An error where D cannot tell: an incomplete factor, perturbed pivots, the LU fallback,
+// and a complex symmetric (not Hermitian) A, whose eigenvalues are complex.
 PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, PetscInt* npos) {
   Factor* f = factor_of(F);
   Inertia in;
@@ -86,6 +102,9 @@ PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, Pets
   PetscCheck(f->solver.symmetric(), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "gpuglu: MatGetInertia needs a Cholesky factor (-pc_type cholesky), not an %s one",
              MatFactorTypes[F->factortype]);
+  PetscCheck(f->solver.inertia_defined(), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatGetInertia: a complex symmetric (not Hermitian) matrix has complex eigenvalues; set "
+             "MAT_HERMITIAN on a Hermitian one");
   PetscCheck(F->factortype != MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "gpuglu: MatGetInertia: an incomplete (ICC) factor's D is not A's inertia; use -pc_type cholesky");
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }));

@@ -4,6 +4,7 @@
 // adapter"); the numerics live in gpuglu::SparseLU and gpuglu::SparseLDLT (solver.hpp).
 #include <petsc/private/matimpl.h>
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -16,20 +17,29 @@
 #include "petscgpuglu.h"
 #include "solver.hpp"
 
-#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
-#error "gpuglu supports PETSc builds with real double precision scalars"
+#if !defined(PETSC_USE_REAL_DOUBLE)
+#error "gpuglu supports PETSc builds with double precision scalars (real or complex)"
 #endif
+// A complex PETSc's PetscScalar is std::complex<double> in C++ (petscsystypes.h), which the
+// core's complex engines take as it is: no copy, no cast (docs/user_guide.md).
+#if defined(PETSC_USE_COMPLEX)
+static_assert(std::is_same_v<PetscScalar, std::complex<double>>, "gpuglu factors complex double matrices");
+#else
 static_assert(std::is_same_v<PetscScalar, double>, "gpuglu factors real double matrices");
+#endif
 
 // Device-resident data (device_data.cpp): with a CUDA PETSc, MATSEQAIJCUSPARSE values and
 // VECSEQCUDA vectors go to the CUDA engine as device pointers. Written against PETSc 3.26's
-// API (MatSeqAIJCUSPARSEGetArrayRead, VecCUDAGetArrayRead/Write, PetscDeviceContext).
-#if defined(PETSC_HAVE_CUDA) && PETSC_VERSION_GE(3, 20, 0)
+// API (MatSeqAIJCUSPARSEGetArrayRead, VecCUDAGetArrayRead/Write, PetscDeviceContext). The CUDA
+// engines are real: a complex CUDA PETSc's device data takes the host path (copied by PETSc).
+#if defined(PETSC_HAVE_CUDA) && PETSC_VERSION_GE(3, 20, 0) && !defined(PETSC_USE_COMPLEX)
 #define GPUGLU_PETSC_DEVICE_DATA 1
 #endif
 static_assert(sizeof(PetscInt) == 4 || sizeof(PetscInt) == 8, "PetscInt is 32 or 64 bits");
 
 namespace gpuglu::petsc {
+
+using Solver = BasicSolver<PetscScalar>;
 
 // CSR index type matching PetscInt, so the Mat's arrays are viewed without a copy.
 using Index = std::conditional_t<sizeof(PetscInt) == 4, int32_t, int64_t>;
@@ -89,7 +99,7 @@ struct BorrowedCsr {
 
   PetscErrorCode borrow(Mat a);
   PetscErrorCode restore();
-  CsrView<Index, double> view() const {
+  CsrView<Index, PetscScalar> view() const {
     return {static_cast<Index>(nrows), static_cast<Index>(ncols), reinterpret_cast<const Index*>(rowptr),
             reinterpret_cast<const Index*>(colind), values};
   }

@@ -1,7 +1,8 @@
 #pragma once
 // The solver behind a gpuglu factor Mat: SparseLU for MAT_FACTOR_LU and ILU, SparseLDLT for
 // MAT_FACTOR_CHOLESKY and ICC. The adapter's phases (analysis, numeric factorization, solves,
-// views) are the same for both; this is the one place that tells them apart.
+// views) are the same for both; this is the one place that tells them apart. Scalar is
+// PetscScalar (impl.hpp): double, or std::complex<double> in a complex PETSc build.
 #include <memory>
 #include <string>
 
@@ -10,49 +11,57 @@
 
 namespace gpuglu::petsc {
 
-class Solver {
+template <class Scalar>
+class BasicSolver {
  public:
   // How the symmetric solver reads A (set by the symbolic phase): SBAIJ stores the upper
   // triangle; PETSc's MAT_SYMMETRIC / MAT_SPD flags spare the symmetry check / the scaling.
+  // symmetry: complex only, hermitian where PETSc flags A MAT_HERMITIAN (L D L^H).
   struct SymmetricInput {
     StoredTriangle stored = StoredTriangle::full;
     bool check_symmetry = true;
     bool spd = false;
+    Symmetry symmetry = Symmetry::symmetric;
   };
 
   void make_lu(const Options& o) {
     ldlt_.reset();
-    lu_ = std::make_unique<SparseLU>(o);
+    lu_ = std::make_unique<BasicSparseLU<Scalar>>(o);
   }
   void make_ldlt(const Options& o, const SymmetricInput& in) {
     lu_.reset();
-    ldlt_ = std::make_unique<SparseLDLT>(o);
+    ldlt_ = std::make_unique<BasicSparseLDLT<Scalar>>(o);
     input_ = in;
   }
   bool symmetric() const noexcept { return ldlt_ != nullptr; }
   bool exists() const noexcept { return lu_ || ldlt_; }
-  SparseLDLT& ldlt() const { return *ldlt_; }
+  BasicSparseLDLT<Scalar>& ldlt() const { return *ldlt_; }
+  // LDL^T only: D's signs are A's inertia (a real A, a complex Hermitian one, or a complex
+  // symmetric one with real values; otherwise D is complex).
+  bool inertia_defined() const noexcept { return ldlt_ && ldlt_->hermitian_values(); }
+  // LDL^T of a complex A that PETSc flags Hermitian: L D L^H.
+  bool hermitian() const noexcept { return ldlt_ && input_.symmetry == Symmetry::hermitian; }
   // LDL^T only: it factors and solves with gpuglu's LU now.
   bool uses_lu() const noexcept { return ldlt_ && ldlt_->uses_lu(); }
 
   template <class I>
-  void analyze(const CsrView<I, double>& a, const int32_t* perm) {
+  void analyze(const CsrView<I, Scalar>& a, const int32_t* perm) {
     if (ldlt_)
-      ldlt_->analyze(a, input_.stored, perm, input_.check_symmetry, input_.spd);
+      ldlt_->analyze(a, input_.stored, perm, input_.check_symmetry, input_.spd, input_.symmetry);
     else
       lu_->analyze(a, perm);
   }
   template <class I>
-  const FactorStats& factor(const CsrView<I, double>& a) {
+  const FactorStats& factor(const CsrView<I, Scalar>& a) {
     return ldlt_ ? ldlt_->factor(a) : lu_->factor(a);
   }
-  const FactorStats& refactor(const double* values) { return ldlt_ ? ldlt_->refactor(values) : lu_->refactor(values); }
-  const SolveStats& solve(const double* b, double* x) { return ldlt_ ? ldlt_->solve(b, x) : lu_->solve(b, x); }
+  const FactorStats& refactor(const Scalar* values) { return ldlt_ ? ldlt_->refactor(values) : lu_->refactor(values); }
+  const SolveStats& solve(const Scalar* b, Scalar* x) { return ldlt_ ? ldlt_->solve(b, x) : lu_->solve(b, x); }
   // A = A^T for the symmetric solver.
-  const SolveStats& solve_transpose(const double* b, double* x) {
+  const SolveStats& solve_transpose(const Scalar* b, Scalar* x) {
     return ldlt_ ? ldlt_->solve(b, x) : lu_->solve_transpose(b, x);
   }
-  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx) {
+  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) {
     return ldlt_ ? ldlt_->solve(nrhs, b, ldb, x, ldx) : lu_->solve(nrhs, b, ldb, x, ldx);
   }
 
@@ -79,8 +88,8 @@ class Solver {
   TrsvKernel trsv_kernel() const noexcept { return ldlt_ ? ldlt_->trsv_kernel() : lu_->trsv_kernel(); }
 
  private:
-  std::unique_ptr<SparseLU> lu_;
-  std::unique_ptr<SparseLDLT> ldlt_;
+  std::unique_ptr<BasicSparseLU<Scalar>> lu_;
+  std::unique_ptr<BasicSparseLDLT<Scalar>> ldlt_;
   SymmetricInput input_;
 };
 

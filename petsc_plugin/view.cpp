@@ -151,7 +151,7 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      (PetscInt64)f->lu_fallbacks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
-  if (f->solver.symmetric() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
+  if (f->solver.inertia_defined() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
     Inertia in;
     if (!guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }))
       PetscCall(PetscViewerASCIIPrintf(viewer, "inertia: %" PetscInt64_FMT " negative, %" PetscInt64_FMT
@@ -192,12 +192,13 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   const Backend active = f->solver.analyzed() ? f->solver.active_backend() : f->options.backend;
   if (f->solver.symmetric() && f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (L D L^T), in PETSc's "
+                                     "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (%s), in PETSc's "
                                      "ordering:\n",
-                                     f->options.ilu_levels));
+                                     f->options.ilu_levels, f->solver.hermitian() ? "L D L^H" : "L D L^T"));
   else if (f->solver.symmetric())
-    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LDL^T (Chen & Wang, right-looking by levels of the "
-                                             "elimination tree, static pivots):\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse %s (Chen & Wang, right-looking by levels of the "
+                                             "elimination tree, static pivots):\n",
+                                     f->solver.hermitian() ? "LDL^H" : "LDL^T"));
   else if (f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
                                      f->options.ilu_levels));

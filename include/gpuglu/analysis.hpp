@@ -3,6 +3,7 @@
 // two backends"). MC64 matching + scaling, fill-reducing ordering, static-pivot
 // symbolic factorization, GLU3.0 relaxed dependency detection (Algorithm 4),
 // levels and their kernel modes, the value map and the update lists.
+#include <complex>
 #include <cstdint>
 
 #include "gpuglu/matrix.hpp"
@@ -36,6 +37,10 @@ Schedule analyze(const CsrView<int32_t, double>& a, const Options& options,
 // finds no nonzero pivot.
 Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options);
 Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& a, const Options& options);
+// Complex A: KLU's complex factorization (klu_z_factor) on values, whose magnitudes
+// (magnitudes.values) the checks read; KLU's pivot order and row scaling are real.
+Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& magnitudes,
+                                       const std::complex<double>* values, const Options& options);
 
 // The LDL^T analysis (Chen & Wang), for symmetric A stored with both triangles or one:
 // symmetric MC64 scaling (options.scaling; s_i = sqrt(r_i c_i) of the maximum-product

@@ -8,6 +8,10 @@
 // tiny pivot is perturbed and refinement repairs the solve; where it cannot (backward error
 // above Options::backward_error_tolerance), gpuglu's LU on the same matrix takes over,
 // automatically and visibly (FactorStats::lu_fallback) - never a success with a wrong answer.
+// BasicSparseLDLT<Scalar> is one template: SparseLDLT (double) and SparseLDLTComplex
+// (std::complex<double>, CPU backend), which factors a complex symmetric A = A^T as L D L^T
+// or a Hermitian A = A^H as L D L^H (Symmetry, given to analyze()).
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,44 +34,59 @@ struct Inertia {
   int64_t positive = 0;
 };
 
-class SparseLDLT {
+// Which symmetry a complex A has (a real A has both): A = A^T (complex symmetric, e.g.
+// Helmholtz or Maxwell with absorbing boundaries) or A = A^H (Hermitian: D is real and
+// inertia() is meaningful).
+enum class Symmetry : uint8_t { symmetric, hermitian };
+
+template <class Scalar>
+class BasicSparseLDLT {
  public:
-  explicit SparseLDLT(const Options& options = Options());
-  ~SparseLDLT();
-  SparseLDLT(SparseLDLT&&) noexcept;
-  SparseLDLT& operator=(SparseLDLT&&) noexcept;
-  SparseLDLT(const SparseLDLT&) = delete;
-  SparseLDLT& operator=(const SparseLDLT&) = delete;
+  using value_type = Scalar;
+  explicit BasicSparseLDLT(const Options& options = Options());
+  ~BasicSparseLDLT();
+  BasicSparseLDLT(BasicSparseLDLT&&) noexcept;
+  BasicSparseLDLT& operator=(BasicSparseLDLT&&) noexcept;
+  BasicSparseLDLT(const BasicSparseLDLT&) = delete;
+  BasicSparseLDLT& operator=(const BasicSparseLDLT&) = delete;
 
   // a holds both triangles (full; checked for symmetry of pattern and - unless
   // check_symmetry is false, when the caller knows - of values) or one (lower, upper).
   // spd: the caller knows A is symmetric positive definite (PETSc's MAT_SPD): the scaling,
   // which only guards indefinite pivots, is skipped. given_perm as in SparseLU::analyze.
-  void analyze(const CsrView<int32_t, double>& a, StoredTriangle stored = StoredTriangle::full,
-               const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false);
-  void analyze(const CsrView<int64_t, double>& a, StoredTriangle stored = StoredTriangle::full,
-               const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false);
+  // symmetry: complex only (ignored for double); check_symmetry then compares a_ij with a_ji
+  // or with conj(a_ji), and one-triangle storage mirrors (conjugates) the stored triangle.
+  void analyze(const CsrView<int32_t, Scalar>& a, StoredTriangle stored = StoredTriangle::full,
+               const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false,
+               Symmetry symmetry = Symmetry::symmetric);
+  void analyze(const CsrView<int64_t, Scalar>& a, StoredTriangle stored = StoredTriangle::full,
+               const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false,
+               Symmetry symmetry = Symmetry::symmetric);
 
   // Numeric factorization with A's values (the analyzed pattern and storage). Returns the
   // stats; status != ok means no usable factor (solve() then throws not_factored).
-  const FactorStats& factor(const CsrView<int32_t, double>& a);
-  const FactorStats& factor(const CsrView<int64_t, double>& a);
-  const FactorStats& refactor(const double* values);  // values in the analyzed CSR order
+  const FactorStats& factor(const CsrView<int32_t, Scalar>& a);
+  const FactorStats& factor(const CsrView<int64_t, Scalar>& a);
+  const FactorStats& refactor(const Scalar* values);  // values in the analyzed CSR order
 
   // x = A^{-1} b; b and x may alias. Column-major many right-hand sides as SparseLU's.
-  const SolveStats& solve(const double* b, double* x);
-  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx);
+  const SolveStats& solve(const Scalar* b, Scalar* x);
+  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
   void set_refinement(int32_t steps, double tolerance);
 
   // Counts of negative, zero and positive pivots of the last factorization. Throws
   // Error(not_factored) without one, and Error(unsupported) when it cannot be trusted:
-  // perturbed pivots, or the LU fallback (which has no D).
+  // perturbed pivots, or the LU fallback (which has no D), or when it has no meaning: a
+  // complex symmetric (not Hermitian) A, whose D is complex.
   Inertia inertia() const;
+  // A = A^H for the last factorization, so that D's signs are its inertia: always for a real
+  // A and a Hermitian one; for a complex symmetric one when all its values are real.
+  bool hermitian_values() const noexcept;
   // The LDL^T could not give a backward error within the tolerance and gpuglu's LU on the
   // same matrix factors and solves instead (until a later factorization's LDL^T succeeds).
   bool uses_lu() const noexcept;
   // That LU (its schedule, stats, device), once a fallback has built it; nullptr before.
-  const SparseLU* fallback_lu() const noexcept;
+  const BasicSparseLU<Scalar>* fallback_lu() const noexcept;
 
   bool analyzed() const noexcept;
   bool factored() const noexcept;
@@ -77,7 +96,7 @@ class SparseLDLT {
   const SolveStats& solve_stats() const noexcept;
   Backend active_backend() const noexcept;
   int64_t analysis_count() const noexcept;
-  const std::vector<double>& factor_values() const;  // L with D on its diagonal (schedule()'s layout)
+  const std::vector<Scalar>& factor_values() const;  // L with D on its diagonal (schedule()'s layout)
   const DeviceInfo& device_info() const noexcept;
   const std::string& backend_note() const noexcept;
   int64_t device_bytes() const noexcept;
@@ -87,5 +106,10 @@ class SparseLDLT {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+using SparseLDLT = BasicSparseLDLT<double>;
+using SparseLDLTComplex = BasicSparseLDLT<std::complex<double>>;
+extern template class BasicSparseLDLT<double>;
+extern template class BasicSparseLDLT<std::complex<double>>;
 
 }  // namespace gpuglu

@@ -4,6 +4,9 @@
 //   factor(A)   numeric, on the chosen backend; repeat with new values (refactorization)
 //   solve(b)    / solve_transpose(b) / solve(B) for many right-hand sides
 // The object owns its schedule, factor values and backend buffers (RAII).
+// BasicSparseLU<Scalar> is one template for both scalar types: SparseLU (double) and
+// SparseLUComplex (std::complex<double>; CPU backend, column engine: docs/user_guide.md).
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -98,19 +101,21 @@ struct SolveStats {
   double solve_ms = 0.0;
 };
 
-class SparseLU {
+template <class Scalar>
+class BasicSparseLU {
  public:
-  explicit SparseLU(const Options& options = Options());
-  ~SparseLU();
-  SparseLU(SparseLU&&) noexcept;
-  SparseLU& operator=(SparseLU&&) noexcept;
-  SparseLU(const SparseLU&) = delete;
-  SparseLU& operator=(const SparseLU&) = delete;
+  using value_type = Scalar;
+  explicit BasicSparseLU(const Options& options = Options());
+  ~BasicSparseLU();
+  BasicSparseLU(BasicSparseLU&&) noexcept;
+  BasicSparseLU& operator=(BasicSparseLU&&) noexcept;
+  BasicSparseLU(const BasicSparseLU&) = delete;
+  BasicSparseLU& operator=(const BasicSparseLU&) = delete;
 
   // Analysis of A's pattern (and values for the matching). Discards previous factors.
   // given_perm: see analyze() in analysis.hpp.
-  void analyze(const CsrView<int32_t, double>& a, const int32_t* given_perm = nullptr);
-  void analyze(const CsrView<int64_t, double>& a, const int32_t* given_perm = nullptr);
+  void analyze(const CsrView<int32_t, Scalar>& a, const int32_t* given_perm = nullptr);
+  void analyze(const CsrView<int64_t, Scalar>& a, const int32_t* given_perm = nullptr);
 
   // Numeric factorization with A's values. A must have the analyzed pattern:
   // Error(pattern_changed) otherwise. Returns the stats; status != ok means no
@@ -119,17 +124,17 @@ class SparseLU {
   // FactorStats). An Error from KLU's analysis (out_of_memory, ...) leaves the previous
   // schedule in place; one from building the new schedule's buffers or CUDA engine (host or
   // device memory, with no CPU fallback allowed) leaves the object not analyzed.
-  const FactorStats& factor(const CsrView<int32_t, double>& a);
-  const FactorStats& factor(const CsrView<int64_t, double>& a);
+  const FactorStats& factor(const CsrView<int32_t, Scalar>& a);
+  const FactorStats& factor(const CsrView<int64_t, Scalar>& a);
   // Same, trusting the caller that the pattern is the analyzed one (values in its CSR order).
-  const FactorStats& refactor(const double* values);
+  const FactorStats& refactor(const Scalar* values);
 
   // x = A^{-1} b; b and x may alias. n entries each.
-  const SolveStats& solve(const double* b, double* x);
+  const SolveStats& solve(const Scalar* b, Scalar* x);
   // x = A^{-T} b.
-  const SolveStats& solve_transpose(const double* b, double* x);
+  const SolveStats& solve_transpose(const Scalar* b, Scalar* x);
   // Column-major B (n x nrhs, leading dimension ldb) -> X (ldx); may alias when ldb == ldx.
-  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx);
+  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
 
   // Device-resident data (the CUDA backend with a CUDA PETSc's Mat and Vec arrays): the
   // same refactor() and solves with A's values (CSR order of the analyzed pattern), b and x
@@ -141,9 +146,9 @@ class SparseLU {
   // called (their streams synchronized); on return nothing of the call is pending. b and x
   // must not overlap. Error(unsupported) in a build without CUDA.
   bool device_data_direct() const noexcept;
-  const FactorStats& factor_device(const double* d_values);
-  const SolveStats& solve_device(const double* d_b, double* d_x);
-  const SolveStats& solve_transpose_device(const double* d_b, double* d_x);
+  const FactorStats& factor_device(const Scalar* d_values);
+  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x);
+  const SolveStats& solve_transpose_device(const Scalar* d_b, Scalar* d_x);
 
   // Refinement is a property of the solve, not of the factors: change it between solves
   // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
@@ -163,7 +168,7 @@ class SparseLU {
   int64_t analysis_count() const noexcept;
   // The factor values F (CSC, schedule().f_colptr layout), for tests and the GPU-vs-reference checks.
   // (With the CUDA backend: downloaded from the device on first use after a factorization.)
-  const std::vector<double>& factor_values() const;
+  const std::vector<Scalar>& factor_values() const;
   // The device the CUDA backend runs on (usable == false when the CPU backend runs).
   const DeviceInfo& device_info() const noexcept;
   // Why backend automatic stayed on the CPU although a GPU was chosen (e.g. the factor
@@ -178,5 +183,12 @@ class SparseLU {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+using SparseLU = BasicSparseLU<double>;
+// Complex double: the same pipeline; pivots are tested and statistics measured on
+// magnitudes, and the analysis (matching, scaling, ordering) sees |a_ij|.
+using SparseLUComplex = BasicSparseLU<std::complex<double>>;
+extern template class BasicSparseLU<double>;
+extern template class BasicSparseLU<std::complex<double>>;
 
 }  // namespace gpuglu

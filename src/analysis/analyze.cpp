@@ -109,7 +109,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
 // column order is given to the static pipeline, and its pivot rows become the "matching":
 // row_of_col[Q[k]] = Pnum[k], so that C's row k is KLU's k-th pivot row.
 template <class I>
-Schedule repivot_impl(const CsrView<I, double>& input, const Options& options) {
+Schedule repivot_impl(const CsrView<I, double>& input, const Options& options, const double* complex_values) {
   Stopwatch clock;
   const analysis::InputPattern a = analysis::check_input(input, /*needs_values=*/true);
   Schedule s;
@@ -118,7 +118,7 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options) {
   s.ordering = Ordering::amd;  // KLU's default: AMD on each diagonal block of its BTF form
   s.repivoted = true;
   const analysis::ColumnPattern cols = analysis::columns_of(a);
-  analysis::PartialPivoting pp = analysis::klu_partial_pivoting(a, cols);
+  analysis::PartialPivoting pp = analysis::klu_partial_pivoting(a, cols, complex_values);
   s.scaled = a.n > 0;
   s.row_scale = std::move(pp.row_scale);
   s.col_scale.assign(static_cast<size_t>(a.n), 1.0);
@@ -142,11 +142,17 @@ Schedule analyze(const CsrView<int32_t, double>& a, const Options& options, cons
 }
 
 Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options) {
-  return guarded(a.nrows, [&] { return repivot_impl(a, options); });
+  return guarded(a.nrows, [&] { return repivot_impl(a, options, nullptr); });
 }
 
 Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& a, const Options& options) {
-  return guarded(a.nrows, [&] { return repivot_impl(a, options); });
+  return guarded(a.nrows, [&] { return repivot_impl(a, options, nullptr); });
+}
+
+Schedule analyze_with_partial_pivoting(const CsrView<int32_t, double>& magnitudes,
+                                       const std::complex<double>* values, const Options& options) {
+  return guarded(magnitudes.nrows,
+                 [&] { return repivot_impl(magnitudes, options, reinterpret_cast<const double*>(values)); });
 }
 
 }  // namespace gpuglu

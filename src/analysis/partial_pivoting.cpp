@@ -37,14 +37,24 @@ struct KluObjects {
 
 }  // namespace
 
-PartialPivoting klu_partial_pivoting(const InputPattern& a, const ColumnPattern& cols) {
+PartialPivoting klu_partial_pivoting(const InputPattern& a, const ColumnPattern& cols, const double* complex_values) {
   const int32_t n = a.n;
   PartialPivoting out;
   if (n == 0) return out;
   // KLU takes int arrays; check_input() has kept nnz within int.
   static_assert(sizeof(int) == sizeof(int32_t), "KLU's int interface takes the analysis' 32-bit arrays");
-  std::vector<double> values(cols.src.size());
-  for (size_t q = 0; q < values.size(); ++q) values[q] = a.values[cols.src[q]];
+  // KLU's complex values are (real, imaginary) pairs, the layout of std::complex<double>.
+  const size_t width = complex_values ? 2 : 1;
+  std::vector<double> values(cols.src.size() * width);
+  for (size_t q = 0; q < cols.src.size(); ++q) {
+    const auto src = static_cast<size_t>(cols.src[q]);
+    if (complex_values) {
+      values[2 * q] = complex_values[2 * src];
+      values[2 * q + 1] = complex_values[2 * src + 1];
+    } else {
+      values[q] = a.values[src];
+    }
+  }
   int* colptr = const_cast<int*>(cols.colptr.data());  // KLU only reads them; its prototypes are not const
   int* rowind = const_cast<int*>(cols.rowind.data());
 
@@ -56,7 +66,8 @@ PartialPivoting klu_partial_pivoting(const InputPattern& a, const ColumnPattern&
     throw Error(Status::structurally_singular, "the matrix is structurally singular: structural rank " +
                                                    std::to_string(klu.symbolic->structural_rank) + " < n = " +
                                                    std::to_string(n) + " (found by KLU's BTF)");
-  klu.numeric = klu_factor(colptr, rowind, values.data(), klu.symbolic, &klu.common);
+  klu.numeric = complex_values ? klu_z_factor(colptr, rowind, values.data(), klu.symbolic, &klu.common)
+                               : klu_factor(colptr, rowind, values.data(), klu.symbolic, &klu.common);
   if (klu.common.status == KLU_SINGULAR) {
     const int col = klu.common.singular_col;  // a column of A (KLU maps it back through Q)
     throw Error(Status::numerically_singular,

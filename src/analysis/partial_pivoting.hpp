@@ -24,6 +24,10 @@ struct PartialPivoting {
 // largest |entry|) on A, handed over in CSC form (cols, values from a.values). Throws
 // Error: structurally_singular (with the structural rank), numerically_singular (naming
 // the column of A without a usable pivot), out_of_memory, index_overflow, invalid_input.
-PartialPivoting klu_partial_pivoting(const InputPattern& a, const ColumnPattern& cols);
+// complex_values: A's complex values (CSR order, std::complex<double> layout: real and
+// imaginary parts interleaved), factored by KLU's complex routine (klu_z_factor) instead of
+// a.values; a.values then holds their magnitudes for the checks.
+PartialPivoting klu_partial_pivoting(const InputPattern& a, const ColumnPattern& cols,
+                                     const double* complex_values = nullptr);
 
 }  // namespace gpuglu::analysis

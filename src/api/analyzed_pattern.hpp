@@ -19,6 +19,16 @@ class AnalyzedPattern {
   template <class I>
   void check_same(const CsrView<I, double>& a) const;
 
+  // Any other value type: only the pattern is kept and compared (complex inputs).
+  template <class I, class V>
+  void assign(const CsrView<I, V>& a) {
+    assign(CsrView<I, double>{a.nrows, a.ncols, a.rowptr, a.colind, nullptr});
+  }
+  template <class I, class V>
+  void check_same(const CsrView<I, V>& a) const {
+    check_same(CsrView<I, double>{a.nrows, a.ncols, a.rowptr, a.colind, nullptr});
+  }
+
   void clear();
   int32_t n() const { return n_; }
   int64_t nnz() const { return static_cast<int64_t>(colind_.size()); }

@@ -1,14 +1,29 @@
 #include "api/engine_choice.hpp"
 
+#include <type_traits>
+
 namespace gpuglu::api {
 
+template <class Scalar>
 void check_backend_request(const Options& o) {
+  if constexpr (is_complex_v<Scalar>) {
+    // The CUDA engines and the supernodal engine are real only (docs/user_guide.md).
+    if (o.backend == Backend::cuda)
+      throw Error(Status::unsupported,
+                  "complex scalars: the CUDA backend factors real matrices only; use backend cpu or auto "
+                  "(PETSc: -mat_gpuglu_backend cpu)");
+    if (o.lu_engine == LuEngine::supernodal)
+      throw Error(Status::unsupported,
+                  "complex scalars: the supernodal LU engine factors real matrices only; use lu_engine column "
+                  "(PETSc: -mat_gpuglu_lu_engine column)");
+  }
   if (o.backend == Backend::cuda && !built_with_cuda())
     throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
 }
 
+template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
-  if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
+  if (o.backend == Backend::cpu || !built_with_cuda() || is_complex_v<Scalar>) return Backend::cpu;
   const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
   if (o.backend == Backend::automatic && !large) return Backend::cpu;
   device = query_device(o.device, local_rank_from_environment());
@@ -17,23 +32,28 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) 
   return Backend::cpu;
 }
 
-std::unique_ptr<NumericEngine> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
-                                           const DeviceInfo& device, Backend* backend, std::string* fallback_reason) {
-  if (*backend == Backend::cuda) {
-    try {
-      return make_cuda_engine(s, pattern, o, device.ordinal);
-    } catch (const Error& e) {
-      const bool fall_back = o.backend == Backend::automatic || o.cpu_fallback;
-      if (!fall_back || e.status() != Status::out_of_memory) throw;
-      *fallback_reason = e.what();
-      *backend = Backend::cpu;
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                        const DeviceInfo& device, Backend* backend,
+                                                        std::string* fallback_reason, bool hermitian) {
+  if constexpr (std::is_same_v<Scalar, double>) {
+    if (*backend == Backend::cuda) {
+      try {
+        return make_cuda_engine(s, pattern, o, device.ordinal);
+      } catch (const Error& e) {
+        const bool fall_back = o.backend == Backend::automatic || o.cpu_fallback;
+        if (!fall_back || e.status() != Status::out_of_memory) throw;
+        *fallback_reason = e.what();
+        *backend = Backend::cpu;
+      }
     }
   }
-  return make_cpu_engine(s, pattern, o);
+  return make_cpu_engine<Scalar>(s, pattern, o, hermitian);
 }
 
+template <class Scalar>
 int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const int32_t* colind,
-                           const double* a_values, FactorStats& fs) {
+                           const Scalar* a_values, FactorStats& fs) {
   fs.device_ms = r.device_ms;
   if (r.bad_entry >= 0) {
     // No pivot is involved: the column names where the bad input value sits.
@@ -41,7 +61,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
     fs.status = Status::nan_or_inf;
     fs.pivot_column_original = col;
     fs.pivot_column = s.col_perm_inv[col];
-    fs.pivot_value = a_values[r.bad_entry];
+    fs.pivot_value = reported_value(a_values[r.bad_entry]);
     return -1;
   }
   const NumericStats& ns = r.stats;
@@ -54,5 +74,18 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
   fs.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
   return ns.first_perturbed;
 }
+
+template void check_backend_request<double>(const Options&);
+template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&);
+template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
+                                                              const DeviceInfo&, Backend*, std::string*, bool);
+template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
+                                    FactorStats&);
+template void check_backend_request<Complex>(const Options&);
+template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
+                                                              const DeviceInfo&, Backend*, std::string*, bool);
+template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const Complex*,
+                                    FactorStats&);
 
 }  // namespace gpuglu::api

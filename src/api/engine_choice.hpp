@@ -1,7 +1,8 @@
 #pragma once
 // What both facades (SparseLU, SparseLDLT) do around their engine: choose the backend,
 // build the engine of that backend (falling back to the CPU where the GPU cannot hold the
-// factor and the options allow it), and read an engine's result as FactorStats.
+// factor and the options allow it), and read an engine's result as FactorStats. Templates
+// on the scalar (double, std::complex<double>; instantiated in engine_choice.cpp).
 #include <memory>
 #include <string>
 
@@ -11,23 +12,31 @@
 
 namespace gpuglu::api {
 
-// Before the analysis: a request that cannot be met fails at once.
+// Before the analysis: a request that cannot be met fails at once. Complex scalars run on
+// the CPU backend's column engine only: backend cuda and lu_engine supernodal are refused
+// for them (Error(unsupported) naming the alternative).
+template <class Scalar>
 void check_backend_request(const Options& o);
 
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
-// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz). Fills device.
+// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz), and never for
+// complex scalars. Fills device.
+template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device);
 
 // The engine of *backend for s. A GPU that cannot hold the factor leaves the work to the
 // CPU under automatic, and under cuda when asked to (Options::cpu_fallback): *backend
-// becomes cpu and fallback_reason says why.
-std::unique_ptr<NumericEngine> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
-                                           const DeviceInfo& device, Backend* backend, std::string* fallback_reason);
+// becomes cpu and fallback_reason says why. hermitian: complex LDL^H (make_cpu_engine).
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                        const DeviceInfo& device, Backend* backend,
+                                                        std::string* fallback_reason, bool hermitian = false);
 
 // An engine's factorization result in FactorStats terms (A's numbering for the failing
 // column; NaN/Inf input named by the column of the bad value). colind: A's column indices
 // in the order of a_values. Returns the first perturbed column (NumericStats::first_perturbed).
+template <class Scalar>
 int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const int32_t* colind,
-                           const double* a_values, FactorStats& fs);
+                           const Scalar* a_values, FactorStats& fs);
 
 }  // namespace gpuglu::api

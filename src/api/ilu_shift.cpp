@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/scalar.hpp"
+
 namespace gpuglu::api {
 
 ShiftSearch::ShiftSearch(ShiftType type, double shift_amount, double shift_top)
@@ -36,21 +38,23 @@ bool ShiftSearch::next(bool failed) {
   return true;
 }
 
-double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
+template <class Scalar>
+double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind, const Scalar* values,
                         double zero_pivot) {
   double top = zero_pivot;
   for (int32_t i = 0; i < n; ++i) {
     double rs = 0.0, d = 0.0;
     for (int64_t p = rowptr[i]; p < rowptr[i + 1]; ++p) {
-      rs += std::fabs(values[p]);
-      if (colind[p] == i) d = values[p];
+      rs += magnitude(values[p]);
+      if (colind[p] == i) d = real_part(values[p]);
     }
     top = std::max(top, rs - std::fabs(d) - d);
   }
   return 1.1 * top;
 }
 
-int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, double zero_pivot,
+template <class Scalar>
+int32_t first_failing_row(const Schedule& s, const Scalar* f, ShiftType type, double zero_pivot,
                           int32_t first_perturbed) {
   const int32_t n = s.n;
   const int32_t rows = first_perturbed >= 0 ? first_perturbed : n;
@@ -58,24 +62,29 @@ int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, do
   if (s.symmetric) {
     for (int32_t j = 0; j < rows; ++j) {
       double sum = 0.0;
-      for (int64_t p = s.f_diag[j] + 1; p < s.f_colptr[j + 1]; ++p) sum += std::fabs(f[p]);
-      rs[j] = std::fabs(f[s.f_diag[j]]) * sum;
+      for (int64_t p = s.f_diag[j] + 1; p < s.f_colptr[j + 1]; ++p) sum += magnitude(f[p]);
+      rs[j] = magnitude(f[s.f_diag[j]]) * sum;
     }
   } else {
     for (int32_t j = 0; j < n; ++j)
       for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) {
         const int32_t i = s.f_rowind[p];
-        if (i != j && i < rows) rs[i] += std::fabs(f[p]);
+        if (i != j && i < rows) rs[i] += magnitude(f[p]);
       }
   }
   for (int32_t i = 0; i < rows; ++i) {
-    const double pv = f[s.f_diag[i]];
+    const Scalar pv = f[s.f_diag[i]];
     const double limit = zero_pivot * rs[i];
-    const bool fails = type == ShiftType::positive_definite ? pv <= limit : std::fabs(pv) <= limit;
+    const bool fails = type == ShiftType::positive_definite ? real_part(pv) <= limit : magnitude(pv) <= limit;
     if (fails) return i;  // NaN fails neither comparison, as in PETSc
   }
   return first_perturbed;
 }
+
+template double manteuffel_bound(int32_t, const int64_t*, const int32_t*, const double*, double);
+template double manteuffel_bound(int32_t, const int64_t*, const int32_t*, const Complex*, double);
+template int32_t first_failing_row(const Schedule&, const double*, ShiftType, double, int32_t);
+template int32_t first_failing_row(const Schedule&, const Complex*, ShiftType, double, int32_t);
 
 ShiftOutcome run_shift_search(ShiftType type, double shift_amount, double shift_top,
                               const std::function<bool(double)>& factor, const std::function<int32_t()>& failing_row) {

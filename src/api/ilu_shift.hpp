@@ -38,8 +38,10 @@ class ShiftSearch {
 };
 
 // 1.1 * max(zero_pivot, max_i (sum_j |a_ij| - |a_ii| - a_ii)): the shift that makes every
-// row of C + s I diagonally dominant with a positive diagonal (PETSc's shift_top).
-double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
+// row of C + s I diagonally dominant with a positive diagonal (PETSc's shift_top). Scalar:
+// double or std::complex<double> (|.| of each entry, and the diagonal's real part, as PETSc).
+template <class Scalar>
+double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind, const Scalar* values,
                         double zero_pivot);
 
 // The first row i (of C, in elimination order) whose pivot fails PETSc's test:
@@ -49,7 +51,9 @@ double manteuffel_bound(int32_t n, const int64_t* rowptr, const int32_t* colind,
 // PETSc's Cholesky sums before it divides by the pivot. A column the engine
 // had to perturb (an exact zero pivot, first_perturbed) fails too; rows after it are not
 // looked at, as their values already depend on the perturbation. -1: none fails.
-int32_t first_failing_row(const Schedule& s, const double* f, ShiftType type, double zero_pivot,
+// Complex: |U(i,i)| for nonzero, its real part for positive_definite.
+template <class Scalar>
+int32_t first_failing_row(const Schedule& s, const Scalar* f, ShiftType type, double zero_pivot,
                           int32_t first_perturbed);
 
 // PETSc's loop over whole factorizations: factor(shift) runs one with that diagonal shift

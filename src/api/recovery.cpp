@@ -17,7 +17,8 @@ namespace gpuglu {
 // with it on the same backend. The new pivots are KLU's, which passed its threshold test on
 // these very values, so this succeeds unless A is (nearly) singular; a failure is reported,
 // never re-pivoted again within the call.
-void SparseLU::Impl::repivot_once() {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::repivot_once() {
   const FactorStats failed = fstats;
   if (!switch_to_partial_pivoting()) return;
   const int64_t nnz_before = fstats.repivot_nnz_before;
@@ -32,12 +33,13 @@ void SparseLU::Impl::repivot_once() {
 
 // The schedule becomes KLU's pivot order for a_values. False, with the schedule kept and
 // fstats.repivot_singular set, when KLU finds A singular too.
-bool SparseLU::Impl::switch_to_partial_pivoting() {
+template <class Scalar>
+bool BasicSparseLU<Scalar>::Impl::switch_to_partial_pivoting() {
   host_values();  // KLU factors A on the CPU
   const int64_t nnz_before = schedule.nnz_factor();
   Schedule klu_order;
   try {
-    klu_order = analyze_with_partial_pivoting(analyzed_matrix(), options);
+    klu_order = analyze_partial_pivoting();
   } catch (const std::bad_alloc&) {
     throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
   } catch (const Error& e) {
@@ -54,7 +56,8 @@ bool SparseLU::Impl::switch_to_partial_pivoting() {
 }
 
 // PivotPolicy::automatic, after the factorization with the schedule this call started with.
-void SparseLU::Impl::recover_in_factor() {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::recover_in_factor() {
   if (fstats.status == Status::nan_or_inf) return;  // an input value: no pivot order repairs it
   const RecoveryReason why = assess_factor();
   if (why == RecoveryReason::none) return;
@@ -65,7 +68,8 @@ void SparseLU::Impl::recover_in_factor() {
 // none when the factor just computed is usable: no tiny pivot, and where it is suspicious
 // (growth above check_growth, or MC64 scales clamped to the double range, which leave C
 // unbalanced), a solve with a known solution within the backward-error tolerance.
-RecoveryReason SparseLU::Impl::assess_factor() {
+template <class Scalar>
+RecoveryReason BasicSparseLU<Scalar>::Impl::assess_factor() {
   if (fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
   const bool suspicious = fstats.growth > options.check_growth || schedule.scales_clamped > 0;
   if (fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
@@ -76,12 +80,13 @@ RecoveryReason SparseLU::Impl::assess_factor() {
 
 // Solves A x = A t for t_i in [1, 2) (a smooth, nonzero solution, so that every component
 // of b has a reference scale) and returns the backward error the refined solve reaches.
-double SparseLU::Impl::check_solve() {
+template <class Scalar>
+double BasicSparseLU<Scalar>::Impl::check_solve() {
   host_values();  // b = A t is formed on the CPU
   const auto n = static_cast<size_t>(schedule.n);
   check_x.resize(n);
   check_b.resize(n);
-  for (size_t i = 0; i < n; ++i) check_x[i] = 1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0;
+  for (size_t i = 0; i < n; ++i) check_x[i] = Scalar(1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0);
   spmv(analyzed_matrix(), check_x.data(), check_b.data());
   return solve_one(check_b.data(), check_x.data(), false, max_refine_steps()).backward_error;
 }
@@ -91,7 +96,8 @@ double SparseLU::Impl::check_solve() {
 // the current values (the fast path again; skipped when the schedule was analyzed from
 // them), then KLU's partial pivoting (skipped when the schedule already is KLU's for them).
 // False: none was accepted, and fstats describes the last attempt.
-bool SparseLU::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
+template <class Scalar>
+bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
   host_values();  // every schedule after this one is analyzed from A's values on the CPU
   const FactorStats failed = fstats;
   const int64_t nnz_before = schedule.nnz_factor();
@@ -125,24 +131,48 @@ bool SparseLU::Impl::recover(RecoveryReason why, const std::function<bool()>& ac
 
 // The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
 // would run it had these values come first.
-void SparseLU::Impl::reanalyze_static() {
-  Schedule fresh = gpuglu::analyze(analyzed_matrix(), options, given_perm.empty() ? nullptr : given_perm.data());
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::reanalyze_static() {
+  Schedule fresh = analyze_values();
   replace_schedule(std::move(fresh));
   ++reanalyses;
 }
 
 // A solve above the tolerance is no solution unless the user chose perturbed pivots (a
 // preconditioner) or an incomplete factor (never refined).
-bool SparseLU::Impl::solves_must_meet_tolerance() const {
+template <class Scalar>
+bool BasicSparseLU<Scalar>::Impl::solves_must_meet_tolerance() const {
   return options.pivot_policy != PivotPolicy::perturb && !schedule.incomplete;
 }
 
 // No pivot order gives a solve within the tolerance: the factor is unusable from now on.
-void SparseLU::Impl::fail_factor() {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::fail_factor() {
   sstats.status = Status::numerically_singular;
   if (fstats.status == Status::ok) fstats.status = Status::numerically_singular;
   if (fstats.recovery == RecoveryReason::none) fstats.recovery = RecoveryReason::backward_error;
   factored = false;
 }
+
+
+// The members defined here, for both scalar types (sparse_lu.cpp instantiates the rest).
+template void BasicSparseLU<double>::Impl::repivot_once();
+template bool BasicSparseLU<double>::Impl::switch_to_partial_pivoting();
+template void BasicSparseLU<double>::Impl::recover_in_factor();
+template RecoveryReason BasicSparseLU<double>::Impl::assess_factor();
+template double BasicSparseLU<double>::Impl::check_solve();
+template bool BasicSparseLU<double>::Impl::recover(RecoveryReason, const std::function<bool()>&);
+template void BasicSparseLU<double>::Impl::reanalyze_static();
+template bool BasicSparseLU<double>::Impl::solves_must_meet_tolerance() const;
+template void BasicSparseLU<double>::Impl::fail_factor();
+template void BasicSparseLU<Complex>::Impl::repivot_once();
+template bool BasicSparseLU<Complex>::Impl::switch_to_partial_pivoting();
+template void BasicSparseLU<Complex>::Impl::recover_in_factor();
+template RecoveryReason BasicSparseLU<Complex>::Impl::assess_factor();
+template double BasicSparseLU<Complex>::Impl::check_solve();
+template bool BasicSparseLU<Complex>::Impl::recover(RecoveryReason, const std::function<bool()>&);
+template void BasicSparseLU<Complex>::Impl::reanalyze_static();
+template bool BasicSparseLU<Complex>::Impl::solves_must_meet_tolerance() const;
+template void BasicSparseLU<Complex>::Impl::fail_factor();
 
 }  // namespace gpuglu

@@ -1,6 +1,7 @@
 # Sources of src/api (owned by that stage).
 list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/analyzed_pattern.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/complex_symmetry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ilu_shift.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_rank.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu.cpp

@@ -12,7 +12,8 @@
 namespace gpuglu {
 
 // none when the LDL^T factor just computed is usable as it stands.
-RecoveryReason SparseLDLT::Impl::assess_factor() {
+template <class Scalar>
+RecoveryReason BasicSparseLDLT<Scalar>::Impl::assess_factor() {
   if (fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;  // overflow to Inf
   if (fstats.status != Status::ok || max_refine_steps() == 0) return RecoveryReason::none;
   const bool perturbed = fstats.perturbed_pivots > 0;
@@ -24,11 +25,12 @@ RecoveryReason SparseLDLT::Impl::assess_factor() {
 }
 
 // A x = A t for t_i in [1, 2), refined: the backward error a user's solve would reach.
-double SparseLDLT::Impl::check_solve() {
+template <class Scalar>
+double BasicSparseLDLT<Scalar>::Impl::check_solve() {
   const auto n = static_cast<size_t>(schedule.n);
   check_x.resize(n);
   check_b.resize(n);
-  for (size_t i = 0; i < n; ++i) check_x[i] = 1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0;
+  for (size_t i = 0; i < n; ++i) check_x[i] = Scalar(1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0);
   spmv(full_matrix(), check_x.data(), check_b.data());
   return solve_one(check_b.data(), check_x.data()).backward_error;
 }
@@ -36,14 +38,15 @@ double SparseLDLT::Impl::check_solve() {
 // gpuglu's LU factors full_values (the values of the last factor()). The LU is analyzed
 // once per pattern; its own pivot policy (automatic) re-analyzes when values change. True
 // when it produced a usable factor; fstats then describes it.
-bool SparseLDLT::Impl::fall_back_to_lu(RecoveryReason why) {
+template <class Scalar>
+bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_lu(RecoveryReason why) {
   const FactorStats failed = fstats;
   check_every_factor = true;
   if (!lu) {
     Options o = options;
     o.pivot_policy = PivotPolicy::automatic;
     if (o.ordering == Ordering::given) o.ordering = Ordering::automatic;  // the given order was for L, not for LU's matching
-    auto fresh = std::make_unique<SparseLU>(o);
+    auto fresh = std::make_unique<BasicSparseLU<Scalar>>(o);
     try {
       fresh->analyze(full_matrix());
     } catch (const Error& e) {
@@ -70,7 +73,8 @@ bool SparseLDLT::Impl::fall_back_to_lu(RecoveryReason why) {
   return using_lu;
 }
 
-const SolveStats& SparseLDLT::Impl::solve_with_lu(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx) {
+template <class Scalar>
+const SolveStats& BasicSparseLDLT<Scalar>::Impl::solve_with_lu(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) {
   sstats = lu->solve(nrhs, b, ldb, x, ldx);
   if (sstats.status != Status::ok || !lu->factored()) {
     const RecoveryReason why = fstats.recovery;
@@ -82,8 +86,22 @@ const SolveStats& SparseLDLT::Impl::solve_with_lu(int32_t nrhs, const double* b,
   return sstats;
 }
 
-bool SparseLDLT::Impl::solves_must_meet_tolerance() const {
+template <class Scalar>
+bool BasicSparseLDLT<Scalar>::Impl::solves_must_meet_tolerance() const {
   return options.pivot_policy != PivotPolicy::perturb && !schedule.incomplete;
 }
+
+
+// The members defined here, for both scalar types (sparse_ldlt.cpp instantiates the rest).
+template RecoveryReason BasicSparseLDLT<double>::Impl::assess_factor();
+template double BasicSparseLDLT<double>::Impl::check_solve();
+template bool BasicSparseLDLT<double>::Impl::fall_back_to_lu(RecoveryReason);
+template const SolveStats& BasicSparseLDLT<double>::Impl::solve_with_lu(int32_t, const double*, int64_t, double*, int64_t);
+template bool BasicSparseLDLT<double>::Impl::solves_must_meet_tolerance() const;
+template RecoveryReason BasicSparseLDLT<Complex>::Impl::assess_factor();
+template double BasicSparseLDLT<Complex>::Impl::check_solve();
+template bool BasicSparseLDLT<Complex>::Impl::fall_back_to_lu(RecoveryReason);
+template const SolveStats& BasicSparseLDLT<Complex>::Impl::solve_with_lu(int32_t, const Complex*, int64_t, Complex*, int64_t);
+template bool BasicSparseLDLT<Complex>::Impl::solves_must_meet_tolerance() const;
 
 }  // namespace gpuglu

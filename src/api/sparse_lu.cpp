@@ -11,6 +11,7 @@
 
 #include "api/engine_choice.hpp"
 #include "api/ilu_shift.hpp"
+#include "api/real_view.hpp"
 #include "api/sparse_lu_impl.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/device.hpp"
@@ -23,8 +24,9 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-bool overlap(const double* a, const double* b, int64_t n) {
-  return std::less<const double*>()(a, b + n) && std::less<const double*>()(b, a + n);
+template <class T>
+bool overlap(const T* a, const T* b, int64_t n) {
+  return std::less<const T*>()(a, b + n) && std::less<const T*>()(b, a + n);
 }
 
 }  // namespace
@@ -39,11 +41,13 @@ const char* to_string(RecoveryReason r) noexcept {
   return "?";
 }
 
-SparseLU::Impl::Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {
+template <class Scalar>
+BasicSparseLU<Scalar>::Impl::Impl(const Options& o) : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {
   validate(options);
 }
 
-void SparseLU::Impl::discard() {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::discard() {
   engine.reset();
   values_on_device = false;
   device_values = nullptr;
@@ -61,20 +65,21 @@ void SparseLU::Impl::discard() {
   sstats = SolveStats();
 }
 
+template <class Scalar>
 template <class I>
-void SparseLU::Impl::analyze(const CsrView<I, double>& a, const int32_t* given) {
+void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int32_t* given) {
   discard();
-  api::check_backend_request(options);
-  schedule = gpuglu::analyze(a, options, given);
+  api::check_backend_request<Scalar>(options);
+  schedule = gpuglu::analyze(api::real_view(a, magnitudes), options, given);
   accept_normwise = false;
-  backend = api::choose_backend(options, schedule, device);
+  backend = api::choose_backend<Scalar>(options, schedule, device);
   pattern.assign(a);
   rowptr32.assign(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
   if (given) given_perm.assign(given, given + schedule.n);
   if (a.values)
     a_values.assign(a.values, a.values + schedule.input_nnz);
   else
-    a_values.assign(static_cast<size_t>(schedule.input_nnz), 0.0);
+    a_values.assign(static_cast<size_t>(schedule.input_nnz), Scalar(0.0));
   schedule_fits_values = a.values != nullptr;
   attach_engine();
   analyzed = true;
@@ -83,14 +88,16 @@ void SparseLU::Impl::analyze(const CsrView<I, double>& a, const int32_t* given) 
 
 // The engine of the chosen backend for the current schedule (api::make_engine): it
 // allocates everything factor() and solve() touch, so refactorization allocates nothing.
-void SparseLU::Impl::attach_engine() {
-  engine = api::make_engine(schedule, pattern_ref(), options, device, &backend, &fallback_reason);
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::attach_engine() {
+  engine = api::make_engine<Scalar>(schedule, pattern_ref(), options, device, &backend, &fallback_reason);
 }
 
 // A new schedule for the same pattern (a recovery). The backend stays the one analyze()
 // chose (the CUDA engine is rebuilt for the new pattern, with analyze()'s fallback to the
 // CPU under automatic when it does not fit).
-void SparseLU::Impl::replace_schedule(Schedule&& s) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::replace_schedule(Schedule&& s) {
   host_values();   // the new engine is factored from a_values (the callers have read them already)
   engine.reset();  // the old engine's device memory first: the new one may need all of it
   schedule = std::move(s);
@@ -109,17 +116,35 @@ void SparseLU::Impl::replace_schedule(Schedule&& s) {
   }
 }
 
-void SparseLU::Impl::require_analyzed(const char* verb) const {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::require_analyzed(const char* verb) const {
   if (!analyzed) throw Error(Status::not_analyzed, std::string(verb) + ": analyze() has not been called");
 }
 
-CsrView<int32_t, double> SparseLU::Impl::analyzed_matrix() const {
+template <class Scalar>
+CsrView<int32_t, Scalar> BasicSparseLU<Scalar>::Impl::analyzed_matrix() const {
   return {schedule.n, schedule.n, rowptr32.data(), pattern.colind(), a_values.data()};
 }
 
-PatternRef SparseLU::Impl::pattern_ref() const { return {pattern.n(), pattern.rowptr(), pattern.colind()}; }
+template <class Scalar>
+Schedule BasicSparseLU<Scalar>::Impl::analyze_values() {
+  return gpuglu::analyze(api::real_view(analyzed_matrix(), magnitudes), options,
+                         given_perm.empty() ? nullptr : given_perm.data());
+}
 
-const FactorStats& SparseLU::Impl::refactor(const double* values) {
+template <class Scalar>
+Schedule BasicSparseLU<Scalar>::Impl::analyze_partial_pivoting() {
+  if constexpr (is_complex_v<Scalar>)
+    return analyze_with_partial_pivoting(api::real_view(analyzed_matrix(), magnitudes), a_values.data(), options);
+  else
+    return analyze_with_partial_pivoting(analyzed_matrix(), options);
+}
+
+template <class Scalar>
+PatternRef BasicSparseLU<Scalar>::Impl::pattern_ref() const { return {pattern.n(), pattern.rowptr(), pattern.colind()}; }
+
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::Impl::refactor(const Scalar* values) {
   require_analyzed("factor()");
   if (!values && schedule.input_nnz > 0) throw Error(Status::invalid_input, "factor(): the matrix has no values");
   const auto t0 = std::chrono::steady_clock::now();
@@ -133,7 +158,8 @@ const FactorStats& SparseLU::Impl::refactor(const double* values) {
 
 // The factorization of the values just taken (a_values, or on the device with
 // values_on_device), with the pivot policy's recoveries.
-const FactorStats& SparseLU::Impl::factor_taken(std::chrono::steady_clock::time_point t0) {
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::Impl::factor_taken(std::chrono::steady_clock::time_point t0) {
   factored = false;
   const int64_t count = fstats.factorizations + 1;
   fstats = FactorStats();
@@ -158,14 +184,16 @@ const FactorStats& SparseLU::Impl::factor_taken(std::chrono::steady_clock::time_
 }
 
 // a_values = values; whether the schedule still fits them is decided on the way.
-void SparseLU::Impl::take_values(const double* values) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::take_values(const Scalar* values) {
   const auto n = static_cast<size_t>(schedule.input_nnz);
   if (schedule_fits_values) schedule_fits_values = std::equal(values, values + n, a_values.begin());
   std::copy(values, values + n, a_values.begin());
 }
 
 // One numeric factorization of a_values with the current schedule, on the engine.
-void SparseLU::Impl::factor_with_schedule(const PivotRule& rule) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::factor_with_schedule(const PivotRule& rule) {
   const EngineFactorResult r =
       values_on_device ? engine->factor_device(device_values, rule) : engine->factor(a_values.data(), rule);
   if (r.bad_entry >= 0) host_values();  // the bad value is reported
@@ -173,7 +201,8 @@ void SparseLU::Impl::factor_with_schedule(const PivotRule& rule) {
   if (r.bad_entry < 0) last_first_perturbed = first_perturbed;
 }
 
-void SparseLU::Impl::set_failure_column(int32_t column) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::set_failure_column(int32_t column) {
   fstats.pivot_column = column;
   fstats.pivot_column_original = column >= 0 ? schedule.col_perm[column] : -1;
 }
@@ -181,7 +210,8 @@ void SparseLU::Impl::set_failure_column(int32_t column) {
 // Options::shift_type (incomplete factorizations): PETSc's shift loop (api/ilu_shift.hpp).
 // The engines perturb only exact zero pivots meanwhile, which keeps the rows before them
 // exact for the row test; a factor that passes the test has no perturbed pivot.
-void SparseLU::Impl::factor_with_shifts() {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::factor_with_shifts() {
   if (options.shift_type == ShiftType::positive_definite) host_values();  // the bound reads A on the CPU
   const double top =
       options.shift_type == ShiftType::positive_definite
@@ -202,11 +232,12 @@ void SparseLU::Impl::factor_with_shifts() {
   if (fstats.status == Status::ok && r.failing >= 0) {
     fstats.status = Status::numerically_singular;
     set_failure_column(r.failing);
-    fstats.pivot_value = engine->factor_values()[static_cast<size_t>(schedule.f_diag[r.failing])];
+    fstats.pivot_value = reported_value(engine->factor_values()[static_cast<size_t>(schedule.f_diag[r.failing])]);
   }
 }
 
-int32_t SparseLU::Impl::max_refine_steps() const {
+template <class Scalar>
+int32_t BasicSparseLU<Scalar>::Impl::max_refine_steps() const {
   // Static (diagonal) pivots after matching are not backward stable on badly scaled
   // matrices (lns_131: berr 5e-12 with growth 4 on the scaled matrix). As SuperLU_DIST
   // does for the same reason, the automatic policy measures the componentwise backward
@@ -216,11 +247,13 @@ int32_t SparseLU::Impl::max_refine_steps() const {
   return options.refine_steps;
 }
 
-EngineSolveResult SparseLU::Impl::solve_one(const double* b, double* x, bool transpose, int32_t steps) {
+template <class Scalar>
+EngineSolveResult BasicSparseLU<Scalar>::Impl::solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) {
   return engine->solve(b, x, transpose, steps, options.refine_tolerance);
 }
 
-void SparseLU::Impl::require_factored() const {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::require_factored() const {
   if (!factored)
     throw Error(Status::not_factored, analyzed ? "solve(): the last factorization failed or none was done"
                                                : "solve(): analyze() and factor() have not been called");
@@ -229,8 +262,9 @@ void SparseLU::Impl::require_factored() const {
 // After one right-hand side's solve r: a solve above the backward-error tolerance is no
 // solution; the pivot policy may recover (again() solves once more with the new factor) or
 // the factor fails. Adds r to sstats.
-void SparseLU::Impl::check_solve_result(EngineSolveResult& r, int32_t steps,
-                                        const std::function<EngineSolveResult()>& again) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::check_solve_result(EngineSolveResult& r, int32_t steps,
+                                                     const std::function<EngineSolveResult()>& again) {
   const double tolerance = options.backward_error_tolerance;
   const bool automatic = options.pivot_policy == PivotPolicy::automatic;
   // The componentwise target, or, where the automatic policy found it out of every pivot
@@ -265,7 +299,8 @@ void SparseLU::Impl::check_solve_result(EngineSolveResult& r, int32_t steps,
   }
 }
 
-const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx,
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::Impl::solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx,
                                         bool transpose) {
   require_factored();
   const int64_t n = schedule.n;
@@ -275,20 +310,20 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
   if (nrhs > 0 && n > 0 && (!b || !x)) throw Error(Status::invalid_input, "solve(): null right-hand side or solution");
   if (nrhs > 1 && ldb != ldx && b != x) {
     // Column c of X must not overwrite a column of B that is still to be read.
-    const double* b_end = b + ldb * (nrhs - 1) + n;
-    const double* x_end = x + ldx * (nrhs - 1) + n;
-    if (std::less<const double*>()(b, x_end) && std::less<const double*>()(x, b_end))
+    const Scalar* b_end = b + ldb * (nrhs - 1) + n;
+    const Scalar* x_end = x + ldx * (nrhs - 1) + n;
+    if (std::less<const Scalar*>()(b, x_end) && std::less<const Scalar*>()(x, b_end))
       throw Error(Status::invalid_input, "solve(): B and X overlap with different leading dimensions");
   }
   const auto t0 = std::chrono::steady_clock::now();
   sstats = SolveStats();
   const int32_t steps = max_refine_steps();
   for (int32_t c = 0; c < nrhs && sstats.status == Status::ok; ++c) {
-    const double* bc = b + ldb * c;
-    double* xc = x + ldx * c;
+    const Scalar* bc = b + ldb * c;
+    Scalar* xc = x + ldx * c;
     // The engines read b while writing x, and a recovery reads it again: b is copied where
     // they overlap.
-    const double* rhs = bc;
+    const Scalar* rhs = bc;
     if (overlap(bc, xc, n)) {
       rhs_copy.assign(bc, bc + n);
       rhs = rhs_copy.data();
@@ -300,60 +335,82 @@ const SolveStats& SparseLU::Impl::solve(int32_t nrhs, const double* b, int64_t l
   return sstats;
 }
 
-SparseLU::SparseLU(const Options& options) : impl_(std::make_unique<Impl>(options)) {}
-SparseLU::~SparseLU() = default;
-SparseLU::SparseLU(SparseLU&&) noexcept = default;
-SparseLU& SparseLU::operator=(SparseLU&&) noexcept = default;
+template <class Scalar>
+BasicSparseLU<Scalar>::BasicSparseLU(const Options& options) : impl_(std::make_unique<Impl>(options)) {}
+template <class Scalar>
+BasicSparseLU<Scalar>::~BasicSparseLU() = default;
+template <class Scalar>
+BasicSparseLU<Scalar>::BasicSparseLU(BasicSparseLU&&) noexcept = default;
+template <class Scalar>
+BasicSparseLU<Scalar>& BasicSparseLU<Scalar>::operator=(BasicSparseLU&&) noexcept = default;
 
-void SparseLU::analyze(const CsrView<int32_t, double>& a, const int32_t* given_perm) { impl_->analyze(a, given_perm); }
-void SparseLU::analyze(const CsrView<int64_t, double>& a, const int32_t* given_perm) { impl_->analyze(a, given_perm); }
+template <class Scalar>
+void BasicSparseLU<Scalar>::analyze(const CsrView<int32_t, Scalar>& a, const int32_t* given_perm) { impl_->analyze(a, given_perm); }
+template <class Scalar>
+void BasicSparseLU<Scalar>::analyze(const CsrView<int64_t, Scalar>& a, const int32_t* given_perm) { impl_->analyze(a, given_perm); }
 
-const FactorStats& SparseLU::factor(const CsrView<int32_t, double>& a) {
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::factor(const CsrView<int32_t, Scalar>& a) {
   impl_->require_analyzed("factor()");
   impl_->pattern.check_same(a);
   return impl_->refactor(a.values);
 }
 
-const FactorStats& SparseLU::factor(const CsrView<int64_t, double>& a) {
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::factor(const CsrView<int64_t, Scalar>& a) {
   impl_->require_analyzed("factor()");
   impl_->pattern.check_same(a);
   return impl_->refactor(a.values);
 }
 
-const FactorStats& SparseLU::refactor(const double* values) { return impl_->refactor(values); }
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::refactor(const Scalar* values) { return impl_->refactor(values); }
 
-const SolveStats& SparseLU::solve(const double* b, double* x) {
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve(const Scalar* b, Scalar* x) {
   return impl_->solve(1, b, impl_->schedule.n, x, impl_->schedule.n, false);
 }
 
-const SolveStats& SparseLU::solve_transpose(const double* b, double* x) {
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve_transpose(const Scalar* b, Scalar* x) {
   return impl_->solve(1, b, impl_->schedule.n, x, impl_->schedule.n, true);
 }
 
-const SolveStats& SparseLU::solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx) {
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) {
   return impl_->solve(nrhs, b, ldb, x, ldx, false);
 }
 
-bool SparseLU::device_data_direct() const noexcept {
+template <class Scalar>
+bool BasicSparseLU<Scalar>::device_data_direct() const noexcept {
   return impl_->engine && impl_->engine->supports_device_pointers();
 }
-const FactorStats& SparseLU::factor_device(const double* d_values) { return impl_->refactor_device(d_values); }
-const SolveStats& SparseLU::solve_device(const double* d_b, double* d_x) {
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::factor_device(const Scalar* d_values) {
+  return impl_->refactor_device(d_values);
+}
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve_device(const Scalar* d_b, Scalar* d_x) {
   return impl_->solve_device(d_b, d_x, false);
 }
-const SolveStats& SparseLU::solve_transpose_device(const double* d_b, double* d_x) {
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve_transpose_device(const Scalar* d_b, Scalar* d_x) {
   return impl_->solve_device(d_b, d_x, true);
 }
 
-bool SparseLU::analyzed() const noexcept { return impl_->analyzed; }
-bool SparseLU::factored() const noexcept { return impl_->factored; }
+template <class Scalar>
+bool BasicSparseLU<Scalar>::analyzed() const noexcept { return impl_->analyzed; }
+template <class Scalar>
+bool BasicSparseLU<Scalar>::factored() const noexcept { return impl_->factored; }
 
-const Schedule& SparseLU::schedule() const {
+template <class Scalar>
+const Schedule& BasicSparseLU<Scalar>::schedule() const {
   impl_->require_analyzed("schedule()");
   return impl_->schedule;
 }
 
-void SparseLU::set_refinement(int32_t steps, double tolerance) {
+template <class Scalar>
+void BasicSparseLU<Scalar>::set_refinement(int32_t steps, double tolerance) {
   if (steps < -1 || !(tolerance >= 0.0))
     throw Error(Status::invalid_input, "set_refinement(): steps = " + std::to_string(steps) +
                                            " (>= -1), tolerance = " + std::to_string(tolerance) + " (>= 0)");
@@ -361,23 +418,36 @@ void SparseLU::set_refinement(int32_t steps, double tolerance) {
   impl_->options.refine_tolerance = tolerance;
 }
 
-const Options& SparseLU::options() const noexcept { return impl_->options; }
-const FactorStats& SparseLU::factor_stats() const noexcept { return impl_->fstats; }
-const SolveStats& SparseLU::solve_stats() const noexcept { return impl_->sstats; }
-Backend SparseLU::active_backend() const noexcept { return impl_->backend; }
-int64_t SparseLU::analysis_count() const noexcept { return impl_->analysis_count; }
-const DeviceInfo& SparseLU::device_info() const noexcept { return impl_->device; }
-const std::string& SparseLU::backend_note() const noexcept { return impl_->fallback_reason; }
+template <class Scalar>
+const Options& BasicSparseLU<Scalar>::options() const noexcept { return impl_->options; }
+template <class Scalar>
+const FactorStats& BasicSparseLU<Scalar>::factor_stats() const noexcept { return impl_->fstats; }
+template <class Scalar>
+const SolveStats& BasicSparseLU<Scalar>::solve_stats() const noexcept { return impl_->sstats; }
+template <class Scalar>
+Backend BasicSparseLU<Scalar>::active_backend() const noexcept { return impl_->backend; }
+template <class Scalar>
+int64_t BasicSparseLU<Scalar>::analysis_count() const noexcept { return impl_->analysis_count; }
+template <class Scalar>
+const DeviceInfo& BasicSparseLU<Scalar>::device_info() const noexcept { return impl_->device; }
+template <class Scalar>
+const std::string& BasicSparseLU<Scalar>::backend_note() const noexcept { return impl_->fallback_reason; }
 
-const std::vector<double>& SparseLU::factor_values() const {
-  static const std::vector<double> none;
+template <class Scalar>
+const std::vector<Scalar>& BasicSparseLU<Scalar>::factor_values() const {
+  static const std::vector<Scalar> none;
   return impl_->engine ? impl_->engine->factor_values() : none;
 }
 
-TrsvKernel SparseLU::trsv_kernel() const noexcept {
+template <class Scalar>
+TrsvKernel BasicSparseLU<Scalar>::trsv_kernel() const noexcept {
   return impl_->engine ? impl_->engine->trsv_kernel() : impl_->options.trsv_kernel;
 }
 
-int64_t SparseLU::device_bytes() const noexcept { return impl_->engine ? impl_->engine->device_bytes() : 0; }
+template <class Scalar>
+int64_t BasicSparseLU<Scalar>::device_bytes() const noexcept { return impl_->engine ? impl_->engine->device_bytes() : 0; }
+
+template class BasicSparseLU<double>;
+template class BasicSparseLU<Complex>;
 
 }  // namespace gpuglu

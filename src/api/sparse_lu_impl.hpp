@@ -17,7 +17,8 @@
 
 namespace gpuglu {
 
-struct SparseLU::Impl {
+template <class Scalar>
+struct BasicSparseLU<Scalar>::Impl {
   Options options;
   Backend backend = Backend::cpu;  // the backend analyze() chose; a re-analysis keeps it
   bool analyzed = false;
@@ -37,22 +38,24 @@ struct SparseLU::Impl {
   std::vector<int32_t> rowptr32;
   // Values of the last factorization: the engine's refinement reads them (they stay put
   // until the next factorization), and so do the re-analyses.
-  std::vector<double> a_values;
+  std::vector<Scalar> a_values;
+  // Complex: |a_values|, the real view the analyses read (api/real_view.hpp); empty for double.
+  std::vector<double> magnitudes;
   // The schedule was analyzed from the values in a_values (analyze(), a re-analysis, KLU's
   // order): analyzing them again would choose the same pivots.
   bool schedule_fits_values = false;
-  std::unique_ptr<NumericEngine> engine;  // executes `schedule`; rebuilt whenever it changes
+  std::unique_ptr<BasicNumericEngine<Scalar>> engine;  // executes `schedule`; rebuilt whenever it changes
   // factor_device(): A's values of the last factorization are on the device (the engine's
   // input copy) and not yet in a_values; host_values() fetches them when a recovery needs
   // them. device_values is the caller's array during a factor_device() call only.
   bool values_on_device = false;
-  const double* device_values = nullptr;
-  std::vector<double> device_staging;  // device data for an engine of host arrays
+  const Scalar* device_values = nullptr;
+  std::vector<Scalar> device_staging;  // device data for an engine of host arrays
   FactorStats fstats;
   SolveStats sstats;
   int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
-  std::vector<double> rhs_copy;        // b, where a solve's x overwrites it and it is read again
-  std::vector<double> check_x, check_b;  // the check solve of a suspicious factor
+  std::vector<Scalar> rhs_copy;        // b, where a solve's x overwrites it and it is read again
+  std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
   DeviceInfo device;
   std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
 
@@ -61,27 +64,31 @@ struct SparseLU::Impl {
   // --- sparse_lu.cpp: the pipeline ---
   void discard();
   template <class I>
-  void analyze(const CsrView<I, double>& a, const int32_t* given);
+  void analyze(const CsrView<I, Scalar>& a, const int32_t* given);
   void attach_engine();
   void replace_schedule(Schedule&& s);
   void require_analyzed(const char* verb) const;
-  const FactorStats& refactor(const double* values);
+  const FactorStats& refactor(const Scalar* values);
   const FactorStats& factor_taken(std::chrono::steady_clock::time_point t0);
-  void take_values(const double* values);
+  void take_values(const Scalar* values);
   void factor_with_schedule(const PivotRule& rule);
   void set_failure_column(int32_t column);
   int32_t max_refine_steps() const;
-  EngineSolveResult solve_one(const double* b, double* x, bool transpose, int32_t steps);
-  const SolveStats& solve(int32_t nrhs, const double* b, int64_t ldb, double* x, int64_t ldx, bool transpose);
+  EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps);
+  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose);
   void check_solve_result(EngineSolveResult& r, int32_t steps, const std::function<EngineSolveResult()>& again);
   void require_factored() const;
+  CsrView<int32_t, Scalar> analyzed_matrix() const;
+  // The static analysis and KLU's partial pivoting of analyzed_matrix() (complex: of its
+  // magnitudes; KLU factors the complex values themselves).
+  Schedule analyze_values();
+  Schedule analyze_partial_pivoting();
 
   // --- sparse_lu_device.cpp: device-resident values and vectors ---
-  const FactorStats& refactor_device(const double* d_values);
+  const FactorStats& refactor_device(const Scalar* d_values);
   void host_values();
-  EngineSolveResult solve_one_device(const double* d_b, double* d_x, bool transpose, int32_t steps);
-  const SolveStats& solve_device(const double* d_b, double* d_x, bool transpose);
-  CsrView<int32_t, double> analyzed_matrix() const;
+  EngineSolveResult solve_one_device(const Scalar* d_b, Scalar* d_x, bool transpose, int32_t steps);
+  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x, bool transpose);
   PatternRef pattern_ref() const;
 
   // --- recovery.cpp: the pivot policies above the engine ---

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/numeric_types.hpp"
+#include "core/scalar.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 #include "gpuglu/trsv_kernel.hpp"
@@ -36,26 +37,30 @@ struct PatternRef {
   const int32_t* colind = nullptr;
 };
 
-class NumericEngine {
+// Scalar: double, or std::complex<double> (the CPU engine only; docs/design.md, "Complex
+// scalars"). The engines' statistics are real either way (magnitudes).
+template <class Scalar>
+class BasicNumericEngine {
  public:
-  virtual ~NumericEngine() = default;
+  using value_type = Scalar;
+  virtual ~BasicNumericEngine() = default;
 
   // Numeric factorization of A's values (a_values: the analyzed pattern's CSR order):
   // scatter into F, add rule.diagonal_shift to C's diagonal, eliminate by the schedule. A
   // failure is a status in the result, never an exception (those are for the device or
   // memory failing). The same call refactors: only the values change.
-  virtual EngineFactorResult factor(const double* a_values, const PivotRule& rule) = 0;
+  virtual EngineFactorResult factor(const Scalar* a_values, const PivotRule& rule) = 0;
 
   // x = A^{-1} b (transpose: A^{-T} b) with the last successful factor, then up to
   // max_steps steps of iterative refinement against A's values of that factor(), while the
   // componentwise backward error exceeds tolerance and each step lowers it. b and x are
   // host arrays of n that must not overlap.
-  virtual EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+  virtual EngineSolveResult solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
                                   double tolerance) = 0;
 
   // F = (L - I) + U of the last factorization (schedule().f_rowind's layout); a device
   // engine copies it to the host on the first call after a factorization.
-  virtual const std::vector<double>& factor_values() = 0;
+  virtual const std::vector<Scalar>& factor_values() = 0;
 
   virtual Backend backend() const noexcept = 0;
   virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU
@@ -68,13 +73,15 @@ class NumericEngine {
   // call is pending. Only engines that say so take them; SparseLU brings device data to
   // the host for the others. The defaults throw Error(unsupported).
   virtual bool supports_device_pointers() const noexcept { return false; }
-  virtual EngineFactorResult factor_device(const double* d_values, const PivotRule& rule);
-  virtual EngineSolveResult solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+  virtual EngineFactorResult factor_device(const Scalar* d_values, const PivotRule& rule);
+  virtual EngineSolveResult solve_device(const Scalar* d_b, Scalar* d_x, bool transpose, int32_t max_steps,
                                          double tolerance);
   // A's values of the last factor_device() (input_nnz of them) to the host: what a pivot
   // policy's recovery needs (the re-analyses and KLU read them on the CPU).
-  virtual void download_input(double* a_values);
+  virtual void download_input(Scalar* a_values);
 };
+
+using NumericEngine = BasicNumericEngine<double>;
 
 // Copies between the host and device memory of this process (cudaMemcpyDefault), for the
 // rare paths where device-resident data meets an engine of host arrays (a recovery that
@@ -84,7 +91,11 @@ void copy_host_to_device(const double* h_src, double* d_dst, int64_t n);
 
 // The CPU reference engine (src/reference/cpu_engine.cpp): OpenMP over the columns of a
 // level, left-looking gather or (Options::cpu_right_looking) the GPU's right-looking updates.
-std::unique_ptr<NumericEngine> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o);
+// Scalar: double or std::complex<double>. hermitian (complex, symmetric schedules only): the
+// schedule is factored A = L D L^H instead of L D L^T (ldlt_numeric.hpp).
+template <class Scalar = double>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                            bool hermitian = false);
 
 // The CUDA engine on device `device_ordinal`: CudaLU (src/cuda/lu/cuda_lu.cu), or CudaLDLT
 // (src/cuda/ldlt/cuda_ldlt.cu) for a symmetric schedule; in a build

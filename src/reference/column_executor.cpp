@@ -26,8 +26,9 @@ void check_order(const Schedule& s, const std::vector<int64_t>& group_ptr, const
 
 }  // namespace
 
+template <class T>
 NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group_ptr,
-                            const std::vector<int32_t>& columns, double* f, const PivotRule& rule) {
+                            const std::vector<int32_t>& columns, T* f, const PivotRule& rule) {
   check_order(s, group_ptr, columns);
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
@@ -56,7 +57,7 @@ NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group
     if (failed < s.n) {
       out.status = Status::numerically_singular;
       out.pivot_column = failed;
-      out.pivot_value = f[diag[failed]];
+      out.pivot_value = reported_value(f[diag[failed]]);
       break;
     }
   }
@@ -64,16 +65,27 @@ NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group
   return out;
 }
 
-NumericStats factor_columns_by_level(const Schedule& s, double* f, const PivotRule& rule) {
+template <class T>
+NumericStats factor_columns_by_level(const Schedule& s, T* f, const PivotRule& rule) {
   return factor_columns(s, s.level_ptr, s.level_cols, f, rule);
 }
 
-NumericStats factor_columns_sequential(const Schedule& s, double* f, const PivotRule& rule) {
+template <class T>
+NumericStats factor_columns_sequential(const Schedule& s, T* f, const PivotRule& rule) {
   std::vector<int64_t> group_ptr(static_cast<size_t>(s.n) + 1);
   std::iota(group_ptr.begin(), group_ptr.end(), int64_t{0});
   std::vector<int32_t> columns(static_cast<size_t>(s.n));
   std::iota(columns.begin(), columns.end(), 0);
   return factor_columns(s, group_ptr, columns, f, rule);
 }
+
+template NumericStats factor_columns(const Schedule&, const std::vector<int64_t>&, const std::vector<int32_t>&, double*,
+                                     const PivotRule&);
+template NumericStats factor_columns(const Schedule&, const std::vector<int64_t>&, const std::vector<int32_t>&,
+                                     Complex*, const PivotRule&);
+template NumericStats factor_columns_by_level(const Schedule&, double*, const PivotRule&);
+template NumericStats factor_columns_by_level(const Schedule&, Complex*, const PivotRule&);
+template NumericStats factor_columns_sequential(const Schedule&, double*, const PivotRule&);
+template NumericStats factor_columns_sequential(const Schedule&, Complex*, const PivotRule&);
 
 }  // namespace gpuglu::reference

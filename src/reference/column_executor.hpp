@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/scalar.hpp"
 #include "gpuglu/schedule.hpp"
 #include "core/numeric_types.hpp"
 
@@ -17,13 +18,17 @@ namespace gpuglu::reference {
 // exactly once. A pivot failure stops the run at the end of its group (as a level
 // would) and reports the smallest failing column of that group. Throws
 // Error(invalid_input) for a malformed order or a fill entry missing from the pattern.
+// T: double or std::complex<double> (instantiated in column_executor.cpp), as for the next two.
+template <class T>
 NumericStats factor_columns(const Schedule& s, const std::vector<int64_t>& group_ptr,
-                            const std::vector<int32_t>& columns, double* f, const PivotRule& rule);
+                            const std::vector<int32_t>& columns, T* f, const PivotRule& rule);
 
 // The schedule's own levels, columns ascending within each level.
-NumericStats factor_columns_by_level(const Schedule& s, double* f, const PivotRule& rule);
+template <class T>
+NumericStats factor_columns_by_level(const Schedule& s, T* f, const PivotRule& rule);
 
 // One column per group, 0..n-1: sequential right-looking LU, no levels involved.
-NumericStats factor_columns_sequential(const Schedule& s, double* f, const PivotRule& rule);
+template <class T>
+NumericStats factor_columns_sequential(const Schedule& s, T* f, const PivotRule& rule);
 
 }  // namespace gpuglu::reference

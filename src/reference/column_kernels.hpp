@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/numeric_types.hpp"
+#include "core/scalar.hpp"
 
 namespace gpuglu::reference {
 
@@ -18,26 +19,37 @@ struct PivotOutcome {
   bool perturbed = false;
 };
 
+// PivotRule::perturbed for any scalar: a complex pivot keeps its phase p / |p| (its "sign";
+// 1 for p == 0), as a real one keeps its sign.
+inline double perturbed_pivot(const PivotRule& rule, double pivot, double colmax) {
+  return rule.perturbed(pivot, colmax);
+}
+inline Complex perturbed_pivot(const PivotRule& rule, const Complex& pivot, double colmax) {
+  const double size = rule.perturbed(1.0, colmax);
+  const double a = std::abs(pivot);
+  return a > 0.0 ? pivot / a * size : Complex(size, 0.0);
+}
+
 // Lines 4-6 of Algorithm 2 for column j, preceded by the static-pivot test: all
 // updates of column j are done, so its U part is final and its L part is the
 // active column. Tiny and perturbed pivots as PivotRule::tiny and ::perturbed define them.
-inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, double* f, int32_t j,
-                                    const PivotRule& rule) {
+template <class T>
+PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, T* f, int32_t j, const PivotRule& rule) {
   const int64_t begin = colptr[j];
   const int64_t end = colptr[j + 1];
   const int64_t d = diag[j];
   double colmax = 0.0;
   bool finite = true;
   for (int64_t p = begin; p < end; ++p) {
-    const double a = std::fabs(f[p]);
+    const double a = magnitude(f[p]);
     colmax = a > colmax ? a : colmax;
     // NaN fails this comparison as well as Inf, and std::max would silently drop a NaN.
     finite &= a <= std::numeric_limits<double>::max();
   }
   PivotOutcome out;
   out.colmax = colmax;
-  double pivot = f[d];
-  const double apiv = std::fabs(pivot);
+  T pivot = f[d];
+  const double apiv = magnitude(pivot);
   out.ratio = colmax > 0.0 ? apiv / colmax : 0.0;
   if (!finite) {
     out.failed = true;
@@ -49,7 +61,7 @@ inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, 
       out.failed = true;
       return out;
     }
-    pivot = rule.perturbed(pivot, colmax);
+    pivot = perturbed_pivot(rule, pivot, colmax);
     f[d] = pivot;
     out.perturbed = true;
   }
@@ -65,9 +77,10 @@ inline PivotOutcome pivot_and_scale(const int64_t* colptr, const int64_t* diag, 
 // (DESIGN.md, "rules that keep it fast"). Returns false when an entry (i, k) is
 // missing from column k, i.e. the schedule's fill pattern is inconsistent — unless the
 // factorization is incomplete (ILU), where such an update is dropped.
-inline bool update_subcolumn(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f,
-                             int32_t j, int32_t k, int64_t s, bool incomplete = false) {
-  const double u = f[s];
+template <class T>
+bool update_subcolumn(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, T* f, int32_t j, int32_t k,
+                      int64_t s, bool incomplete = false) {
+  const T u = f[s];
   const int64_t lend = colptr[j + 1];
   const int64_t qend = colptr[k + 1];
   int64_t q = s + 1;

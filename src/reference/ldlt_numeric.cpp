@@ -10,10 +10,12 @@ namespace gpuglu::reference {
 
 namespace {
 
+template <class T>
 struct LdltRun {
   const Schedule& s;
-  double* f;
+  T* f;
   const PivotRule& rule;
+  bool hermitian;
   std::atomic<int32_t> failed_column;  // smallest failing column; n when none
   std::atomic<bool> missing_fill{false};
 };
@@ -22,7 +24,8 @@ struct LdltRun {
 // at pos, u = L(j, k) * d_k and F(i, j) -= L(i, k) * u over the rows i >= j of column k,
 // which start at pos itself (i = j updates the diagonal d_j). Column j's rows are mapped
 // once (TargetMap) so every source indexes them directly.
-bool update_target(const Schedule& s, double* f, int32_t j, int64_t begin, int64_t end, TargetMap& map) {
+template <class T>
+bool update_target(const Schedule& s, T* f, int32_t j, int64_t begin, int64_t end, TargetMap& map, bool hermitian) {
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
   const int64_t* diag = s.f_diag.data();
@@ -37,7 +40,7 @@ bool update_target(const Schedule& s, double* f, int32_t j, int64_t begin, int64
   for (int64_t e = begin; e < end; ++e) {
     const int64_t pos = s.target_src[e];
     const int32_t k = s.target_src_col[e];
-    const double u = f[pos] * f[diag[k]];
+    const T u = conj_if(hermitian, f[pos]) * f[diag[k]];
     for (int64_t p = pos; p < colptr[k + 1]; ++p) {
       const int32_t i = rowind[p];
       if (stamp[i] != tag) {
@@ -51,17 +54,19 @@ bool update_target(const Schedule& s, double* f, int32_t j, int64_t begin, int64
 }
 
 // The two phases per level, as factor_levels runs them (level_numeric.cpp).
-void run_levels(LdltRun& run, PivotTally& local) {
+template <class T>
+void run_levels(LdltRun<T>& run, PivotTally& local) {
   const Schedule& s = run.s;
   const int64_t* colptr = s.f_colptr.data();
   const int64_t* diag = s.f_diag.data();
-  double* f = run.f;
+  T* f = run.f;
   const PivotRule rule = run.rule;
   TargetMap& map = thread_map(s.n);
   for (int32_t l = 0; l < s.num_levels(); ++l) {
 #pragma omp for schedule(static)
     for (int64_t c = s.level_ptr[l]; c < s.level_ptr[l + 1]; ++c) {
       const int32_t k = s.level_cols[c];
+      if (run.hermitian) f[diag[k]] = real_part(f[diag[k]]);
       // The column holds d_k then L(:, k): the LU's pivot test and scaling apply as they are.
       const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
       local.add(o, k);
@@ -71,7 +76,7 @@ void run_levels(LdltRun& run, PivotTally& local) {
     if (run.failed_column.load(std::memory_order_relaxed) < s.n) break;
 #pragma omp for schedule(dynamic, 8)
     for (int64_t t = s.level_target_ptr[l]; t < s.level_target_ptr[l + 1]; ++t) {
-      if (!update_target(s, f, s.target_col[t], s.target_src_ptr[t], s.target_src_ptr[t + 1], map))
+      if (!update_target(s, f, s.target_col[t], s.target_src_ptr[t], s.target_src_ptr[t + 1], map, run.hermitian))
         run.missing_fill.store(true, std::memory_order_relaxed);
     }
   }
@@ -79,13 +84,17 @@ void run_levels(LdltRun& run, PivotTally& local) {
 
 }  // namespace
 
-NumericStats factor_ldlt_levels(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
-  LdltRun run{s, f, rule, {s.n}};
+template <class T>
+NumericStats factor_ldlt_levels(const Schedule& s, T* f, const PivotRule& rule, int num_threads, bool hermitian) {
+  LdltRun<T> run{s, f, rule, hermitian, {s.n}};
   const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())
     throw Error(Status::invalid_input,
                 "factor_ldlt_levels: the schedule's factor pattern lacks a fill entry an update needs");
   return numeric_stats(s, f, total, run.failed_column.load());
 }
+
+template NumericStats factor_ldlt_levels(const Schedule&, double*, const PivotRule&, int, bool);
+template NumericStats factor_ldlt_levels(const Schedule&, Complex*, const PivotRule&, int, bool);
 
 }  // namespace gpuglu::reference

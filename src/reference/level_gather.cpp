@@ -15,16 +15,18 @@ namespace {
 
 // Dense work column of one thread. stamp[i] == tag marks the rows of the current
 // column, so an update that reaches a row outside its pattern is detected, not lost.
+template <class T>
 struct WorkColumn {
-  std::vector<double> x;
+  std::vector<T> x;
   std::vector<int64_t> stamp;
   int64_t tag = 0;
 };
 
-WorkColumn& thread_work(int32_t n) {
-  thread_local WorkColumn w;
+template <class T>
+WorkColumn<T>& thread_work(int32_t n) {
+  thread_local WorkColumn<T> w;
   if (static_cast<int32_t>(w.x.size()) < n) {
-    w.x.assign(static_cast<size_t>(n), 0.0);
+    w.x.assign(static_cast<size_t>(n), T(0.0));
     w.stamp.assign(static_cast<size_t>(n), 0);
     w.tag = 0;
   }
@@ -33,11 +35,12 @@ WorkColumn& thread_work(int32_t n) {
 
 // Column k's sources j = U rows of column k, ascending: U(j, k) is final once every
 // smaller source has been applied (they are the only ones that can update it).
-bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
-                   WorkColumn& w, bool incomplete) {
+template <class T>
+bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, T* f, int32_t k,
+                   WorkColumn<T>& w, bool incomplete) {
   const int64_t begin = colptr[k], end = colptr[k + 1], d = diag[k];
   const int64_t tag = ++w.tag;
-  double* x = w.x.data();
+  T* x = w.x.data();
   int64_t* stamp = w.stamp.data();
   for (int64_t p = begin; p < end; ++p) {
     x[rowind[p]] = f[p];
@@ -46,9 +49,9 @@ bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* 
   bool ok = true;
   for (int64_t p = begin; p < d; ++p) {
     const int32_t j = rowind[p];
-    const double u = x[j];
+    const T u = x[j];
     f[p] = u;
-    if (u == 0.0) continue;  // exact: subtracting 0 * L changes nothing (not even -0 here, x - 0 == x)
+    if (u == T(0.0)) continue;  // exact: subtracting 0 * L changes nothing (not even -0 here, x - 0 == x)
     for (int64_t q = diag[j] + 1; q < colptr[j + 1]; ++q) {
       const int32_t i = rowind[q];
       if (stamp[i] != tag) {
@@ -62,9 +65,10 @@ bool gather_column(const int64_t* colptr, const int32_t* rowind, const int64_t* 
   return ok;
 }
 
+template <class T>
 struct GatherRun {
   const Schedule& s;
-  double* f;
+  T* f;
   const PivotRule& rule;
   std::atomic<int32_t> failed_column;
   // The level of the first failure. Threads leave the loop by comparing it with their own
@@ -74,16 +78,17 @@ struct GatherRun {
   std::atomic<bool> missing_fill{false};
 };
 
-void run_levels(GatherRun& run, PivotTally& local) {
+template <class T>
+void run_levels(GatherRun<T>& run, PivotTally& local) {
   const Schedule& s = run.s;
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
   const int64_t* diag = s.f_diag.data();
   const int64_t* level_ptr = s.level_ptr.data();
   const int32_t* level_cols = s.level_cols.data();
-  double* f = run.f;
+  T* f = run.f;
   const PivotRule rule = run.rule;
-  WorkColumn& w = thread_work(s.n);
+  WorkColumn<T>& w = thread_work<T>(s.n);
   for (int32_t l = 0; l < s.num_levels(); ++l) {
     // Column costs vary by orders of magnitude within a level: dynamic chunks.
 #pragma omp for schedule(dynamic, 4)
@@ -104,13 +109,17 @@ void run_levels(GatherRun& run, PivotTally& local) {
 
 }  // namespace
 
-NumericStats factor_levels_gather(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
-  GatherRun run{s, f, rule, {s.n}, {s.num_levels()}};
+template <class T>
+NumericStats factor_levels_gather(const Schedule& s, T* f, const PivotRule& rule, int num_threads) {
+  GatherRun<T> run{s, f, rule, {s.n}, {s.num_levels()}};
   const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())
     throw Error(Status::invalid_input,
                 "factor_levels_gather: the schedule's factor pattern lacks a fill entry an update needs");
   return numeric_stats(s, f, total, run.failed_column.load());
 }
+
+template NumericStats factor_levels_gather(const Schedule&, double*, const PivotRule&, int);
+template NumericStats factor_levels_gather(const Schedule&, Complex*, const PivotRule&, int);
 
 }  // namespace gpuglu::reference

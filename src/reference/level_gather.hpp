@@ -9,6 +9,7 @@
 // KLU's work, O(|F(:, k)| + flops) per column. The factor equals the sequential
 // Algorithm 2's up to rounding: each entry receives the same updates in ascending
 // source order (the level executor applies them level by level instead).
+#include "core/scalar.hpp"
 #include "gpuglu/schedule.hpp"
 #include "core/numeric_types.hpp"
 
@@ -17,6 +18,8 @@ namespace gpuglu::reference {
 // Same contract as factor_levels(): f holds the scattered C and receives F; the run stops
 // after the level of the first pivot failure; Error(invalid_input) on a fill entry
 // missing from the schedule's pattern. Bitwise identical for any thread count.
-NumericStats factor_levels_gather(const Schedule& s, double* f, const PivotRule& rule, int num_threads);
+// T: double or std::complex<double> (instantiated in level_gather.cpp).
+template <class T>
+NumericStats factor_levels_gather(const Schedule& s, T* f, const PivotRule& rule, int num_threads);
 
 }  // namespace gpuglu::reference

@@ -14,9 +14,10 @@ namespace gpuglu::reference {
 
 namespace {
 
+template <class T>
 struct LevelRun {
   const Schedule& s;
-  double* f;
+  T* f;
   const PivotRule& rule;
   std::atomic<int32_t> failed_column;  // smallest failing column; n when none
   std::atomic<bool> missing_fill{false};
@@ -24,7 +25,8 @@ struct LevelRun {
 
 // All updates of target column k by the sources src[begin .. end) (positions of U(j, k)
 // in column k, ascending): F(i, k) -= L(i, j) * U(j, k), sources in ascending order.
-bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, double* f, int32_t k,
+template <class T>
+bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* diag, T* f, int32_t k,
                    const int64_t* src, int64_t begin, int64_t end, TargetMap& map, bool incomplete) {
   if (end - begin == 1) {  // one source: a single merge walk is as cheap as building the map
     const int64_t pos = src[begin];
@@ -41,7 +43,7 @@ bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* 
   for (int64_t e = begin; e < end; ++e) {
     const int64_t pos = src[e];
     const int32_t j = rowind[pos];
-    const double u = f[pos];
+    const T u = f[pos];
     for (int64_t p = diag[j] + 1; p < colptr[j + 1]; ++p) {
       const int32_t i = rowind[p];
       if (stamp[i] != tag) {
@@ -57,7 +59,8 @@ bool update_target(const int64_t* colptr, const int32_t* rowind, const int64_t* 
 // Runs inside a parallel region (or on its own, where the orphaned worksharing loops
 // bind to a team of one). Every thread executes the same level loop; the implicit
 // barriers of the two worksharing loops separate the phases and the levels.
-void run_levels(LevelRun& run, PivotTally& local) {
+template <class T>
+void run_levels(LevelRun<T>& run, PivotTally& local) {
   const Schedule& s = run.s;
   const int64_t* colptr = s.f_colptr.data();
   const int32_t* rowind = s.f_rowind.data();
@@ -68,7 +71,7 @@ void run_levels(LevelRun& run, PivotTally& local) {
   const int32_t* target_col = s.target_col.data();
   const int64_t* src_ptr = s.target_src_ptr.data();
   const int64_t* src = s.target_src.data();
-  double* f = run.f;
+  T* f = run.f;
   const PivotRule rule = run.rule;
   const int32_t levels = s.num_levels();
   TargetMap& map = thread_map(s.n);
@@ -96,8 +99,9 @@ void run_levels(LevelRun& run, PivotTally& local) {
 
 }  // namespace
 
-NumericStats factor_levels(const Schedule& s, double* f, const PivotRule& rule, int num_threads) {
-  LevelRun run{s, f, rule, {s.n}};
+template <class T>
+NumericStats factor_levels(const Schedule& s, T* f, const PivotRule& rule, int num_threads) {
+  LevelRun<T> run{s, f, rule, {s.n}};
   const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())
     throw Error(Status::invalid_input,
@@ -105,5 +109,8 @@ NumericStats factor_levels(const Schedule& s, double* f, const PivotRule& rule, 
 
   return numeric_stats(s, f, total, run.failed_column.load());
 }
+
+template NumericStats factor_levels(const Schedule&, double*, const PivotRule&, int);
+template NumericStats factor_levels(const Schedule&, Complex*, const PivotRule&, int);
 
 }  // namespace gpuglu::reference

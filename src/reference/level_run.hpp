@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/numeric_types.hpp"
+#include "core/scalar.hpp"
 #include "gpuglu/schedule.hpp"
 #include "reference/column_kernels.hpp"
 
@@ -94,7 +95,8 @@ inline TargetMap& thread_map(int32_t n) {
 
 // The factorization's statistics: the tally, and the smallest failing column (n: none)
 // with its pivot as F holds it.
-inline NumericStats numeric_stats(const Schedule& s, const double* f, const PivotTally& t, int32_t failed_column) {
+template <class T>
+NumericStats numeric_stats(const Schedule& s, const T* f, const PivotTally& t, int32_t failed_column) {
   NumericStats out;
   out.min_pivot_ratio = s.n > 0 ? t.min_ratio : 1.0;
   out.max_active = t.max_active;
@@ -103,7 +105,7 @@ inline NumericStats numeric_stats(const Schedule& s, const double* f, const Pivo
   if (failed_column < s.n) {
     out.status = Status::numerically_singular;
     out.pivot_column = failed_column;
-    out.pivot_value = f[s.f_diag[failed_column]];
+    out.pivot_value = reported_value(f[s.f_diag[failed_column]]);
   }
   return out;
 }

@@ -9,29 +9,33 @@
 
 namespace gpuglu::reference {
 
-void RefineWork::resize(int32_t n) {
+template <class T>
+void BasicRefineWork<T>::resize(int32_t n) {
   const size_t m = static_cast<size_t>(n);
-  for (std::vector<double>* v : {&rhs, &r, &r_next, &d, &x_next, &denom, &row_max, &solve}) v->resize(m);
+  for (std::vector<T>* v : {&rhs, &r, &r_next, &d, &x_next, &solve}) v->resize(m);
+  denom.resize(m);
+  row_max.resize(m);
   row_len.resize(m);
 }
 
-double residual_and_backward_error(const CsrRef& a, bool transpose, const double* b, const double* x, double* r,
+template <class T>
+double residual_and_backward_error(const BasicCsrRef<T>& a, bool transpose, const T* b, const T* x, T* r,
                                    double* denom, double* row_max, int64_t* row_len, double* normwise) {
   const int32_t n = a.n;
   const double* d = transpose ? a.row_scale : a.col_scale;  // op(A)'s column scaling
   auto dj = [d](int32_t j) { return d ? d[j] : 1.0; };
   double x_norm = 0.0;
-  for (int32_t i = 0; i < n; ++i) x_norm = std::max(x_norm, std::fabs(x[i]) / dj(i));
+  for (int32_t i = 0; i < n; ++i) x_norm = std::max(x_norm, magnitude(x[i]) / dj(i));
   if (!transpose) {
     for (int32_t i = 0; i < n; ++i) {
-      double sum = b[i];
-      double mag = std::fabs(b[i]);
+      T sum = b[i];
+      double mag = magnitude(b[i]);
       double big = 0.0;
       for (int64_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-        const double t = a.values[p] * x[a.colind[p]];
+        const T t = a.values[p] * x[a.colind[p]];
         sum -= t;
-        mag += std::fabs(t);
-        big = std::max(big, std::fabs(a.values[p]) * dj(a.colind[p]));
+        mag += magnitude(t);
+        big = std::max(big, magnitude(a.values[p]) * dj(a.colind[p]));
       }
       r[i] = sum;
       denom[i] = mag;
@@ -41,25 +45,25 @@ double residual_and_backward_error(const CsrRef& a, bool transpose, const double
   } else {
     for (int32_t i = 0; i < n; ++i) {
       r[i] = b[i];
-      denom[i] = std::fabs(b[i]);
+      denom[i] = magnitude(b[i]);
       row_max[i] = 0.0;
       row_len[i] = 0;
     }
     for (int32_t i = 0; i < n; ++i) {
-      const double xi = x[i];
+      const T xi = x[i];
       for (int64_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
         const int32_t c = a.colind[p];
-        const double t = a.values[p] * xi;
+        const T t = a.values[p] * xi;
         r[c] -= t;
-        denom[c] += std::fabs(t);
-        row_max[c] = std::max(row_max[c], std::fabs(a.values[p]) * dj(i));
+        denom[c] += magnitude(t);
+        row_max[c] = std::max(row_max[c], magnitude(a.values[p]) * dj(i));
         ++row_len[c];
       }
     }
   }
   double omega1 = 0.0, omega2 = 0.0, componentwise = 0.0;
   for (int32_t i = 0; i < n; ++i) {
-    const RowError e = row_backward_error(std::fabs(r[i]), denom[i], row_max[i], std::fabs(b[i]), row_len[i], x_norm);
+    const RowError e = row_backward_error(magnitude(r[i]), denom[i], row_max[i], magnitude(b[i]), row_len[i], x_norm);
     double& omega = e.noise ? omega2 : omega1;
     omega = std::max(omega, e.value);
     componentwise = std::max(componentwise, e.componentwise);
@@ -68,10 +72,11 @@ double residual_and_backward_error(const CsrRef& a, bool transpose, const double
   return componentwise;
 }
 
-RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool transpose, const double* b, double* x,
-                     int32_t max_steps, double tolerance, RefineWork& w) {
-  return refine_with(
-      [&](const double* r, double* d) {
+template <class T>
+RefineOutcome refine(const Schedule& s, const T* f, const BasicCsrRef<T>& a, bool transpose, const T* b, T* x,
+                     int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
+  return refine_with<T>(
+      [&](const T* r, T* d) {
         if (transpose)
           solve_transpose_with_factor(s, f, r, d, w.solve.data());
         else
@@ -80,8 +85,9 @@ RefineOutcome refine(const Schedule& s, const double* f, const CsrRef& a, bool t
       a, transpose, b, x, max_steps, tolerance, w);
 }
 
-RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool transpose, const double* b, double* x,
-                          int32_t max_steps, double tolerance, RefineWork& w) {
+template <class T>
+RefineOutcome refine_with(const BasicCorrectionSolve<T>& correct, const BasicCsrRef<T>& a, bool transpose, const T* b,
+                          T* x, int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
   const int32_t n = a.n;
   RefineOutcome out;
   double normwise = 0.0;
@@ -104,5 +110,20 @@ RefineOutcome refine_with(const CorrectionSolve& correct, const CsrRef& a, bool 
   out.normwise_error = normwise;
   return out;
 }
+
+template struct BasicRefineWork<double>;
+template double residual_and_backward_error(const BasicCsrRef<double>&, bool, const double*, const double*, double*, double*,
+                                            double*, int64_t*, double*);
+template RefineOutcome refine(const Schedule&, const double*, const BasicCsrRef<double>&, bool, const double*, double*, int32_t,
+                              double, BasicRefineWork<double>&);
+template RefineOutcome refine_with(const BasicCorrectionSolve<double>&, const BasicCsrRef<double>&, bool, const double*, double*,
+                                   int32_t, double, BasicRefineWork<double>&);
+template struct BasicRefineWork<Complex>;
+template double residual_and_backward_error(const BasicCsrRef<Complex>&, bool, const Complex*, const Complex*, Complex*,
+                                            double*, double*, int64_t*, double*);
+template RefineOutcome refine(const Schedule&, const Complex*, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*, int32_t,
+                              double, BasicRefineWork<Complex>&);
+template RefineOutcome refine_with(const BasicCorrectionSolve<Complex>&, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*,
+                                   int32_t, double, BasicRefineWork<Complex>&);
 
 }  // namespace gpuglu::reference

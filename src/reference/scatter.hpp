@@ -3,6 +3,7 @@
 // land in the factor storage (F = C on the pattern of L + U, zero on the fill).
 #include <cstdint>
 
+#include "core/scalar.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
@@ -14,6 +15,10 @@ struct ScatterResult {
 
 // f: nnz(F) entries, overwritten. a_values: input_nnz entries in A's CSR order.
 // F[value_map[p]] += value_scale[p] * a_values[p], so duplicate entries are summed.
-ScatterResult scatter_values(const Schedule& s, const double* a_values, double* f);
+// T: double or std::complex<double>. conjugate (complex Hermitian LDL^H only): entries
+// flagged there are conjugated on the way in (A's entries that land in C's upper triangle
+// are stored as their mirror in L); null for everything else.
+template <class T>
+ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate = nullptr);
 
 }  // namespace gpuglu::reference

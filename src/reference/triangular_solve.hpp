@@ -11,16 +11,22 @@
 
 namespace gpuglu::reference {
 
-// In place on x (n entries), F as produced by factor_levels.
-void lower_unit_solve(const Schedule& s, const double* f, double* x);            // L x = x, column oriented
-void upper_solve(const Schedule& s, const double* f, double* x);                 // U x = x, column oriented
-void upper_transpose_solve(const Schedule& s, const double* f, double* x);       // U^T x = x, dot products
-void lower_unit_transpose_solve(const Schedule& s, const double* f, double* x);  // L^T x = x, dot products
+// In place on x (n entries), F as produced by factor_levels. T: double or
+// std::complex<double> (instantiated in triangular_solve.cpp); conjugate: L^H instead of L^T
+// (the Hermitian LDL^H; a plain transpose solve of A^T x = b never conjugates).
+template <class T>
+void lower_unit_solve(const Schedule& s, const T* f, T* x);       // L x = x, column oriented
+template <class T>
+void upper_solve(const Schedule& s, const T* f, T* x);            // U x = x, column oriented
+template <class T>
+void upper_transpose_solve(const Schedule& s, const T* f, T* x);  // U^T x = x, dot products
+template <class T>
+void lower_unit_transpose_solve(const Schedule& s, const T* f, T* x, bool conjugate = false);  // L^T x = x
 
 // The notation above around any pair of triangular solves: work = the permuted, scaled b;
 // triangles(work) solves L U (transpose: U^T L^T) in place; x = work scaled and permuted back.
-template <class Triangles>
-void solve_permuted(const Schedule& s, const double* b, double* x, double* work, bool transpose, Triangles&& triangles) {
+template <class T, class Triangles>
+void solve_permuted(const Schedule& s, const T* b, T* x, T* work, bool transpose, Triangles&& triangles) {
   const int32_t* rp = s.row_perm.data();
   const int32_t* cp = s.col_perm.data();
   const double* rs = s.row_scale.data();
@@ -35,12 +41,16 @@ void solve_permuted(const Schedule& s, const double* b, double* x, double* work,
 }
 
 // x = A^{-1} b and x = A^{-T} b. b and x may alias; work holds n entries.
-void solve_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
-void solve_transpose_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
+template <class T>
+void solve_with_factor(const Schedule& s, const T* f, const T* b, T* x, T* work);
+template <class T>
+void solve_transpose_with_factor(const Schedule& s, const T* f, const T* b, T* x, T* work);
 
 // x = A^{-1} b for a symmetric schedule (F = L with D on the diagonal, C = S P A P^T S):
 //   c[k] = s[p[k]] b[p[k]];  L z = c;  z /= D;  L^T w = z;  x[p[k]] = s[p[k]] w[k].
 // b and x may alias; work holds n entries. A^T = A: it serves the transposed solve too.
-void solve_symmetric_with_factor(const Schedule& s, const double* f, const double* b, double* x, double* work);
+// hermitian: L^H instead of L^T (A = A^H, D real).
+template <class T>
+void solve_symmetric_with_factor(const Schedule& s, const T* f, const T* b, T* x, T* work, bool hermitian = false);
 
 }  // namespace gpuglu::reference

@@ -98,8 +98,10 @@ int main(int argc, char** argv) {
       test:
          suffix: laplacian
          args: -matrix lap2d5:30x30 -ksp_view
+      # The supernodal engine is real only (complex: ex7's complex_supernodal_refused).
       test:
          suffix: supernodal_view
+         requires: !complex
          args: -matrix circuit:2000 -mat_gpuglu_lu_engine supernodal -ksp_view
 
    testset:
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
          args: -matrix {{lap2d5:20x20 convdiff3d:6x6x6}} -mat_gpuglu_ordering {{amd colamd metis natural}} -mat_gpuglu_matching {{0 1}}
       test:
          suffix: supernodal
+         requires: !complex
          args: -matrix {{circuit:2000 lap2d5:20x20 convdiff3d:6x6x6 powergrid:500}} -mat_gpuglu_lu_engine supernodal -mat_gpuglu_ordering {{amd metis}}
       test:
          suffix: orderings_circuit
@@ -132,7 +135,12 @@ int main(int argc, char** argv) {
       test:
          suffix: mpiaij_lu_np4
          nsize: 4
-         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -mat_gpuglu_lu_engine {{column supernodal}}
+         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}}
+      test:
+         suffix: mpiaij_lu_np4_supernodal
+         nsize: 4
+         requires: !complex
+         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -mat_gpuglu_lu_engine supernodal
       test:
          suffix: mpiaij_cholesky
          nsize: 3

@@ -195,6 +195,7 @@ int main(int argc, char** argv) {
          args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
       test:
          suffix: refactor_ksp_supernodal
+         requires: !complex
          args: -api ksp -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -mat_gpuglu_lu_engine supernodal -pattern_change
       test:
          suffix: refactor_ksp_mpiaij

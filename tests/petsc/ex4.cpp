@@ -250,7 +250,7 @@ int main(int argc, char** argv) {
          args: -case empty
       test:
          suffix: cuda_backend_unsupported
-         requires: !cuda
+         requires: !cuda !complex
          args: -case laplacian -mat_gpuglu_backend cuda
          filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
       test:

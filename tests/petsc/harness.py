@@ -76,6 +76,10 @@ def cmd_generate(args):
     # when the value is empty (as it is for OpenMPI).
     generator.conf.setdefault('MPIEXEC_TAIL', '')
     files = [os.path.basename(s) for s in test_sources(srcdir)]
+    # A test whose "requires:" became unmet gets no new script: a stale one from an earlier
+    # generation must not run in its place.
+    for stale in glob.glob(os.path.join(testdir, rpath(srcdir), 'run*.sh')):
+        os.remove(stale)
     generator.genPetscTests(srcdir, [], files, {})
     if args.stamp:
         with open(args.stamp, 'w') as f:
