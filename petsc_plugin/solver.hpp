@@ -68,8 +68,8 @@ class BasicSolver {
   // Device-resident data: LU and ILU on an engine that reads device arrays (CudaLU); the
   // LDL^T takes the host path.
   bool device_data_direct() const noexcept { return lu_ && lu_->device_data_direct(); }
-  const FactorStats& factor_device(const double* d_values) { return lu_->factor_device(d_values); }
-  const SolveStats& solve_device(const double* d_b, double* d_x, bool transpose) {
+  const FactorStats& factor_device(const Scalar* d_values) { return lu_->factor_device(d_values); }
+  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x, bool transpose) {
     return transpose ? lu_->solve_transpose_device(d_b, d_x) : lu_->solve_device(d_b, d_x);
   }
 

@@ -244,13 +244,13 @@ if want ts; then
       use_bundled_mpi
       export MPIEXEC=$mpi/bin/mpiexec
       # The peers once (with the first variant), gpuglu once per variant; each run under
-      # GPUGLU_DEVICE_TS_TIMEOUT seconds.
+      # GPUGLU_DEVICE_TS_TIMEOUT seconds. GPUGLU_DEVICE_TS_INFO=1: gpuglu's -info lines (each solve).
       solvers=${GPUGLU_DEVICE_TS_SOLVERS:-gpuglu,petsc,klu,mumps}
       for variant in "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine supernodal" "-mat_gpuglu_backend cuda"; do
         OMP_NUM_THREADS=1 python3 "$root/scripts/ts_bench.py" --exe "$ts_exe" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
           --grid ${GPUGLU_DEVICE_TS_GRID:-224} --steps ${GPUGLU_DEVICE_TS_STEPS:-10} --gpuglu-options "$variant" \
           --timeout ${GPUGLU_DEVICE_TS_TIMEOUT:-150} --solvers "$solvers" --out "$out/results.jsonl" \
-          --device "$(head -1 "$out/device.txt" | cut -d, -f1)"
+          --device "$(head -1 "$out/device.txt" | cut -d, -f1)" ${GPUGLU_DEVICE_TS_INFO:+--info}
         echo "ts ($variant): exit $?"
         solvers=gpuglu
       done

@@ -9,6 +9,10 @@ stepping) and the run's total time, each with its call count. gpuglu is loaded w
   ts_bench.py --exe bench/petsc_ts_ex5 --plugin petsc_plugin/libpetscgpuglu.so
               [--grid 224] [--steps 10] [--solvers gpuglu,petsc,klu,mumps]
               [--gpuglu-options "-mat_gpuglu_backend cuda"] [--out results.jsonl] [--device NAME]
+              [--info]
+
+--info adds -info :mat to gpuglu's run and prints its gpuglu lines (every solve's time,
+refinement steps and backward errors; recoveries): where MatSolve's time goes.
 """
 import argparse
 import datetime
@@ -27,6 +31,8 @@ def run(args, solver):
            "-pc_factor_mat_solver_type", solver, "-log_view"]
     if solver == "gpuglu":
         cmd += ["-dll_append", args.plugin] + args.gpuglu_options.split()
+        if args.info:
+            cmd += ["-info", ":mat"]
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -43,6 +49,11 @@ def run(args, solver):
         found["total"] = (1, 1000.0 * float(m.group(1)))
     if "TSStep" not in found:
         return None, "no TSStep in -log_view:\n" + proc.stdout[-2000:]
+    if solver == "gpuglu" and args.info:
+        lines = [l for l in proc.stdout.splitlines() if "gpuglu" in l and l.startswith("[")]
+        print(f"gpuglu -info ({len(lines)} lines):")
+        for l in lines[:60]:
+            print("  " + l)
     return found, ""
 
 
@@ -57,6 +68,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--out", default="")
     ap.add_argument("--device", default="")
+    ap.add_argument("--info", action="store_true")
     args = ap.parse_args()
 
     results = {}

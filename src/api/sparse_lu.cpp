@@ -249,7 +249,16 @@ int32_t BasicSparseLU<Scalar>::Impl::max_refine_steps() const {
 
 template <class Scalar>
 EngineSolveResult BasicSparseLU<Scalar>::Impl::solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) {
-  return engine->solve(b, x, transpose, steps, options.refine_tolerance);
+  return engine->solve(b, x, transpose, steps, refine_target());
+}
+
+// Refinement stops at refine_tolerance componentwise, or, once the automatic policy accepted
+// the normwise measure for this pattern, as soon as a solve meets the acceptance test: a step
+// is kept only when it lowers the componentwise error, which no pivot order reaches here.
+template <class Scalar>
+RefineTarget BasicSparseLU<Scalar>::Impl::refine_target() const {
+  const bool normwise = options.pivot_policy == PivotPolicy::automatic && accept_normwise;
+  return {options.refine_tolerance, normwise ? options.backward_error_tolerance : -1.0};
 }
 
 template <class Scalar>

@@ -68,14 +68,14 @@ template <class Scalar>
 EngineSolveResult BasicSparseLU<Scalar>::Impl::solve_one_device(const Scalar* d_b, Scalar* d_x, bool transpose,
                                                                  int32_t steps) {
   if (engine->supports_device_pointers())
-    return engine->solve_device(d_b, d_x, transpose, steps, options.refine_tolerance);
+    return engine->solve_device(d_b, d_x, transpose, steps, refine_target());
   // An engine of host arrays: b down, x up.
   const auto n = static_cast<size_t>(schedule.n);
   device_staging.resize(2 * n);
   Scalar* b = device_staging.data();
   Scalar* x = b + n;
   to_host(d_b, b, schedule.n);
-  const EngineSolveResult r = engine->solve(b, x, transpose, steps, options.refine_tolerance);
+  const EngineSolveResult r = engine->solve(b, x, transpose, steps, refine_target());
   to_device(x, d_x, schedule.n);
   return r;
 }

@@ -74,6 +74,7 @@ struct BasicSparseLU<Scalar>::Impl {
   void factor_with_schedule(const PivotRule& rule);
   void set_failure_column(int32_t column);
   int32_t max_refine_steps() const;
+  RefineTarget refine_target() const;
   EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps);
   const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose);
   void check_solve_result(EngineSolveResult& r, int32_t steps, const std::function<EngineSolveResult()>& again);

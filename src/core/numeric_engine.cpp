@@ -14,7 +14,7 @@ EngineFactorResult BasicNumericEngine<Scalar>::factor_device(const Scalar*, cons
 }
 
 template <class Scalar>
-EngineSolveResult BasicNumericEngine<Scalar>::solve_device(const Scalar*, Scalar*, bool, int32_t, double) {
+EngineSolveResult BasicNumericEngine<Scalar>::solve_device(const Scalar*, Scalar*, bool, int32_t, const RefineTarget&) {
   throw Error(Status::unsupported, "this numeric engine does not read device arrays (solve_device)");
 }
 

@@ -56,7 +56,7 @@ class BasicNumericEngine {
   // componentwise backward error exceeds tolerance and each step lowers it. b and x are
   // host arrays of n that must not overlap.
   virtual EngineSolveResult solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
-                                  double tolerance) = 0;
+                                  const RefineTarget& target) = 0;
 
   // F = (L - I) + U of the last factorization (schedule().f_rowind's layout); a device
   // engine copies it to the host on the first call after a factorization.
@@ -75,7 +75,7 @@ class BasicNumericEngine {
   virtual bool supports_device_pointers() const noexcept { return false; }
   virtual EngineFactorResult factor_device(const Scalar* d_values, const PivotRule& rule);
   virtual EngineSolveResult solve_device(const Scalar* d_b, Scalar* d_x, bool transpose, int32_t max_steps,
-                                         double tolerance);
+                                         const RefineTarget& target);
   // A's values of the last factor_device() (input_nnz of them) to the host: what a pivot
   // policy's recovery needs (the re-analyses and KLU read them on the CPU).
   virtual void download_input(Scalar* a_values);

@@ -54,4 +54,20 @@ struct NumericStats {
   double max_active = 0.0;
 };
 
+// When an engine's iterative refinement may stop: the componentwise backward error at or
+// below `componentwise`, or, where SparseLU's automatic policy accepted the normwise measure
+// for the pattern (core/backward_error.hpp; no pivot order meets the componentwise one), the
+// normwise error at or below `normwise` (negative: not accepted). Without the second, a solve
+// whose componentwise error no pivot order lowers pays a correction solve and a residual for
+// nothing every time. A plain tolerance converts to the componentwise target.
+struct RefineTarget {
+  double componentwise = 0.0;
+  double normwise = -1.0;
+  RefineTarget(double componentwise_tolerance = 0.0, double normwise_tolerance = -1.0)  // NOLINT(implicit)
+      : componentwise(componentwise_tolerance), normwise(normwise_tolerance) {}
+  bool met(double backward_error, double normwise_error) const {
+    return backward_error <= componentwise || (normwise >= 0.0 && normwise_error <= normwise);
+  }
+};
+
 }  // namespace gpuglu

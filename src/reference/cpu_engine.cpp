@@ -78,7 +78,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
     return out;
   }
 
-  EngineSolveResult solve(const T* b, T* x, bool transpose, int32_t max_steps, double tolerance) override {
+  EngineSolveResult solve(const T* b, T* x, bool transpose, int32_t max_steps, const RefineTarget& target) override {
     EngineSolveResult out;
     triangular_solves(b, x, transpose);
     if (max_steps == 0) return out;
@@ -88,7 +88,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
       a.col_scale = s_.col_scale.data();
     }
     const reference::RefineOutcome r = reference::refine_with<T>(
-        [&](const T* rhs, T* d) { triangular_solves(rhs, d, transpose); }, a, transpose, b, x, max_steps, tolerance,
+        [&](const T* rhs, T* d) { triangular_solves(rhs, d, transpose); }, a, transpose, b, x, max_steps, target,
         refine_work_);
     out.refine_steps = r.steps;
     out.backward_error = r.backward_error;

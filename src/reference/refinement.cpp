@@ -74,7 +74,7 @@ double residual_and_backward_error(const BasicCsrRef<T>& a, bool transpose, cons
 
 template <class T>
 RefineOutcome refine(const Schedule& s, const T* f, const BasicCsrRef<T>& a, bool transpose, const T* b, T* x,
-                     int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
+                     int32_t max_steps, const RefineTarget& target, BasicRefineWork<T>& w) {
   return refine_with<T>(
       [&](const T* r, T* d) {
         if (transpose)
@@ -82,18 +82,18 @@ RefineOutcome refine(const Schedule& s, const T* f, const BasicCsrRef<T>& a, boo
         else
           solve_with_factor(s, f, r, d, w.solve.data());
       },
-      a, transpose, b, x, max_steps, tolerance, w);
+      a, transpose, b, x, max_steps, target, w);
 }
 
 template <class T>
 RefineOutcome refine_with(const BasicCorrectionSolve<T>& correct, const BasicCsrRef<T>& a, bool transpose, const T* b,
-                          T* x, int32_t max_steps, double tolerance, BasicRefineWork<T>& w) {
+                          T* x, int32_t max_steps, const RefineTarget& target, BasicRefineWork<T>& w) {
   const int32_t n = a.n;
   RefineOutcome out;
   double normwise = 0.0;
   double berr = residual_and_backward_error(a, transpose, b, x, w.r.data(), w.denom.data(), w.row_max.data(),
                                             w.row_len.data(), &normwise);
-  for (int32_t step = 0; step < max_steps && berr > tolerance; ++step) {
+  for (int32_t step = 0; step < max_steps && !target.met(berr, normwise); ++step) {
     correct(w.r.data(), w.d.data());
     for (int32_t i = 0; i < n; ++i) w.x_next[i] = x[i] + w.d[i];
     double next_normwise = 0.0;
@@ -115,15 +115,15 @@ template struct BasicRefineWork<double>;
 template double residual_and_backward_error(const BasicCsrRef<double>&, bool, const double*, const double*, double*, double*,
                                             double*, int64_t*, double*);
 template RefineOutcome refine(const Schedule&, const double*, const BasicCsrRef<double>&, bool, const double*, double*, int32_t,
-                              double, BasicRefineWork<double>&);
+                              const RefineTarget&, BasicRefineWork<double>&);
 template RefineOutcome refine_with(const BasicCorrectionSolve<double>&, const BasicCsrRef<double>&, bool, const double*, double*,
-                                   int32_t, double, BasicRefineWork<double>&);
+                                   int32_t, const RefineTarget&, BasicRefineWork<double>&);
 template struct BasicRefineWork<Complex>;
 template double residual_and_backward_error(const BasicCsrRef<Complex>&, bool, const Complex*, const Complex*, Complex*,
                                             double*, double*, int64_t*, double*);
 template RefineOutcome refine(const Schedule&, const Complex*, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*, int32_t,
-                              double, BasicRefineWork<Complex>&);
+                              const RefineTarget&, BasicRefineWork<Complex>&);
 template RefineOutcome refine_with(const BasicCorrectionSolve<Complex>&, const BasicCsrRef<Complex>&, bool, const Complex*, Complex*,
-                                   int32_t, double, BasicRefineWork<Complex>&);
+                                   int32_t, const RefineTarget&, BasicRefineWork<Complex>&);
 
 }  // namespace gpuglu::reference

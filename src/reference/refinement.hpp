@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/numeric_types.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/schedule.hpp"
 
@@ -53,11 +54,11 @@ struct RefineOutcome {
 };
 
 // x holds the factor's solution of op(A) x = b and is improved in place. b must not
-// alias x. Stops when the backward error is <= tolerance, when a step fails to
-// decrease it (that step is discarded), or after max_steps steps.
+// alias x. Stops when the target is met (core/numeric_types.hpp), when a step fails to
+// decrease the componentwise backward error (that step is discarded), or after max_steps steps.
 template <class T>
 RefineOutcome refine(const Schedule& s, const T* f, const BasicCsrRef<T>& a, bool transpose, const T* b, T* x,
-                     int32_t max_steps, double tolerance, BasicRefineWork<T>& w);
+                     int32_t max_steps, const RefineTarget& target, BasicRefineWork<T>& w);
 
 // The same loop with any factor: correct(r, d) solves op(A) d = r (the CUDA backend's
 // solve; r and d are host vectors of n that do not alias).
@@ -71,6 +72,6 @@ using BasicCorrectionSolve = typename CorrectionSolveOf<T>::type;
 using CorrectionSolve = BasicCorrectionSolve<double>;
 template <class T>
 RefineOutcome refine_with(const BasicCorrectionSolve<T>& correct, const BasicCsrRef<T>& a, bool transpose, const T* b,
-                          T* x, int32_t max_steps, double tolerance, BasicRefineWork<T>& w);
+                          T* x, int32_t max_steps, const RefineTarget& target, BasicRefineWork<T>& w);
 
 }  // namespace gpuglu::reference

@@ -142,14 +142,15 @@ EngineFactorResult CudaLDLT::factor(const double* a_values, const PivotRule& rul
   return out;
 }
 
-EngineSolveResult CudaLDLT::solve(const double* b, double* x, bool /*transpose*/, int32_t max_steps, double tolerance) {
+EngineSolveResult CudaLDLT::solve(const double* b, double* x, bool /*transpose*/, int32_t max_steps,
+                                  const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLDLT::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
   // A = A^T: the plain solve and the plain residual serve A^T x = b as well (and A^T's
   // pattern, which the refinement would build for a transposed solve, is never needed).
-  return m.refinement->solve(*m.solves, b, x, false, max_steps, tolerance);
+  return m.refinement->solve(*m.solves, b, x, false, max_steps, target);
 }
 
 const std::vector<double>& CudaLDLT::factor_values() {

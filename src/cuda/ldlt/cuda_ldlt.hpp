@@ -46,7 +46,8 @@ class CudaLDLT final : public NumericEngine {
   // x = A^{-1} b (A = A^T: transpose changes nothing), then up to max_steps refinement steps
   // on the device, as CudaLU::solve. b and x may alias. Throws Error(not_factored) unless
   // the last factor() succeeded.
-  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance) override;
+  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                          const RefineTarget& target) override;
 
   const std::vector<double>& factor_values() override;  // L with D on its diagonal, downloaded once per factorization
   void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)

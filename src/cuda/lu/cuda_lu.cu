@@ -179,21 +179,22 @@ EngineFactorResult CudaLU::Impl::factor_input(const PivotRule& rule) {
   return out;
 }
 
-EngineSolveResult CudaLU::solve(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance) {
+EngineSolveResult CudaLU::solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                                const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
-  return m.refinement->solve(*m.solves, b, x, transpose, max_steps, tolerance);
+  return m.refinement->solve(*m.solves, b, x, transpose, max_steps, target);
 }
 
 EngineSolveResult CudaLU::solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
-                                       double tolerance) {
+                                       const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve_device: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
-  return m.refinement->solve_device(*m.solves, d_b, d_x, transpose, max_steps, tolerance);
+  return m.refinement->solve_device(*m.solves, d_b, d_x, transpose, max_steps, target);
 }
 
 const std::vector<double>& CudaLU::factor_values() {

@@ -49,7 +49,8 @@ class CudaLU final : public NumericEngine {
   // backward error comes back with x in the same synchronization; only a solve that needs
   // refinement synchronizes per step. Throws Error(not_factored) unless the last factor()
   // succeeded.
-  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance) override;
+  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                          const RefineTarget& target) override;
   // The bare solve (no refinement, no backward error).
   void solve(const double* b, double* x, bool transpose) { solve(b, x, transpose, 0, 0.0); }
 
@@ -59,7 +60,7 @@ class CudaLU final : public NumericEngine {
   bool supports_device_pointers() const noexcept override { return true; }
   EngineFactorResult factor_device(const double* d_values, const PivotRule& rule) override;
   EngineSolveResult solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
-                                 double tolerance) override;
+                                 const RefineTarget& target) override;
   void download_input(double* a_values) override;
 
   const std::vector<double>& factor_values() override;  // downloaded once per factorization

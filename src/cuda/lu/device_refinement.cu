@@ -86,19 +86,19 @@ double DeviceRefinement::residual(bool transpose, const double* x, double* r) {
 }
 
 EngineSolveResult DeviceRefinement::solve(DeviceSolve& solves, const double* b, double* x, bool transpose,
-                                          int32_t max_steps, double tolerance) {
+                                          int32_t max_steps, const RefineTarget& target) {
   const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
   staging_.upload(b_dev_, b, v_pinned_, bytes, stream_);
-  return solve_staged(solves, transpose, max_steps, tolerance,
+  return solve_staged(solves, transpose, max_steps, target,
                       [&] { staging_.download(x, x_dev_, v_pinned_, bytes, stream_); });
 }
 
 EngineSolveResult DeviceRefinement::solve_device(DeviceSolve& solves, const double* d_b, double* d_x, bool transpose,
-                                                 int32_t max_steps, double tolerance) {
+                                                 int32_t max_steps, const RefineTarget& target) {
   const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
   // b_dev_ also keeps b for the residuals; x_dev_ is where the refinement iterates.
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_dev_, d_b, bytes, cudaMemcpyDefault, stream_));
-  return solve_staged(solves, transpose, max_steps, tolerance, [&] {
+  return solve_staged(solves, transpose, max_steps, target, [&] {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(d_x, x_dev_, bytes, cudaMemcpyDefault, stream_));
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   });
@@ -106,7 +106,7 @@ EngineSolveResult DeviceRefinement::solve_device(DeviceSolve& solves, const doub
 
 template <class Deliver>
 EngineSolveResult DeviceRefinement::solve_staged(DeviceSolve& solves, bool transpose, int32_t max_steps,
-                                                 double tolerance, Deliver deliver_x) {
+                                                 const RefineTarget& target, Deliver deliver_x) {
   EngineSolveResult out;
   if (max_steps > 0 && !a_rowptr_) upload_pattern();
   solves.solve_device(b_dev_, x_dev_, transpose);
@@ -119,7 +119,7 @@ EngineSolveResult DeviceRefinement::solve_staged(DeviceSolve& solves, bool trans
   if (max_steps == 0) return out;
   double berr = backward_error();
   double normwise = normwise_error();
-  while (out.refine_steps < max_steps && berr > tolerance) {
+  while (out.refine_steps < max_steps && !target.met(berr, normwise)) {
     solves.solve_device(r_dev_, d_dev_, transpose);
     kernels::launch_add(n_, x_dev_, d_dev_, x_next_, stream_);
     const double next = residual(transpose, x_next_, r_next_);

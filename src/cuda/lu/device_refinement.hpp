@@ -31,15 +31,15 @@ class DeviceRefinement {
   DeviceRefinement& operator=(const DeviceRefinement&) = delete;
 
   // x = op(A)^{-1} b (host arrays of n; they may alias) through solves, then up to
-  // max_steps refinement steps while the backward error exceeds tolerance. Synchronous.
+  // max_steps refinement steps until the target is met (core/numeric_types.hpp). Synchronous.
   // Throws Error(invalid_input) when max_steps > 0 and no pattern was given (or it does not
   // have the schedule's input_nnz entries).
   EngineSolveResult solve(DeviceSolve& solves, const double* b, double* x, bool transpose, int32_t max_steps,
-                          double tolerance);
+                          const RefineTarget& target);
   // The same with b and x in device memory (any device of this process; they must not
   // overlap): b is copied device to device, x comes back the same way. Synchronous.
   EngineSolveResult solve_device(DeviceSolve& solves, const double* d_b, double* d_x, bool transpose,
-                                 int32_t max_steps, double tolerance);
+                                 int32_t max_steps, const RefineTarget& target);
 
   // The factorization's equilibration (schedule.hpp's row_scale and col_scale, n each; other
   // sizes: none), uploaded once, for the backward error's noise test (core/backward_error.hpp).
@@ -49,7 +49,7 @@ class DeviceRefinement {
   // The solve of b_dev_ with refinement; deliver_x() puts x_dev_ where the caller wants it
   // and synchronizes the stream (the first backward error is read after it).
   template <class Deliver>
-  EngineSolveResult solve_staged(DeviceSolve& solves, bool transpose, int32_t max_steps, double tolerance,
+  EngineSolveResult solve_staged(DeviceSolve& solves, bool transpose, int32_t max_steps, const RefineTarget& target,
                                  Deliver deliver_x);
   void upload_pattern();
   void build_transpose();

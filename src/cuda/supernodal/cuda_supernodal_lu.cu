@@ -168,14 +168,14 @@ EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotR
 }
 
 EngineSolveResult CudaSupernodalLU::solve(const double* b, double* x, bool transpose, int32_t max_steps,
-                                          double tolerance) {
+                                          const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored)
     throw Error(Status::not_factored, "CudaSupernodalLU::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
   DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
-  return m.refinement->solve(solves, b, x, transpose, max_steps, tolerance);
+  return m.refinement->solve(solves, b, x, transpose, max_steps, target);
 }
 
 const std::vector<double>& CudaSupernodalLU::factor_values() {

@@ -47,7 +47,8 @@ class CudaSupernodalLU final : public NumericEngine {
   // As CudaLU::solve: x = A^{-1} b or A^{-T} b (b and x may alias), then up to max_steps
   // refinement steps on the device. Throws Error(not_factored) unless the last factor()
   // succeeded.
-  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps, double tolerance) override;
+  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+                          const RefineTarget& target) override;
 
   const std::vector<double>& factor_values() override;  // F, downloaded once per factorization
   void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)

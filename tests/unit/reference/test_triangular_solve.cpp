@@ -139,6 +139,42 @@ TEST(TriangularSolve, rows_of_rounding_noise_count_against_the_scale_of_x) {
   EXPECT_TRUE(std::isinf(normwise));
 }
 
+// Refinement's stopping rule (core/numeric_types.hpp RefineTarget): with the normwise target
+// accepted, a solve already within it takes no correction step, where the componentwise target
+// alone pays a correction solve and a residual that cannot lower the error (a correction that
+// keeps x's noise component, as ts ex5's rows of an absent species do).
+TEST(TriangularSolve, refinement_stops_at_an_accepted_normwise_target) {
+  std::vector<Triplet<int32_t, double>> t{{0, 0, 1.0}, {1, 1, 1.0}};
+  const auto a = csr_from_triplets<int32_t, double>(2, 2, t);
+  std::vector<int64_t> rowptr(a.rowptr.begin(), a.rowptr.end());
+  const reference::CsrRef ref{2, rowptr.data(), a.colind.data(), a.values.data()};
+  const double b[2] = {1.0, 0.0};
+  int corrections = 0;
+  // d = r + 1e-20 e_2: x_2 never reaches 0, so every step leaves the componentwise error at 1.
+  const reference::CorrectionSolve noisy = [&](const double* r, double* d) {
+    ++corrections;
+    d[0] = r[0];
+    d[1] = r[1] + 1e-20;
+  };
+  reference::RefineWork w;
+  w.resize(2);
+  double x[2] = {1.0, 1e-20};
+  reference::RefineOutcome out = reference::refine_with(noisy, ref, false, b, x, 3, RefineTarget(1e-15), w);
+  EXPECT_EQ(corrections, 1);  // one step tried and discarded: it did not lower the error
+  EXPECT_EQ(out.steps, 0);
+  EXPECT_DOUBLE_EQ(out.backward_error, 1.0);
+  EXPECT_NEAR(out.normwise_error, 1e-20, 1e-35);
+  corrections = 0;
+  out = reference::refine_with(noisy, ref, false, b, x, 3, RefineTarget(1e-15, 1e-12), w);
+  EXPECT_EQ(corrections, 0);
+  EXPECT_DOUBLE_EQ(out.backward_error, 1.0);
+  EXPECT_NEAR(out.normwise_error, 1e-20, 1e-35);
+  // A solve that misses the normwise target too is still refined.
+  double wrong[2] = {1.0, 0.5};
+  reference::refine_with(noisy, ref, false, b, wrong, 3, RefineTarget(1e-15, 1e-12), w);
+  EXPECT_EQ(corrections, 1);
+}
+
 // Blocks [1 1 0; 1 1 1; 0 1 1] on the diagonal (nonsingular, but the second pivot of each
 // is exactly 0 under static pivoting) and random coupling from each block's last row to
 // later columns only: the zero pivots stay exactly zero (every block needs a perturbed
