@@ -10,7 +10,8 @@
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
 //                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
 //                   [--panel-solve|--f-solve]  (the supernodal engine's solves on its panels, the
-//                   default, or through F: CudaTuning)
+//                   default, or through F: CudaTuning) [--stepped-max-nodes N] (its stepped
+//                   panel factorization's level limit, 0: off; CudaTuning)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -59,7 +60,8 @@ struct Args {
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
-               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve]\n",
+               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve] "
+               "[--stepped-max-nodes N]\n",
                why.c_str());
   std::exit(2);
 }
@@ -81,6 +83,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--no-graph") a.cuda.level_graph = false;
     else if (k == "--panel-solve") a.cuda.supernodal_panel_solve = true;
     else if (k == "--f-solve") a.cuda.supernodal_panel_solve = false;
+    else if (k == "--stepped-max-nodes") a.cuda.supernodal_stepped_max_nodes = r.integer(0);
     else if (k == "--staging") {
       const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
       if (!st) usage("unknown staging (auto, pinned, direct)");
@@ -151,6 +154,8 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   const bool panel = args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_panel_solve;
   r.variant = std::string("gpuglu-") +
               (args.lu_engine == gpuglu::LuEngine::supernodal ? (panel ? "supernodal-panel-" : "supernodal-") : "") +
+              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_stepped_max_nodes > 0 ? "stepped-"
+                                                                                                           : "") +
               std::string(gpuglu::to_string(lu.active_backend())) + "-" + std::to_string(args.threads) + "t";
   return r;
 }

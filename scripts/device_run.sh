@@ -203,7 +203,7 @@ if want supernodal; then
       echo "supernodal GPU tests: exit $rc"
       [[ $rc -eq 0 ]] || status=1
       compute-sanitizer --tool memcheck --error-exitcode 9 "$sn_test" \
-        --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_SANITIZE:-*circuit_2000*:*powergrid_1200*:*pivot*:*nan*:*NaN*:*unstaged*}" \
+        --gtest_filter="${GPUGLU_DEVICE_SUPERNODAL_SANITIZE:-*circuit_2000*:*powergrid_1200*:*pivot*:*nan*:*NaN*:*unstaged*:*stepped*}" \
         > "$out/sanitize_supernodal.log" 2>&1
       rc=$?
       echo "compute-sanitizer memcheck (supernodal): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_supernodal.log") clean summaries)"
@@ -222,10 +222,12 @@ if want supernodal; then
       elif [[ -f $coll/$m ]]; then sn_matrices+=(--matrix "$coll/$m")
       else echo "supernodal: $m is not in the bundle"; fi
     done
-    # supernodal+fsolve: the supernodal engine with its solves through F (CudaTuning).
+    # supernodal+fsolve: the supernodal engine with its solves through F; supernodal+unstepped:
+    # with every level's panels one block per supernode (CudaTuning).
     for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
-      flags=(--lu-engine "${engine%+fsolve}")
-      [[ $engine == *+fsolve ]] && flags+=(--f-solve)
+      flags=(--lu-engine "${engine%%+*}")
+      [[ $engine == *+fsolve* ]] && flags+=(--f-solve)
+      [[ $engine == *+unstepped* ]] && flags+=(--stepped-max-nodes 0)
       echo "== gpuglu_lu_bench ${flags[*]}"
       timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
         --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"

@@ -128,6 +128,16 @@ struct CudaTuning {
   // fit (false: column by column in global memory, as panels too large for shared memory
   // always are). Both give bitwise the same factor; false is for the tests of that path.
   bool supernodal_staged_panels = true;
+  // Supernodal LU engine: a level whose panel-kernel supernodes are at most this many, and
+  // whose first 16-column step leaves at least supernodal_stepped_min_entries entries of one
+  // supernode to update, is factored in steps of 16 columns, the trailing updates of each step
+  // by the whole GPU (supernodal_kernels.cu), instead of one thread block per supernode doing
+  // all of it (which leaves the GPU idle on the levels near the root). Measured on the H100
+  // (docs/performance.md): levels of ~100-column, 300-500-row supernodes (45k entries) 1.5x
+  // faster, levels of 30-70-column, ~80-row ones (3-4k entries) 5-10% slower, hence the
+  // threshold. 0 nodes: never; bitwise the same factor either way.
+  int32_t supernodal_stepped_max_nodes = 64;
+  int32_t supernodal_stepped_min_entries = 16384;
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).

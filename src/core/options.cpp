@@ -57,6 +57,11 @@ void validate(const Options& o) {
           c.kahn_blocks_per_sm);
   require(c.kahn_narrow_rows >= -1 && c.kahn_narrow_rows <= 1024, "cuda.kahn_narrow_rows", "[-1, 1024]",
           c.kahn_narrow_rows);
+  // The stepped trailing update's grid has a row per supernode (gridDim.y <= 65535).
+  require(c.supernodal_stepped_max_nodes >= 0 && c.supernodal_stepped_max_nodes <= 65535,
+          "cuda.supernodal_stepped_max_nodes", "[0, 65535]", c.supernodal_stepped_max_nodes);
+  require(c.supernodal_stepped_min_entries >= 0, "cuda.supernodal_stepped_min_entries", ">= 0",
+          c.supernodal_stepped_min_entries);
 }
 
 int32_t Schedule::levels_in_mode(KernelMode m) const {

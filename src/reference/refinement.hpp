@@ -30,9 +30,10 @@ struct BasicCsrRef {
 using CsrRef = BasicCsrRef<double>;
 
 // r = b - op(A) x (op = identity or transpose, never conjugated). Returns the componentwise
-// (Oettli-Prager) backward error max_i |r_i| / (|op(A)| |x| + |b|)_i, where 0/0 counts as 0
-// and r_i / 0 as infinity, and stores in *normwise (when not null) Arioli, Demmel & Duff's
-// omega1 + omega2 (core/backward_error.hpp). denom, row_max, row_len: n entries of scratch each.
+// (Oettli-Prager) backward error max_i |r_i| / (|op(A)| |x| + |b|)_i, the denominator with
+// gradual underflow's share and a NaN residual counting as infinity, and stores in *normwise
+// (when not null) Arioli, Demmel & Duff's omega1 + omega2 (core/backward_error.hpp for both).
+// denom, row_max, row_len: n entries of scratch each.
 template <class T>
 double residual_and_backward_error(const BasicCsrRef<T>& a, bool transpose, const T* b, const T* x, T* r,
                                    double* denom, double* row_max, int64_t* row_len, double* normwise = nullptr);

@@ -22,6 +22,7 @@
 
 #include "core/numeric_engine.hpp"
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
+#include "cuda/supernodal/panel_smem.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
@@ -553,6 +554,48 @@ TEST(CudaSupernodalLU, unstaged_panels_match_the_cpu_engine) {
   Options o = supernodal_options();
   o.cuda.supernodal_staged_panels = false;
   for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:30x30x30"}) check_matrix(spec, o);
+}
+
+// Every level factored in steps of 16 columns, the trailing updates by the whole grid
+// (CudaTuning::supernodal_stepped_max_nodes; by default only levels of few supernodes): the
+// same factor as the one-block kernel's, so the same agreement with the CPU engine. Then an
+// exactly zero column (explicit zeros: its pivot is 0 whatever the rounding) in the second step
+// of the widest supernode: reported there under report, perturbed under perturb, as on the CPU.
+TEST(CudaSupernodalLU, stepped_panels_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = supernodal_options();
+  o.cuda.supernodal_stepped_max_nodes = 65535;
+  o.cuda.supernodal_stepped_min_entries = 0;
+  for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:16x16x16", "randdd:800:6:11"})
+    check_matrix(spec, o);
+  o.matching = false;  // the zero column must reach the numeric phase
+  o.scaling = false;
+  Csr a = gen::from_spec("lap3d7:16x16x16");
+  Engines e(a, o);
+  const Supernodes& sn = e.s.supernodes;
+  int32_t t = 0;
+  for (int32_t q = 0; q < sn.count; ++q)
+    if (sn.cols(q) > sn.cols(t)) t = q;
+  constexpr int32_t kWidth = cuda::kernels::kPanelWidth;
+  ASSERT_GT(sn.cols(t), kWidth + 4) << "no supernode takes two steps";
+  const int32_t k = sn.first[t] + kWidth + 3;
+  const int32_t original = e.s.col_perm[k];
+  for (size_t p = 0; p < a.values.size(); ++p)
+    if (a.colind[p] == original) a.values[p] = 0.0;
+  for (PivotPolicy policy : {PivotPolicy::report, PivotPolicy::perturb}) {
+    SCOPED_TRACE(std::string(to_string(policy)));
+    PivotRule rule = PivotRule::from(o);
+    rule.policy = policy;
+    const EngineFactorResult c = expect_same_factor(e, a.values, rule, "a zero column");
+    if (policy == PivotPolicy::report) {
+      EXPECT_EQ(c.stats.status, Status::numerically_singular);
+      EXPECT_EQ(c.stats.pivot_column, k);
+    } else {
+      EXPECT_EQ(c.stats.status, Status::ok);
+      EXPECT_EQ(c.stats.perturbed_pivots, 1);
+      EXPECT_EQ(c.stats.first_perturbed, k);
+    }
+  }
 }
 
 class CudaSupernodalFSolves : public ::testing::TestWithParam<const char*> {};

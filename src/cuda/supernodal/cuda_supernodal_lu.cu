@@ -76,7 +76,8 @@ CudaSupernodalLU::Impl::~Impl() {
 }
 
 void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
-  plan = plan_supernodal(s, o.cuda.supernodal_staged_panels);  // checks s first: an inconsistent schedule touches no device
+  plan = plan_supernodal(s, o.cuda.supernodal_staged_panels, o.cuda.supernodal_stepped_max_nodes,
+                        o.cuda.supernodal_stepped_min_entries);  // checks s first: an inconsistent schedule touches no device
   if (device_ordinal < 0) {
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   } else {
@@ -115,8 +116,12 @@ void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int 
   const kernels::SupernodeArgs& a = panels->args();
   switch (part) {
     case 0:
-      kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
-                                   lv.panel_smem, stream);
+      if (lv.stepped)
+        kernels::launch_panel_steps(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_max_cols,
+                                    lv.panel_threads, lv.panel_smem, lv.trailing_blocks.data(), stream);
+      else
+        kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
+                                     lv.panel_smem, stream);
       break;
     case 1:
       for (const BlockedNode& b : lv.blocked) gemm->factor_blocked(a, b);

@@ -196,11 +196,123 @@ __device__ void factor_columns(const SupernodeArgs& a, int32_t s, int32_t k0, in
   if (tid == 0) pivots.publish(a, s);
 }
 
+// Block kb .. kb + w - 1 of the staged factorization below (rows kb .. nr - 1 of the L panel,
+// mb = nr - kb of them) staged into S (mb x w, column-major) and factored there column by
+// column - pivot test against the whole column (rows above kb hold U entries made final by
+// earlier blocks: they count in the maximum, as in the unblocked kernel), scaling, rank-1
+// updates inside the block - then written back. False, uniformly over the block, when a column
+// failed (pivots.failed holds it); the columns factored before it are written back all the same.
+__device__ bool factor_staged_block(const Panel& p, int32_t kb, int32_t w, PanelPivots& pivots, double* S) {
+  __shared__ double upper_max[kPanelWidth];
+  __shared__ int upper_finite[kPanelWidth];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nthreads = static_cast<int>(blockDim.x);
+  const int lane = tid & 31, warp = tid >> 5, nwarps = nthreads >> 5;
+  const int64_t mb = p.nr - kb;
+  // Column by column, a thread per row: no 64-bit division per entry (emulated on the GPU,
+  // it cost more than the arithmetic).
+  for (int32_t c = 0; c < w; ++c)
+    for (int64_t i = tid; i < mb; i += nthreads) S[i + c * mb] = p.l[(kb + c) * p.nr + kb + i];
+  for (int32_t c = warp; c < w; c += nwarps) {
+    double m = 0.0;
+    bool finite = true;
+    for (int32_t i = lane; i < kb; i += 32) {
+      const double v = fabs(p.l[static_cast<int64_t>(kb + c) * p.nr + i]);
+      m = v > m ? v : m;
+      finite &= v <= DBL_MAX;
+    }
+    m = warp_max(m);
+    finite = __all_sync(0xffffffffu, finite) != 0;
+    if (lane == 0) {
+      upper_max[c] = m;
+      upper_finite[c] = finite;
+    }
+  }
+  __syncthreads();
+  bool ok = true;
+  for (int32_t kk = 0; kk < w; ++kk) {
+    double* col = S + kk * mb;
+    const double pivot0 = col[kk];
+    bool finite;
+    double colmax = column_max(col, mb, finite);
+    colmax = upper_max[kk] > colmax ? upper_max[kk] : colmax;
+    finite = finite && upper_finite[kk];
+    double pivot;
+    if (!pivots.decide(pivot0, colmax, finite, p.first + kb + kk, pivot)) {
+      ok = false;
+      break;
+    }
+    if (tid == 0 && pivot != pivot0) col[kk] = pivot;
+    for (int64_t i = kk + 1 + tid; i < mb; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
+    __syncthreads();
+    // The block's rank-1 update, a thread per row across the block's remaining columns (one
+    // subtraction per entry: the order over entries is free).
+    for (int64_t i = kk + 1 + tid; i < mb; i += nthreads) {
+      const double li = col[i];
+      for (int32_t c = kk + 1; c < w; ++c) {
+        const double u = S[kk + c * mb];
+        if (u != 0.0) S[i + c * mb] = __dsub_rn(S[i + c * mb], __dmul_rn(li, u));
+      }
+    }
+    __syncthreads();
+  }
+  for (int32_t c = 0; c < w; ++c)
+    for (int64_t i = tid; i < mb; i += nthreads) p.l[(kb + c) * p.nr + kb + i] = S[i + c * mb];
+  return ok;
+}
+
+// U(kb:ke, j) for the columns ke <= j < jend of a factored block (S as factor_staged_block
+// left it): forward substitution with the block's unit lower triangle, a thread per column,
+// into the L panel and, when U is given, into U[c + kPanelWidth * (j - ke)].
+__device__ void solve_staged_rows(const Panel& p, int32_t kb, int32_t w, int32_t jend, const double* S, double* U) {
+  const int64_t mb = p.nr - kb;
+  const int32_t ke = kb + w;
+  for (int32_t jj = static_cast<int32_t>(threadIdx.x); jj < jend - ke; jj += static_cast<int32_t>(blockDim.x)) {
+    double* cj = p.l + static_cast<int64_t>(ke + jj) * p.nr;
+    double u[kPanelWidth];
+#pragma unroll
+    for (int c = 0; c < kPanelWidth; ++c) u[c] = c < w ? cj[kb + c] : 0.0;
+#pragma unroll
+    for (int cc = 0; cc < kPanelWidth; ++cc) {
+      if (cc >= w || u[cc] == 0.0) continue;
+#pragma unroll
+      for (int c = cc + 1; c < kPanelWidth; ++c)
+        if (c < w) u[c] = __dsub_rn(u[c], __dmul_rn(S[c + cc * mb], u[cc]));
+    }
+#pragma unroll
+    for (int c = 0; c < kPanelWidth; ++c)
+      if (c < w) {
+        cj[kb + c] = u[c];
+        if (U) U[c + kPanelWidth * jj] = u[c];
+      }
+  }
+}
+
+// U^T row r's block columns kb .. ke - 1 through the block's unit lower triangle (S as
+// factor_staged_block left it), in registers ut and in the U^T panel.
+__device__ __forceinline__ void solve_staged_ut_row(const Panel& p, int32_t kb, int32_t w, const double* S, int64_t r,
+                                                    double (&ut)[kPanelWidth]) {
+  const int64_t mb = p.nr - kb;
+#pragma unroll
+  for (int c = 0; c < kPanelWidth; ++c) ut[c] = c < w ? p.u[static_cast<int64_t>(kb + c) * p.nu + r] : 0.0;
+#pragma unroll
+  for (int cc = 0; cc < kPanelWidth; ++cc) {
+    if (cc >= w) continue;
+#pragma unroll
+    for (int c = cc + 1; c < kPanelWidth; ++c) {
+      if (c >= w) continue;
+      const double ljk = S[c + cc * mb];  // L(kb + c, kb + cc)
+      if (ljk != 0.0) ut[c] = __dsub_rn(ut[c], __dmul_rn(ljk, ut[cc]));
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < kPanelWidth; ++c)
+    if (c < w) p.u[static_cast<int64_t>(kb + c) * p.nu + r] = ut[c];
+}
+
 // The same factorization, kPanelWidth columns at a time through shared memory: a block of
-// columns kb .. ke - 1 (rows kb .. nr - 1 of the L panel) is staged and factored there column
-// by column (pivot test, scaling, rank-1 updates inside the block), then
-//   U(kb:ke, j)  for the columns ke <= j < jend: forward substitution with the block's unit
-//                lower triangle (a thread per column),
+// columns kb .. ke - 1 is factored in shared memory (factor_staged_block), then
+//   U(kb:ke, j)  for the columns ke <= j < jend (solve_staged_rows),
 //   L(ke:nr, j) -= L(ke:nr, kb:ke) U(kb:ke, j): a thread per row, its kPanelWidth multipliers
 //                in registers, each entry read and written once per block instead of once per
 //                column,
@@ -212,88 +324,19 @@ __device__ void factor_columns(const SupernodeArgs& a, int32_t s, int32_t k0, in
 // jend - k0) doubles of dynamic shared memory (panel_smem_bytes).
 __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int32_t jend,
                                       bool with_ut, double* sm) {
-  __shared__ double upper_max[kPanelWidth];
-  __shared__ int upper_finite[kPanelWidth];
   const Panel p = panel_of(a, s);
   const int tid = static_cast<int>(threadIdx.x);
   const int nthreads = static_cast<int>(blockDim.x);
-  const int lane = tid & 31, warp = tid >> 5, nwarps = nthreads >> 5;
   PanelPivots pivots(a.state);
   for (int32_t kb = k0; kb < k1; kb += kPanelWidth) {
     const int32_t w = min(kPanelWidth, k1 - kb);
     const int32_t ke = kb + w;
-    const int64_t mb = p.nr - kb;  // staged rows kb .. nr - 1
-    double* S = sm;                // mb x w, column-major (leading dimension mb)
+    const int64_t mb = p.nr - kb;
+    double* S = sm;
     double* U = sm + mb * kPanelWidth;  // U(kb:ke, ke + jj) at U[c + kPanelWidth * jj]
-    for (int64_t e = tid; e < mb * w; e += nthreads) {
-      const int64_t c = e / mb;
-      S[e] = p.l[(kb + c) * p.nr + kb + (e - c * mb)];
-    }
-    // Rows 0 .. kb - 1 of the block's columns hold U entries made final by earlier blocks:
-    // they count in the pivot test's column maximum, as in the unblocked kernel.
-    for (int32_t c = warp; c < w; c += nwarps) {
-      double m = 0.0;
-      bool finite = true;
-      for (int32_t i = lane; i < kb; i += 32) {
-        const double v = fabs(p.l[static_cast<int64_t>(kb + c) * p.nr + i]);
-        m = v > m ? v : m;
-        finite &= v <= DBL_MAX;
-      }
-      m = warp_max(m);
-      finite = __all_sync(0xffffffffu, finite) != 0;
-      if (lane == 0) {
-        upper_max[c] = m;
-        upper_finite[c] = finite;
-      }
-    }
-    __syncthreads();
-    for (int32_t kk = 0; kk < w; ++kk) {
-      double* col = S + kk * mb;
-      const double pivot0 = col[kk];
-      bool finite;
-      double colmax = column_max(col, mb, finite);
-      colmax = upper_max[kk] > colmax ? upper_max[kk] : colmax;
-      finite = finite && upper_finite[kk];
-      double pivot;
-      if (!pivots.decide(pivot0, colmax, finite, p.first + kb + kk, pivot)) break;
-      if (tid == 0 && pivot != pivot0) col[kk] = pivot;
-      for (int64_t i = kk + 1 + tid; i < mb; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
-      __syncthreads();
-      const int64_t rows = mb - kk - 1;
-      const int32_t cols = w - kk - 1;
-      for (int64_t e = tid; e < rows * cols; e += nthreads) {
-        const int64_t c = kk + 1 + e / rows;
-        const int64_t i = kk + 1 + e % rows;
-        const double u = S[kk + c * mb];
-        if (u != 0.0) S[i + c * mb] = __dsub_rn(S[i + c * mb], __dmul_rn(col[i], u));
-      }
-      __syncthreads();
-    }
-    for (int64_t e = tid; e < mb * w; e += nthreads) {
-      const int64_t c = e / mb;
-      p.l[(kb + c) * p.nr + kb + (e - c * mb)] = S[e];
-    }
-    if (pivots.failed >= 0) break;  // uniform over the block
+    if (!factor_staged_block(p, kb, w, pivots, S)) break;  // uniform over the block
     const int32_t nrest = jend - ke;
-    for (int32_t jj = tid; jj < nrest; jj += nthreads) {
-      double* cj = p.l + static_cast<int64_t>(ke + jj) * p.nr;
-      double u[kPanelWidth];
-#pragma unroll
-      for (int c = 0; c < kPanelWidth; ++c) u[c] = c < w ? cj[kb + c] : 0.0;
-#pragma unroll
-      for (int cc = 0; cc < kPanelWidth; ++cc) {
-        if (cc >= w || u[cc] == 0.0) continue;
-#pragma unroll
-        for (int c = cc + 1; c < kPanelWidth; ++c)
-          if (c < w) u[c] = __dsub_rn(u[c], __dmul_rn(S[c + cc * mb], u[cc]));
-      }
-#pragma unroll
-      for (int c = 0; c < kPanelWidth; ++c)
-        if (c < w) {
-          cj[kb + c] = u[c];
-          U[c + kPanelWidth * jj] = u[c];
-        }
-    }
+    solve_staged_rows(p, kb, w, jend, S, U);
     __syncthreads();
     const int64_t rows = mb - w;  // L rows ke .. nr - 1
     if (rows > 0 && nrest > 0) {
@@ -321,21 +364,7 @@ __device__ void factor_columns_staged(const SupernodeArgs& a, int32_t s, int32_t
     if (with_ut) {
       for (int64_t r = tid; r < p.nu; r += nthreads) {
         double ut[kPanelWidth];
-#pragma unroll
-        for (int c = 0; c < kPanelWidth; ++c) ut[c] = c < w ? p.u[static_cast<int64_t>(kb + c) * p.nu + r] : 0.0;
-#pragma unroll
-        for (int cc = 0; cc < kPanelWidth; ++cc) {
-          if (cc >= w) continue;
-#pragma unroll
-          for (int c = cc + 1; c < kPanelWidth; ++c) {
-            if (c >= w) continue;
-            const double ljk = S[c + cc * mb];  // L(kb + c, kb + cc)
-            if (ljk != 0.0) ut[c] = __dsub_rn(ut[c], __dmul_rn(ljk, ut[cc]));
-          }
-        }
-#pragma unroll
-        for (int c = 0; c < kPanelWidth; ++c)
-          if (c < w) p.u[static_cast<int64_t>(kb + c) * p.nu + r] = ut[c];
+        solve_staged_ut_row(p, kb, w, S, r, ut);
         for (int32_t j = ke; j < p.ns; ++j) {
           double* cp = p.u + static_cast<int64_t>(j) * p.nu + r;
           double v = *cp;
@@ -380,6 +409,81 @@ __global__ void __launch_bounds__(1024) panel_block_kernel(SupernodeArgs a, int3
     factor_columns(a, s, k0, k1, k1, false);
 }
 
+// The stepped factorization of a level's panels (few supernodes, too few blocks for one per
+// supernode to occupy the GPU): per step, panel_step_kernel factors block kb .. kb + 15 of each
+// supernode (a block each: factor_staged_block, U's rows, U^T's block columns) and
+// panel_trailing_kernel updates the rest of both panels with the whole grid, a thread per
+// entry. The same subtractions in the same order as factor_columns_staged's: bitwise its
+// factor. A supernode that failed a step (a.failed) takes no further part.
+__global__ void __launch_bounds__(1024) panel_step_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes,
+                                                          int32_t kb) {
+  extern __shared__ double staged_panel[];
+  if (input_was_bad(a.state)) return;
+  const int32_t s = nodes[blockIdx.x];
+  const volatile uint8_t* failed = a.failed;
+  if (failed[s]) return;
+  const Panel p = panel_of(a, s);
+  if (kb >= p.ns) return;
+  const int32_t w = min(kPanelWidth, p.ns - kb);
+  PanelPivots pivots(a.state);
+  if (factor_staged_block(p, kb, w, pivots, staged_panel)) {
+    solve_staged_rows(p, kb, w, p.ns, staged_panel, nullptr);
+    for (int64_t r = threadIdx.x; r < p.nu; r += blockDim.x) {
+      double ut[kPanelWidth];
+      solve_staged_ut_row(p, kb, w, staged_panel, r, ut);
+    }
+  }
+  if (threadIdx.x == 0) pivots.publish(a, s);
+}
+
+// After panel_step_kernel's step kb: L(ke:nr, j) -= L(ke:nr, kb:ke) U(kb:ke, j) and U^T(r, j)
+// -= sum_c L(j, kb + c) U^T(r, kb + c) for the columns ke <= j < ns, ke = kb + kPanelWidth;
+// supernode nodes[blockIdx.y], a thread per entry (rows fastest: a warp's loads are
+// consecutive in a column of either panel).
+__global__ void __launch_bounds__(kScatterThreads) panel_trailing_kernel(SupernodeArgs a,
+                                                                         const int32_t* __restrict__ nodes,
+                                                                         int32_t kb) {
+  if (input_was_bad(a.state)) return;
+  const int32_t s = nodes[blockIdx.y];
+  const volatile uint8_t* failed = a.failed;
+  if (failed[s]) return;
+  const Panel p = panel_of(a, s);
+  const int32_t ke = kb + kPanelWidth;
+  if (ke >= p.ns) return;
+  // 32-bit index arithmetic: a stepped panel fits shared memory, so its entries fit 2^32.
+  const uint32_t lrows = static_cast<uint32_t>(p.nr - ke);
+  const uint32_t rows = lrows + static_cast<uint32_t>(p.nu);
+  const uint32_t total = rows * static_cast<uint32_t>(p.ns - ke);
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+    const uint32_t jj = e / rows;
+    const uint32_t i = e - jj * rows;
+    const int64_t j = ke + static_cast<int64_t>(jj);
+    if (i < lrows) {
+      const double* lrow = p.l + ke + i;     // L(ke + i, kb + c) at lrow[(kb + c) * nr]
+      const double* ucol = p.l + j * p.nr;   // U(kb + c, j) at ucol[kb + c]
+      double* cp = p.l + j * p.nr + ke + i;
+      double v = *cp;
+#pragma unroll
+      for (int c = 0; c < kPanelWidth; ++c) {
+        const double u = ucol[kb + c];
+        if (u != 0.0) v = __dsub_rn(v, __dmul_rn(lrow[static_cast<int64_t>(kb + c) * p.nr], u));
+      }
+      *cp = v;
+    } else {
+      const int64_t r = i - lrows;
+      double* cp = p.u + j * p.nu + r;
+      double v = *cp;
+#pragma unroll
+      for (int cc = 0; cc < kPanelWidth; ++cc) {
+        const double ljk = p.l[static_cast<int64_t>(kb + cc) * p.nr + j];  // L(j, kb + cc)
+        if (ljk != 0.0) v = __dsub_rn(v, __dmul_rn(ljk, p.u[static_cast<int64_t>(kb + cc) * p.nu + r]));
+      }
+      *cp = v;
+    }
+  }
+}
+
 // Subtracts v, entry (x, y) of supernode p's Schur complement L21 U12, from its target
 // (supernodes.hpp): for x >= y, L(r_x, r_y) in t = of_col[r_y]; for x < y, U(r_x, r_y) in
 // t = of_col[r_x], in t's U^T panel or, where r_y is one of t's columns, its diagonal block.
@@ -419,9 +523,11 @@ __global__ void __launch_bounds__(256) schur_direct_kernel(SupernodeArgs a, cons
   const int64_t nb = p.nu;
   const double* l21 = p.l + p.ns;
   bool missing = false;
-  for (int64_t e = threadIdx.x; e < nb * nb; e += blockDim.x) {
-    const int64_t y = e / nb;
-    const int64_t x = e - y * nb;
+  // 32-bit index arithmetic (a direct complement has nb^2 ns < kGemmMinWork entries' work).
+  const uint32_t nb32 = static_cast<uint32_t>(nb);
+  for (uint32_t e = threadIdx.x; e < nb32 * nb32; e += blockDim.x) {
+    const int64_t y = e / nb32;
+    const int64_t x = e - static_cast<uint32_t>(y) * nb32;
     double sum = 0.0;
     for (int32_t k = 0; k < p.ns; ++k)
       sum = __dadd_rn(sum, __dmul_rn(l21[x + static_cast<int64_t>(k) * p.nr], p.u[y + static_cast<int64_t>(k) * nb]));
@@ -436,12 +542,13 @@ __global__ void __launch_bounds__(kScatterThreads) schur_scatter_kernel(Supernod
                                                                         int64_t ncols) {
   if (input_was_bad(a.state) || a.failed[s]) return;
   const Panel p = panel_of(a, s);
-  const int64_t nb = p.nu;
-  const int64_t total = nb * ncols;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  // 32-bit index arithmetic: a chunk holds at most kGemmWorkspaceDoubles (2^23) entries.
+  const uint32_t nb = static_cast<uint32_t>(p.nu);
+  const uint32_t total = nb * static_cast<uint32_t>(ncols);
+  const uint32_t stride = gridDim.x * blockDim.x;
   bool missing = false;
-  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += stride) {
-    const int64_t yy = e / nb;
+  for (uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+    const uint32_t yy = e / nb;
     missing |= !subtract_at_target(a, p, e - yy * nb, y0 + yy, w[e]);
   }
   if (missing) a.state->missing_fill = 1;
@@ -459,6 +566,8 @@ void allow_panel_smem() {
     GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_factor_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kMaxPanelSmemBytes)));
     GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_block_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kMaxPanelSmemBytes)));
+    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_step_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kMaxPanelSmemBytes)));
     return true;
   }();
@@ -488,6 +597,20 @@ void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k
     panel_block_kernel<false><<<1, threads, 0, stream>>>(a, s, k0, k1);
   }
   GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols, int threads,
+                        size_t smem, const uint32_t* trailing_blocks, cudaStream_t stream) {
+  if (count <= 0) return;
+  allow_panel_smem();
+  for (int32_t kb = 0, step = 0; kb < max_cols; kb += kPanelWidth, ++step) {
+    panel_step_kernel<<<static_cast<unsigned>(count), threads, smem, stream>>>(a, nodes, kb);
+    GPUGLU_CUDA_CHECK(cudaGetLastError());
+    if (kb + kPanelWidth >= max_cols || trailing_blocks[step] == 0) continue;
+    panel_trailing_kernel<<<dim3(trailing_blocks[step], static_cast<unsigned>(count)), kScatterThreads, 0, stream>>>(
+        a, nodes, kb);
+    GPUGLU_CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,

@@ -41,6 +41,14 @@ void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t c
 void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
                         cudaStream_t stream);
 
+// The same factorization as launch_panel_factor's staged one, in steps of kPanelWidth columns
+// for levels of few supernodes: per step a block per supernode factors the step's columns and
+// solves for U's rows and U^T's block columns, then trailing_blocks[step] x count blocks
+// update the rest of both panels, a thread per entry (bitwise the one-block kernel's factor).
+// max_cols: the level's widest supernode; smem: kernels::panel_smem_bytes(max rows, 0).
+void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols, int threads,
+                        size_t smem, const uint32_t* trailing_blocks, cudaStream_t stream);
+
 // The Schur complements of supernodes nodes[0 .. count) computed and subtracted in one
 // kernel: a block of `threads` per supernode, a thread per entry (x, y) of L21 U12 at a time.
 // A supernode whose panel LU failed updates nothing (as in the CPU reference).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "cuda/supernodal/panel_smem.hpp"
 #include "gpuglu/status.hpp"
@@ -21,6 +22,12 @@ template <class V>
 bool has_size(const V& v, int64_t n) {
   return static_cast<int64_t>(v.size()) == n;
 }
+
+// The stepped trailing update's block (kernels' kScatterThreads) and its grid's cap per
+// supernode: a grid-stride loop beyond it.
+constexpr int64_t kTrailingThreads = 256;
+constexpr int64_t kMaxTrailingBlocks = 1024;
+
 
 int threads_for(int64_t work, int max_threads) {
   const int64_t t = std::max<int64_t>(32, (work + 31) / 32 * 32);
@@ -80,7 +87,8 @@ void check_schedule(const Schedule& s) {
 
 }  // namespace
 
-SupernodalPlan plan_supernodal(const Schedule& s, bool staged) {
+SupernodalPlan plan_supernodal(const Schedule& s, bool staged, int32_t stepped_max_nodes,
+                               int32_t stepped_min_entries) {
   check_schedule(s);
   const Supernodes& sn = s.supernodes;
   SupernodalPlan plan;
@@ -100,6 +108,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, bool staged) {
     lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
     lv.panel_begin = static_cast<int64_t>(plan.panel_nodes.size());
     int64_t max_rows = 0, max_direct = 0, max_staged = 0;
+    int32_t max_cols = 0;
     for (int64_t e = sn.level_ptr[l]; e < sn.level_ptr[l + 1]; ++e) {
       const int32_t t = sn.level_nodes[e];
       const int32_t ns = sn.cols(t);
@@ -113,6 +122,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, bool staged) {
         plan.panel_nodes.push_back(t);
         max_rows = std::max(max_rows, nr);
         max_staged = std::max(max_staged, nr + ns);
+        max_cols = std::max(max_cols, ns);
       }
       if (nb == 0) continue;  // a root: no complement
       if (nb * nb < (kGemmMinWork + ns - 1) / ns) {  // nb * nb * ns < kGemmMinWork, without overflow
@@ -137,6 +147,33 @@ SupernodalPlan plan_supernodal(const Schedule& s, bool staged) {
     lv.panel_threads = threads_for(max_rows, 512);
     lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0) : 0;
     lv.direct_threads = threads_for(max_direct, 256);
+    // Few supernodes, panels that fit shared memory and a first step whose trailing update is
+    // large enough to pay for two launches per step: stepped, each step's trailing update over
+    // a grid sized for its largest supernode's entries.
+    if (staged && lv.panel_count > 0 && lv.panel_count <= stepped_max_nodes && max_cols > kernels::kPanelWidth &&
+        kernels::panel_smem_bytes(max_rows, 0) > 0) {
+      std::vector<uint32_t> blocks;
+      int64_t first_entries = 0;
+      for (int32_t kb = 0; kb < max_cols; kb += kernels::kPanelWidth) {
+        const int32_t ke = kb + kernels::kPanelWidth;
+        int64_t entries = 0;
+        for (int64_t q = lv.panel_begin; q < lv.panel_begin + lv.panel_count; ++q) {
+          const int32_t t = plan.panel_nodes[q];
+          const int32_t ns = sn.cols(t);
+          const int64_t nr = sn.nrows(t);
+          if (ke < ns) entries = std::max(entries, (nr - ke + nr - ns) * (ns - ke));
+        }
+        if (kb == 0) first_entries = entries;
+        blocks.push_back(static_cast<uint32_t>(
+            std::min<int64_t>((entries + kTrailingThreads - 1) / kTrailingThreads, kMaxTrailingBlocks)));
+      }
+      if (first_entries >= stepped_min_entries) {
+        lv.stepped = true;
+        lv.panel_max_cols = max_cols;
+        lv.panel_smem = kernels::panel_smem_bytes(max_rows, 0);
+        lv.trailing_blocks = std::move(blocks);
+      }
+    }
   }
   return plan;
 }

@@ -57,6 +57,10 @@ struct SupernodalPlan {
     int32_t panel_count = 0;
     int panel_threads = 32;    // block size of its panel factorization
     size_t panel_smem = 0;     // its shared memory (kernels::panel_smem_bytes; 0: unstaged)
+    // Stepped (kernels::launch_panel_steps): panel_max_cols wide, trailing_blocks per step.
+    bool stepped = false;
+    int32_t panel_max_cols = 0;
+    std::vector<uint32_t> trailing_blocks;
     std::vector<BlockedNode> blocked;  // the rest, factored blocked
     int64_t direct_begin = 0;  // its small supernodes with a complement: direct_nodes[direct_begin ..)
     int32_t direct_count = 0;
@@ -75,7 +79,9 @@ struct SupernodalPlan {
 
 // Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU
 // schedule or its arrays are inconsistent.
-// staged: panels that fit go through shared memory (CudaTuning::supernodal_staged_panels).
-SupernodalPlan plan_supernodal(const Schedule& s, bool staged = true);
+// staged: panels that fit go through shared memory (CudaTuning::supernodal_staged_panels);
+// stepped_max_nodes, stepped_min_entries: CudaTuning's supernodal_stepped_* (staged levels only).
+SupernodalPlan plan_supernodal(const Schedule& s, bool staged = true, int32_t stepped_max_nodes = 0,
+                               int32_t stepped_min_entries = 0);
 
 }  // namespace gpuglu::cuda
