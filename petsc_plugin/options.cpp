@@ -100,6 +100,14 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscFunctionBegin;
   o.device = factor->default_device;
   PetscCall(apply_factor_info(F, info, &o));
+#if defined(GPUGLU_PETSC_DEVICE_DATA)
+  // A's values already on the GPU (MATSEQAIJCUSPARSE, also bjacobi/asm's blocks of
+  // MPIAIJCUSPARSE): backend auto takes the GPU whatever the factor's size, since a CPU factor
+  // would bring A and every right-hand side across (-mat_gpuglu_auto_gpu_nnz still rules).
+  PetscBool on_gpu = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &on_gpu));
+  if (on_gpu) o.auto_gpu_min_factor_nnz = 0;
+#endif
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
   auto list = [&](const char* name, const char* help, const auto& table, auto* value) -> PetscErrorCode {
     const auto names = names_of(table);
