@@ -273,7 +273,8 @@ if want mpi; then
   # GPUGLU_DEVICE_MPI_DD_RANKS ranks, bjacobi/asm/gasm with an LU (or ILU(0)) per subdomain,
   # GAMG with a gathered coarse LU (ex14 on GPUGLU_DEVICE_MPI_DD_GRID) and fieldsplit with an
   # LU per block (ex19, 4 fields), gpuglu against PETSc's LU/ILU or MUMPS.
-  # GPUGLU_DEVICE_MPI_TIMEOUT: seconds per lu run (150); GPUGLU_DEVICE_MPI_SOLVERS: the lu solvers.
+  # GPUGLU_DEVICE_MPI_TIMEOUT: seconds per lu run (150); GPUGLU_DEVICE_MPI_SOLVERS: the lu solvers;
+  # GPUGLU_DEVICE_MPI_OPTIONS, GPUGLU_DEVICE_MPI_DD_OPTIONS: gpuglu's options in either mode.
   ex14=$build/bench/petsc_snes_ex14 ex19=$build/bench/petsc_snes_ex19
   if [[ -x $ex14 && -x $ex19 && -x $mpi/bin/orterun ]]; then
     (
@@ -297,12 +298,12 @@ if want mpi; then
       python3 "$root/scripts/mpi_bench.py" --mode lu "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_GRID:-400x400x6}" \
         --ranks "${GPUGLU_DEVICE_MPI_RANKS:-4,8,16}" \
         --solvers "${GPUGLU_DEVICE_MPI_SOLVERS:-gpuglu,mumps,superlu_dist,gpuglu+supernodal@16}" \
-        --gpuglu-options "-mat_gpuglu_backend cuda -mat_gpuglu_ordering metis" \
+        --gpuglu-options "${GPUGLU_DEVICE_MPI_OPTIONS:--mat_gpuglu_backend cuda -mat_gpuglu_ordering metis}" \
         --timeout ${GPUGLU_DEVICE_MPI_TIMEOUT:-150} --budget-s $((budget - 125))
       echo "mpi lu: exit $?"
       python3 "$root/scripts/mpi_bench.py" --mode dd "${common[@]}" --grid "${GPUGLU_DEVICE_MPI_DD_GRID:-40x40x40}" \
         --ex19-grid "${GPUGLU_DEVICE_MPI_DD_EX19_GRID:-128x128}" --dd-ranks "${GPUGLU_DEVICE_MPI_DD_RANKS:-4}" \
-        --gpuglu-options "-mat_gpuglu_backend cuda" --timeout 60 --budget-s 115
+        --gpuglu-options "${GPUGLU_DEVICE_MPI_DD_OPTIONS:--mat_gpuglu_backend cuda}" --timeout 60 --budget-s 115
       echo "mpi dd: exit $?"
     ) > "$out/mpi.log" 2>&1
     # The tables, verdicts and failures; the command lines and their wall times stay in mpi.log.
