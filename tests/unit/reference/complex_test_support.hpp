@@ -12,6 +12,7 @@
 #include "gpuglu/generators.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/options.hpp"
 
 namespace gpuglu::test {
 
@@ -19,6 +20,14 @@ using Cplx = std::complex<double>;
 using CsrZ = CsrMatrix<int32_t, Cplx>;
 
 // A phase in [0, 2 pi) from (i, j) and a seed (a multiplicative hash; no PRNG state).
+// The complex engines run on the CPU backend; 3 threads put the OpenMP level loops under test.
+inline Options cpu_options() {
+  Options o;
+  o.backend = Backend::cpu;
+  o.num_threads = 3;
+  return o;
+}
+
 inline double phase_of(int64_t i, int64_t j, uint64_t seed) {
   const uint64_t h = (static_cast<uint64_t>(i) * 2654435761u) ^ (static_cast<uint64_t>(j) * 40503u + seed * 97u);
   return 6.283185307179586 * static_cast<double>(h % 100003u) / 100003.0;

@@ -21,13 +21,6 @@ extern "C" void zheev_(const char* jobz, const char* uplo, const int* n, std::co
 namespace gpuglu::test {
 namespace {
 
-Options cpu_options() {
-  Options o;
-  o.backend = Backend::cpu;
-  o.num_threads = 3;
-  return o;
-}
-
 CsrZ triangle(const CsrZ& a, StoredTriangle t) {
   std::vector<Triplet<int32_t, Cplx>> e;
   for (int32_t i = 0; i < a.nrows; ++i)

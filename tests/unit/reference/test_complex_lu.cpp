@@ -18,13 +18,6 @@
 namespace gpuglu::test {
 namespace {
 
-Options cpu_options() {
-  Options o;
-  o.backend = Backend::cpu;
-  o.num_threads = 3;
-  return o;
-}
-
 // Factor and solve A x = b and A^T x = b for a known x; both must be solutions.
 void expect_solves(const CsrZ& a, const Options& o, double forward_tol) {
   SparseLUComplex lu(o);
