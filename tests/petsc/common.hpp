@@ -27,13 +27,14 @@ inline PetscErrorCode generate(const char* spec, Csr* a) {
   PetscFunctionReturn(0);
 }
 
-// An AIJ matrix on comm holding a (every rank passes the same a and keeps its own rows).
-inline PetscErrorCode create_aij(MPI_Comm comm, const Csr& a, Mat* A) {
+// An AIJ matrix on comm holding a (every rank passes the same a and keeps its own rows);
+// type: MATAIJ or one of its kind (MATAIJCUSPARSE for the device-resident tests).
+inline PetscErrorCode create_aij(MPI_Comm comm, const Csr& a, Mat* A, MatType type = MATAIJ) {
   PetscInt rstart, rend;
   PetscFunctionBeginUser;
   PetscCall(MatCreate(comm, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, a.nrows, a.ncols));
-  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetType(*A, type));
   PetscCall(MatSetUp(*A));
   PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
   std::vector<PetscInt> rowptr(rend - rstart + 1, 0), colind;

@@ -84,28 +84,6 @@ bool device_counts(const std::string& view, long* dn, long* n, long* ds, long* s
                      dn, n, ds, s) == 4;
 }
 
-PetscErrorCode create_matrix(const gpuglu_test::Csr& a, MatType type, Mat* A) {
-  PetscInt rstart, rend;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, a.nrows, a.ncols));
-  PetscCall(MatSetType(*A, type));
-  PetscCall(MatSetUp(*A));
-  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
-  std::vector<PetscInt> rowptr(rend - rstart + 1, 0), colind;
-  std::vector<PetscScalar> values;
-  for (PetscInt i = rstart; i < rend; ++i) {
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-      colind.push_back(a.colind[p]);
-      values.push_back(a.values[p]);
-    }
-    rowptr[i - rstart + 1] = static_cast<PetscInt>(colind.size());
-  }
-  PetscCall(MatSeqAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
-  PetscCall(MatMPIAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // ||x - t|| / ||t||
 PetscErrorCode error_norm(Vec x, Vec t, PetscReal* e) {
   Vec d;
@@ -273,7 +251,7 @@ int main(int argc, char** argv) {
 
   gpuglu_test::Csr a;
   PetscCall(gpuglu_test::generate(spec, &a));
-  PetscCall(create_matrix(a, MATAIJCUSPARSE, &A));
+  PetscCall(gpuglu_test::create_aij(PETSC_COMM_WORLD, a, &A, MATAIJCUSPARSE));
   PetscCall(MatCreateVecs(A, &t, &b));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(gpuglu_test::set_exact_solution(t));
