@@ -30,9 +30,9 @@ static_assert(std::is_same_v<PetscScalar, double>, "gpuglu factors real double m
 
 // Device-resident data (device_data.cpp): with a CUDA PETSc, MATSEQAIJCUSPARSE values and
 // VECSEQCUDA vectors go to the CUDA engine as device pointers. Written against PETSc 3.26's
-// API (MatSeqAIJCUSPARSEGetArrayRead, VecCUDAGetArrayRead/Write, PetscDeviceContext). The CUDA
-// engines are real: a complex CUDA PETSc's device data takes the host path (copied by PETSc).
-#if defined(PETSC_HAVE_CUDA) && PETSC_VERSION_GE(3, 20, 0) && !defined(PETSC_USE_COMPLEX)
+// API (MatSeqAIJCUSPARSEGetArrayRead, VecCUDAGetArrayRead/Write, PetscDeviceContext), for real
+// and complex PetscScalar alike (the CUDA column LU/ILU engines take both).
+#if defined(PETSC_HAVE_CUDA) && PETSC_VERSION_GE(3, 20, 0)
 #define GPUGLU_PETSC_DEVICE_DATA 1
 #endif
 static_assert(sizeof(PetscInt) == 4 || sizeof(PetscInt) == 8, "PetscInt is 32 or 64 bits");

@@ -3,8 +3,11 @@
 // MAT_FACTOR_CHOLESKY and ICC. The adapter's phases (analysis, numeric factorization, solves,
 // views) are the same for both; this is the one place that tells them apart. Scalar is
 // PetscScalar (impl.hpp): double, or std::complex<double> in a complex PETSc build.
+#include <complex>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
@@ -58,8 +61,21 @@ class BasicSolver {
   const FactorStats& refactor(const Scalar* values) { return ldlt_ ? ldlt_->refactor(values) : lu_->refactor(values); }
   const SolveStats& solve(const Scalar* b, Scalar* x) { return ldlt_ ? ldlt_->solve(b, x) : lu_->solve(b, x); }
   // A = A^T for the symmetric solver.
+  // A = A^T for the symmetric solver, but a Hermitian A has A^T = conj(A): then
+  // x = conj(A^{-1} conj(b)) (one LDL^H solve, no second factor).
   const SolveStats& solve_transpose(const Scalar* b, Scalar* x) {
-    return ldlt_ ? ldlt_->solve(b, x) : lu_->solve_transpose(b, x);
+    if (!ldlt_) return lu_->solve_transpose(b, x);
+    if constexpr (!std::is_same_v<Scalar, double>) {
+      if (hermitian()) {
+        const size_t n = static_cast<size_t>(ldlt_->schedule().n);
+        conj_work_.assign(b, b + n);
+        for (Scalar& v : conj_work_) v = std::conj(v);
+        const SolveStats& st = ldlt_->solve(conj_work_.data(), x);
+        for (size_t i = 0; i < n; ++i) x[i] = std::conj(x[i]);
+        return st;
+      }
+    }
+    return ldlt_->solve(b, x);
   }
   const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) {
     return ldlt_ ? ldlt_->solve(nrhs, b, ldb, x, ldx) : lu_->solve(nrhs, b, ldb, x, ldx);
@@ -91,6 +107,7 @@ class BasicSolver {
   std::unique_ptr<BasicSparseLU<Scalar>> lu_;
   std::unique_ptr<BasicSparseLDLT<Scalar>> ldlt_;
   SymmetricInput input_;
+  std::vector<Scalar> conj_work_;  // solve_transpose of a Hermitian A
 };
 
 }  // namespace gpuglu::petsc

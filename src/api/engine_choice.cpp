@@ -7,11 +7,8 @@ namespace gpuglu::api {
 template <class Scalar>
 void check_backend_request(const Options& o) {
   if constexpr (is_complex_v<Scalar>) {
-    // The CUDA engines and the supernodal engine are real only (docs/user_guide.md).
-    if (o.backend == Backend::cuda)
-      throw Error(Status::unsupported,
-                  "complex scalars: the CUDA backend factors real matrices only; use backend cpu or auto "
-                  "(PETSc: -mat_gpuglu_backend cpu)");
+    // The supernodal engines are real only (docs/user_guide.md); the column LU, ILU and
+    // LDL^T engines take complex scalars on the CPU and on the GPU.
     if (o.lu_engine == LuEngine::supernodal)
       throw Error(Status::unsupported,
                   "complex scalars: the supernodal LU engine factors real matrices only; use lu_engine column "
@@ -23,7 +20,7 @@ void check_backend_request(const Options& o) {
 
 template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
-  if (o.backend == Backend::cpu || !built_with_cuda() || is_complex_v<Scalar>) return Backend::cpu;
+  if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
   if (o.backend == Backend::automatic && !large) return Backend::cpu;
   device = query_device(o.device, local_rank_from_environment());
@@ -36,16 +33,14 @@ template <class Scalar>
 std::unique_ptr<BasicNumericEngine<Scalar>> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
                                                         const DeviceInfo& device, Backend* backend,
                                                         std::string* fallback_reason, bool hermitian) {
-  if constexpr (std::is_same_v<Scalar, double>) {
-    if (*backend == Backend::cuda) {
-      try {
-        return make_cuda_engine(s, pattern, o, device.ordinal);
-      } catch (const Error& e) {
-        const bool fall_back = o.backend == Backend::automatic || o.cpu_fallback;
-        if (!fall_back || e.status() != Status::out_of_memory) throw;
-        *fallback_reason = e.what();
-        *backend = Backend::cpu;
-      }
+  if (*backend == Backend::cuda) {
+    try {
+      return make_cuda_engine<Scalar>(s, pattern, o, device.ordinal, hermitian);
+    } catch (const Error& e) {
+      const bool fall_back = o.backend == Backend::automatic || o.cpu_fallback;
+      if (!fall_back || e.status() != Status::out_of_memory) throw;
+      *fallback_reason = e.what();
+      *backend = Backend::cpu;
     }
   }
   return make_cpu_engine<Scalar>(s, pattern, o, hermitian);

@@ -1,5 +1,6 @@
 // The seam's defaults for device-resident data (core/numeric_engine.hpp): an engine that
 // reads only host arrays says so by throwing; SparseLU asks supports_device_pointers() first.
+// And the Hermitian scatter's flags, which the CPU and CUDA LDL^H engines share.
 #include "core/numeric_engine.hpp"
 
 #include <complex>
@@ -21,6 +22,17 @@ EngineSolveResult BasicNumericEngine<Scalar>::solve_device(const Scalar*, Scalar
 template <class Scalar>
 void BasicNumericEngine<Scalar>::download_input(Scalar*) {
   throw Error(Status::unsupported, "this numeric engine holds no device copy of A's values (download_input)");
+}
+
+std::vector<char> hermitian_mirrored_entries(const Schedule& s, PatternRef pattern) {
+  if (pattern.n != s.n || !pattern.rowptr)
+    throw Error(Status::invalid_input, "Hermitian LDL^H: the engine needs A's full pattern");
+  std::vector<char> flag(static_cast<size_t>(pattern.rowptr[pattern.n]), 0);
+  const int32_t* inv = s.row_perm_inv.data();
+  for (int32_t r = 0; r < pattern.n; ++r)
+    for (int64_t p = pattern.rowptr[r]; p < pattern.rowptr[r + 1]; ++p)
+      flag[static_cast<size_t>(p)] = inv[r] < inv[pattern.colind[p]] ? 1 : 0;
+  return flag;
 }
 
 template class BasicNumericEngine<double>;

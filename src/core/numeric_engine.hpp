@@ -37,8 +37,8 @@ struct PatternRef {
   const int32_t* colind = nullptr;
 };
 
-// Scalar: double, or std::complex<double> (the CPU engine only; docs/design.md, "Complex
-// scalars"). The engines' statistics are real either way (magnitudes).
+// Scalar: double, or std::complex<double> (docs/design.md, "Complex scalars"; the supernodal
+// engines are real only). The engines' statistics are real either way (magnitudes).
 template <class Scalar>
 class BasicNumericEngine {
  public:
@@ -97,11 +97,19 @@ template <class Scalar = double>
 std::unique_ptr<BasicNumericEngine<Scalar>> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o,
                                                             bool hermitian = false);
 
-// The CUDA engine on device `device_ordinal`: CudaLU (src/cuda/lu/cuda_lu.cu), or CudaLDLT
-// (src/cuda/ldlt/cuda_ldlt.cu) for a symmetric schedule; in a build
-// without CUDA a stand-in (src/cuda/cuda_absent.cpp) throws Error(unsupported). Throws
-// Error(out_of_memory) naming the bytes asked when the factor does not fit.
-std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
-                                                int device_ordinal);
+// A Hermitian LDL^H stores each off-diagonal pair (i, j), (j, i) of A once, in L: the entry
+// that lands in C's upper triangle (row before column after the symmetric permutation) is
+// conjugated by the scatter. One flag per entry of A's full pattern; both LDL^H engines
+// take them from here. Throws Error(invalid_input) without a pattern of s.n rows.
+std::vector<char> hermitian_mirrored_entries(const Schedule& s, PatternRef pattern);
+
+// The CUDA engine on device `device_ordinal`: CudaLU (src/cuda/lu/cuda_lu.cu), CudaLDLT
+// (src/cuda/ldlt/cuda_ldlt.cu) for a symmetric schedule, or CudaSupernodalLU for a
+// supernodal one (double only); in a build without CUDA a stand-in
+// (src/cuda/cuda_absent.cpp) throws Error(unsupported). Throws Error(out_of_memory) naming
+// the bytes asked when the factor does not fit. hermitian: as make_cpu_engine's.
+template <class Scalar = double>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                             int device_ordinal, bool hermitian = false);
 
 }  // namespace gpuglu

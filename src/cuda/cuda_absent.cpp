@@ -24,9 +24,14 @@ void copy_host_to_device(const double*, double*, int64_t n) {
   if (n > 0) throw Error(Status::unsupported, "device arrays: built without CUDA");
 }
 
-std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule&, PatternRef, const Options&, int) {
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule&, PatternRef, const Options&, int, bool) {
   throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
 }
+template std::unique_ptr<BasicNumericEngine<double>> make_cuda_engine(const Schedule&, PatternRef, const Options&, int,
+                                                                      bool);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_cuda_engine(const Schedule&, PatternRef, const Options&,
+                                                                       int, bool);
 
 namespace cuda {
 

@@ -21,20 +21,6 @@ namespace gpuglu {
 
 namespace {
 
-// A Hermitian LDL^H stores each off-diagonal pair (i, j), (j, i) of A once, in L: the entry
-// that lands in C's upper triangle (row before column after the symmetric permutation) is
-// conjugated by the scatter. One flag per entry of the full pattern (PatternRef).
-std::vector<char> mirrored_entries(const Schedule& s, PatternRef pattern) {
-  if (pattern.n != s.n || !pattern.rowptr)
-    throw Error(Status::invalid_input, "Hermitian LDL^H: the engine needs A's full pattern");
-  std::vector<char> flag(static_cast<size_t>(pattern.rowptr[pattern.n]), 0);
-  const int32_t* inv = s.row_perm_inv.data();
-  for (int32_t r = 0; r < pattern.n; ++r)
-    for (int64_t p = pattern.rowptr[r]; p < pattern.rowptr[r + 1]; ++p)
-      flag[static_cast<size_t>(p)] = inv[r] < inv[pattern.colind[p]] ? 1 : 0;
-  return flag;
-}
-
 template <class T>
 class CpuEngine final : public BasicNumericEngine<T> {
  public:
@@ -50,7 +36,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
     if (s.supernodal && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use the column engine");
-    if (hermitian_) conjugate_ = mirrored_entries(s, pattern);
+    if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
     refine_work_.resize(s.n);
   }
 

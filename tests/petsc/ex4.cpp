@@ -253,13 +253,13 @@ int main(int argc, char** argv) {
 
    test:
       suffix: cuda_backend_unsupported
-      requires: !cuda !complex
+      requires: !cuda
       args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -case laplacian -mat_gpuglu_backend cuda
       filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
 
    test:
       suffix: cuda_backend_no_device
-      requires: cuda !complex
+      requires: cuda
       args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -case laplacian -mat_gpuglu_backend cuda
       filter: Error: grep -o -E "gpuglu: backend cuda: no CUDA device"
 

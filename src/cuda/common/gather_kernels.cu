@@ -2,6 +2,7 @@
 #include "cuda/common/gather_kernels.cuh"
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_scalar.cuh"
 
 namespace gpuglu::cuda {
 namespace {
@@ -10,21 +11,27 @@ constexpr int kBlock = 256;
 // A grid-stride loop: a few waves of an H100 (132 SMs) are plenty for a copy.
 constexpr int64_t kMaxBlocks = 132 * 16;
 
+template <class T>
 __global__ void __launch_bounds__(kBlock) gather_kernel(int64_t count, const int64_t* __restrict__ map,
-                                                        const double* __restrict__ in, double* __restrict__ out) {
+                                                        const T* __restrict__ in, T* __restrict__ out,
+                                                        bool conjugate) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count; e += stride)
-    out[e] = in[map[e]];
+    out[e] = conj_if(conjugate, in[map[e]]);
 }
 
 }  // namespace
 
-void launch_gather(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream) {
+template <class T>
+void launch_gather(int64_t count, const int64_t* map, const T* in, T* out, cudaStream_t stream, bool conjugate) {
   if (count <= 0) return;
   const int64_t blocks = (count + kBlock - 1) / kBlock;
-  gather_kernel<<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kBlock, 0, stream>>>(count, map,
-                                                                                                          in, out);
+  gather_kernel<T><<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kBlock, 0, stream>>>(
+      count, map, in, out, conjugate);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
+
+template void launch_gather(int64_t, const int64_t*, const double*, double*, cudaStream_t, bool);
+template void launch_gather(int64_t, const int64_t*, const DComplex*, DComplex*, cudaStream_t, bool);
 
 }  // namespace gpuglu::cuda

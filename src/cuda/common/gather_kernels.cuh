@@ -8,7 +8,10 @@
 
 namespace gpuglu::cuda {
 
-// e < count; asynchronous on stream; nothing when count <= 0.
-void launch_gather(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream);
+// e < count; asynchronous on stream; nothing when count <= 0. T: the kernels' scalar
+// (common/device_scalar.hpp). conjugate: out[e] = conj(in[map[e]]) (a Hermitian factor's L^H).
+template <class T>
+void launch_gather(int64_t count, const int64_t* map, const T* in, T* out, cudaStream_t stream,
+                   bool conjugate = false);
 
 }  // namespace gpuglu::cuda

@@ -40,7 +40,7 @@ bool HostStaging::copies_directly(size_t bytes) const {
   }
 }
 
-void HostStaging::upload(double* dev, const double* host, double* pinned, size_t bytes, cudaStream_t stream) const {
+void HostStaging::upload(void* dev, const void* host, void* pinned, size_t bytes, cudaStream_t stream) const {
   if (bytes == 0) return;
   if (copies_directly(bytes)) {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream));
@@ -50,7 +50,7 @@ void HostStaging::upload(double* dev, const double* host, double* pinned, size_t
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, bytes, cudaMemcpyHostToDevice, stream));
 }
 
-void HostStaging::download(double* host, const double* dev, double* pinned, size_t bytes, cudaStream_t stream) const {
+void HostStaging::download(void* host, const void* dev, void* pinned, size_t bytes, cudaStream_t stream) const {
   if (bytes == 0) {
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;

@@ -33,11 +33,12 @@ class HostStaging {
   bool copies_directly(size_t bytes) const;
   // host -> dev, asynchronous on stream (host may be reused once the call returns when
   // staged; a direct copy from pageable memory returns once the driver holds the data).
-  // pinned: a buffer of at least `bytes` from pinned().
-  void upload(double* dev, const double* host, double* pinned, size_t bytes, cudaStream_t stream) const;
+  // pinned: a buffer of at least `bytes` from pinned(). Untyped: the engines stage real and
+  // complex values alike.
+  void upload(void* dev, const void* host, void* pinned, size_t bytes, cudaStream_t stream) const;
   // dev -> host, synchronous: host holds the values on return, and everything enqueued on
   // stream before has finished (bytes == 0: only the synchronization).
-  void download(double* host, const double* dev, double* pinned, size_t bytes, cudaStream_t stream) const;
+  void download(void* host, const void* dev, void* pinned, size_t bytes, cudaStream_t stream) const;
 
   void release() noexcept;  // frees the pinned buffers (the owner's device current)
 

@@ -13,9 +13,11 @@
 
 #include <cuda_runtime.h>
 
+#include <complex>
 #include <memory>
 #include <vector>
 
+#include "core/scalar.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/host_staging.hpp"
@@ -28,7 +30,9 @@
 
 namespace gpuglu::cuda {
 
-struct CudaLDLT::Impl {
+template <class Scalar>
+struct BasicCudaLDLT<Scalar>::Impl {
+  using T = device_scalar_t<Scalar>;
   int device = 0;
   int32_t n = 0;
   int64_t nnz_f = 0;
@@ -37,13 +41,13 @@ struct CudaLDLT::Impl {
   cudaEvent_t ev_start = nullptr, ev_loop = nullptr, ev_end = nullptr;
   // Built in this order by init(), released in the reverse one by ~Impl.
   std::unique_ptr<HostStaging> staging;
-  std::unique_ptr<DeviceFactor> factor;
-  std::unique_ptr<LdltSolves> solves;
-  std::unique_ptr<DeviceRefinement> refinement;
-  std::unique_ptr<LevelLoop> loop;
+  std::unique_ptr<BasicDeviceFactor<Scalar>> factor;
+  std::unique_ptr<BasicLdltSolves<Scalar>> solves;
+  std::unique_ptr<BasicDeviceRefinement<Scalar>> refinement;
+  std::unique_ptr<BasicLevelLoop<T>> loop;
   LevelTiming timing{0, 0.0, 0.0};
   bool factored = false;
-  std::vector<double> f_host;  // factor_values()' copy
+  std::vector<Scalar> f_host;  // factor_values()' copy
   bool f_host_current = false;
 
   Impl() = default;
@@ -51,10 +55,11 @@ struct CudaLDLT::Impl {
   Impl& operator=(const Impl&) = delete;
   ~Impl();
 
-  void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
+  void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern, bool hermitian);
 };
 
-CudaLDLT::Impl::~Impl() {
+template <class Scalar>
+BasicCudaLDLT<Scalar>::Impl::~Impl() {
   ReleaseScope scope(device);  // best effort: nothing here may throw
   if (stream) cudaStreamSynchronize(stream);
   loop.reset();  // its graph
@@ -68,7 +73,9 @@ CudaLDLT::Impl::~Impl() {
   mem.release();
 }
 
-void CudaLDLT::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
+template <class Scalar>
+void BasicCudaLDLT<Scalar>::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern,
+                                       bool hermitian) {
   if (!s.symmetric)
     throw Error(Status::invalid_input,
                 "CudaLDLT: the schedule is not symmetric (analyze_symmetric builds its schedules)");
@@ -94,24 +101,30 @@ void CudaLDLT::Impl::init(const Schedule& s, const Options& o, int device_ordina
   GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_end));
 
   staging = std::make_unique<HostStaging>(o.cuda.staging);
-  factor = std::make_unique<DeviceFactor>(s, mem, *staging);
-  const kernels::LevelArgs& args = factor->level_args();
-  solves = std::make_unique<LdltSolves>(s, o, device, mem, stream, args.f, args.diag);
-  refinement =
-      std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, factor->input_values(), mem, *staging, stream);
+  const bool conjugates = hermitian && is_complex_v<Scalar>;
+  factor = std::make_unique<BasicDeviceFactor<Scalar>>(
+      s, mem, *staging, conjugates ? hermitian_mirrored_entries(s, pattern) : std::vector<char>{});
+  const kernels::BasicLevelArgs<T>& args = factor->level_args();
+  solves = std::make_unique<BasicLdltSolves<Scalar>>(s, o, device, mem, stream, args.f, args.diag, conjugates);
+  refinement = std::make_unique<BasicDeviceRefinement<Scalar>>(n, s.input_nnz, pattern, factor->input_values(), mem,
+                                                               *staging, stream);
   refinement->set_equilibration(s.row_scale, s.col_scale);
-  loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, args, kernels::ldlt_update_kernels(), device, mem,
-                                     stream);
+  loop = std::make_unique<BasicLevelLoop<T>>(s, o.modes, o.cuda.level_graph, args, kernels::ldlt_update_kernels<T>(),
+                                             device, mem, stream);
 }
 
-CudaLDLT::CudaLDLT(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
+template <class Scalar>
+BasicCudaLDLT<Scalar>::BasicCudaLDLT(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern,
+                                     bool hermitian)
     : impl_(std::make_unique<Impl>()) {
-  impl_->init(s, o, device_ordinal, pattern);  // on a throw, ~Impl releases what init acquired
+  impl_->init(s, o, device_ordinal, pattern, hermitian);  // on a throw, ~Impl releases what init acquired
 }
 
-CudaLDLT::~CudaLDLT() = default;
+template <class Scalar>
+BasicCudaLDLT<Scalar>::~BasicCudaLDLT() = default;
 
-EngineFactorResult CudaLDLT::factor(const double* a_values, const PivotRule& rule) {
+template <class Scalar>
+EngineFactorResult BasicCudaLDLT<Scalar>::factor(const Scalar* a_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factored = false;
@@ -142,8 +155,9 @@ EngineFactorResult CudaLDLT::factor(const double* a_values, const PivotRule& rul
   return out;
 }
 
-EngineSolveResult CudaLDLT::solve(const double* b, double* x, bool /*transpose*/, int32_t max_steps,
-                                  const RefineTarget& target) {
+template <class Scalar>
+EngineSolveResult BasicCudaLDLT<Scalar>::solve(const Scalar* b, Scalar* x, bool /*transpose*/, int32_t max_steps,
+                                               const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLDLT::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
@@ -153,7 +167,8 @@ EngineSolveResult CudaLDLT::solve(const double* b, double* x, bool /*transpose*/
   return m.refinement->solve(*m.solves, b, x, false, max_steps, target);
 }
 
-const std::vector<double>& CudaLDLT::factor_values() {
+template <class Scalar>
+const std::vector<Scalar>& BasicCudaLDLT<Scalar>::factor_values() {
   Impl& m = *impl_;
   if (!m.f_host_current) {
     m.f_host.resize(static_cast<size_t>(m.nnz_f));
@@ -163,21 +178,35 @@ const std::vector<double>& CudaLDLT::factor_values() {
   return m.f_host;
 }
 
-void CudaLDLT::download_factor(double* f_host) const {
+template <class Scalar>
+void BasicCudaLDLT<Scalar>::download_factor(Scalar* f_host) const {
   const Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factor->download(f_host, m.stream);
 }
 
-int64_t CudaLDLT::device_bytes() const noexcept {
+template <class Scalar>
+int64_t BasicCudaLDLT<Scalar>::device_bytes() const noexcept {
   const Impl& m = *impl_;
   return m.mem.bytes() + (m.solves ? m.solves->device_bytes() : 0);
 }
 
-TrsvKernel CudaLDLT::trsv_kernel() const noexcept { return impl_->solves->kernel(); }
+template <class Scalar>
+TrsvKernel BasicCudaLDLT<Scalar>::trsv_kernel() const noexcept {
+  return impl_->solves->kernel();
+}
 
-CudaLDLT::LevelTiming CudaLDLT::level_timing() const { return impl_->timing; }
+template <class Scalar>
+auto BasicCudaLDLT<Scalar>::level_timing() const -> LevelTiming {
+  return impl_->timing;
+}
 
-bool CudaLDLT::uses_graph() const { return impl_->loop->uses_graph(); }
+template <class Scalar>
+bool BasicCudaLDLT<Scalar>::uses_graph() const {
+  return impl_->loop->uses_graph();
+}
+
+template class BasicCudaLDLT<double>;
+template class BasicCudaLDLT<std::complex<double>>;
 
 }  // namespace gpuglu::cuda

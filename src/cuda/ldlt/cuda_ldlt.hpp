@@ -9,7 +9,11 @@
 // receives its updates L(i, k) * (L(j, k) d_k) in ascending source order, rounded as the CPU
 // rounds them. solve() runs x = P^T S L^{-T} D^{-1} L^{-1} S P b on the device
 // (reference::solve_symmetric_with_factor's steps, L and L^T through the triangular-solve
-// module) and refines on the device against A's values of the last factor().
+// module) and refines on the device against A's values of the last factor(). Scalar: double
+// or std::complex<double>; complex symmetric (A = A^T) or, with hermitian, A = L D L^H
+// (reference::factor_ldlt_levels' rules: the scatter conjugates A's upper-triangle entries,
+// pivots drop their imaginary part, L^H is solved with conjugated values).
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -21,7 +25,8 @@
 
 namespace gpuglu::cuda {
 
-class CudaLDLT final : public NumericEngine {
+template <class Scalar>
+class BasicCudaLDLT final : public BasicNumericEngine<Scalar> {
  public:
   // s must be symmetric (analyze_symmetric). Uploads its pattern arrays once, allocates
   // every device buffer, builds the solvers of L and L^T, and captures the level loop as a
@@ -31,32 +36,34 @@ class CudaLDLT final : public NumericEngine {
   // on the first refined solve; without it, solve() with max_steps > 0 throws).
   // device_ordinal < 0: the calling thread's current device. Throws gpuglu::Error
   // (invalid_input for an unsymmetric schedule, out_of_memory naming the bytes asked,
-  // device_error, no_device).
-  CudaLDLT(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern = {});
-  ~CudaLDLT() override;
-  CudaLDLT(const CudaLDLT&) = delete;
-  CudaLDLT& operator=(const CudaLDLT&) = delete;
+  // device_error, no_device). hermitian (complex only; ignored for double): LDL^H, which
+  // needs the pattern.
+  BasicCudaLDLT(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern = {},
+                bool hermitian = false);
+  ~BasicCudaLDLT() override;
+  BasicCudaLDLT(const BasicCudaLDLT&) = delete;
+  BasicCudaLDLT& operator=(const BasicCudaLDLT&) = delete;
 
   // a_values: A's values in the analyzed CSR order (s.input_nnz of them). Synchronous. A
   // failure (tiny pivot under report, Inf/NaN during the elimination, NaN/Inf input) is a
   // status in the result; a schedule whose pattern lacks an entry an update needs throws
   // Error(invalid_input).
-  EngineFactorResult factor(const double* a_values, const PivotRule& rule) override;
+  EngineFactorResult factor(const Scalar* a_values, const PivotRule& rule) override;
 
   // x = A^{-1} b (A = A^T: transpose changes nothing), then up to max_steps refinement steps
   // on the device, as CudaLU::solve. b and x may alias. Throws Error(not_factored) unless
   // the last factor() succeeded.
-  EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
+  EngineSolveResult solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
                           const RefineTarget& target) override;
 
-  const std::vector<double>& factor_values() override;  // L with D on its diagonal, downloaded once per factorization
-  void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)
+  const std::vector<Scalar>& factor_values() override;  // L with D on its diagonal, downloaded once per factorization
+  void download_factor(Scalar* f_host) const;           // F values (s.f_rowind.size() of them)
   Backend backend() const noexcept override { return Backend::cuda; }
   int64_t device_bytes() const noexcept override;    // this object's device memory, its solvers' included
   TrsvKernel trsv_kernel() const noexcept override;  // the kernel L's solve runs
 
   // The level loop of the last factor(), as CudaLU reports it.
-  using LevelTiming = CudaLU::LevelTiming;
+  using LevelTiming = typename CudaLU::LevelTiming;
   LevelTiming level_timing() const;
   bool uses_graph() const;
 
@@ -64,5 +71,9 @@ class CudaLDLT final : public NumericEngine {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+using CudaLDLT = BasicCudaLDLT<double>;
+extern template class BasicCudaLDLT<double>;
+extern template class BasicCudaLDLT<std::complex<double>>;
 
 }  // namespace gpuglu::cuda

@@ -12,24 +12,17 @@
 namespace gpuglu::cuda::kernels {
 
 // --- factorization, phase 2 (ldlt_kernels.cu) ---
-// Targets t_begin .. t_begin + ntargets of a level: for each target column j its sources k
-// in ascending order, F(i, j) -= L(i, k) * (L(j, k) * d_k) over the rows i >= j of L(:, k).
-// a.src_col must hold the sources' columns (a symmetric schedule's target_src_col).
-// One warp per target, warps_per_block per block:
-void launch_ldlt_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
-                              bool programmatic, cudaStream_t stream);
-// One block of `threads` per target:
-void launch_ldlt_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
-                               bool programmatic, cudaStream_t stream);
-// The whole level loop in one self-scheduled launch (level_device.cuh's task loop).
-int ldlt_persistent_blocks(int device);
-void launch_ldlt_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
-// The four above, for LevelLoop.
-const UpdateKernels& ldlt_update_kernels();
+// Per target column j of a level, its sources k in ascending order,
+// F(i, j) -= L(i, k) * (L(j, k) * d_k) over the rows i >= j of L(:, k) (conj(L(j, k)) under
+// LDL^H, a.hermitian). a.src_col must hold the sources' columns (a symmetric schedule's
+// target_src_col). The warp, block and persistent launchers, for LevelLoop; T: double or
+// DComplex.
+template <class T>
+const BasicUpdateKernels<T>& ldlt_update_kernels();
 
 // --- solves (ldlt_solve_kernels.cu) ---
 // out[k] = in[k] / f[diag[k]]: D^{-1}, read straight from F (in and out may alias).
-void launch_divide_by_diagonal(int32_t n, const int64_t* diag, const double* f, const double* in, double* out,
-                               cudaStream_t stream);
+template <class T>
+void launch_divide_by_diagonal(int32_t n, const int64_t* diag, const T* f, const T* in, T* out, cudaStream_t stream);
 
 }  // namespace gpuglu::cuda::kernels

@@ -14,10 +14,13 @@
 
 #include <cuda_runtime.h>
 
+#include <complex>
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <vector>
 
+#include "core/scalar.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/host_staging.hpp"
@@ -32,17 +35,30 @@
 namespace gpuglu {
 
 // The one CUDA factory of the seam: a symmetric schedule (analyze_symmetric) is the LDL^T's,
-// a supernodal one (Options::lu_engine) the supernodal LU's.
-std::unique_ptr<NumericEngine> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
-                                                int device_ordinal) {
-  if (s.symmetric) return std::make_unique<cuda::CudaLDLT>(s, o, device_ordinal, pattern);
-  if (s.supernodal) return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
-  return std::make_unique<cuda::CudaLU>(s, o, device_ordinal, pattern);
+// a supernodal one (Options::lu_engine) the supernodal LU's (real only: engine_choice.cpp
+// refuses a complex supernodal schedule before it gets here).
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                             int device_ordinal, bool hermitian) {
+  if (s.symmetric) return std::make_unique<cuda::BasicCudaLDLT<Scalar>>(s, o, device_ordinal, pattern, hermitian);
+  if constexpr (std::is_same_v<Scalar, double>) {
+    if (s.supernodal) return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
+  } else {
+    if (s.supernodal)
+      throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use lu_engine column");
+  }
+  return std::make_unique<cuda::BasicCudaLU<Scalar>>(s, o, device_ordinal, pattern);
 }
+template std::unique_ptr<BasicNumericEngine<double>> make_cuda_engine(const Schedule&, PatternRef, const Options&, int,
+                                                                      bool);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_cuda_engine(const Schedule&, PatternRef, const Options&,
+                                                                       int, bool);
 
 namespace cuda {
 
-struct CudaLU::Impl {
+template <class Scalar>
+struct BasicCudaLU<Scalar>::Impl {
+  using T = device_scalar_t<Scalar>;
   int device = 0;
   int32_t n = 0;
   int64_t nnz_f = 0;
@@ -51,13 +67,13 @@ struct CudaLU::Impl {
   cudaEvent_t ev_start = nullptr, ev_loop = nullptr, ev_end = nullptr;
   // Built in this order by init(), released in the reverse one by ~Impl.
   std::unique_ptr<HostStaging> staging;
-  std::unique_ptr<DeviceFactor> factor;
-  std::unique_ptr<LuSolves> solves;
-  std::unique_ptr<DeviceRefinement> refinement;
-  std::unique_ptr<LevelLoop> loop;
+  std::unique_ptr<BasicDeviceFactor<Scalar>> factor;
+  std::unique_ptr<BasicLuSolves<Scalar>> solves;
+  std::unique_ptr<BasicDeviceRefinement<Scalar>> refinement;
+  std::unique_ptr<BasicLevelLoop<T>> loop;
   LevelTiming timing{0, 0.0, 0.0};
   bool factored = false;
-  std::vector<double> f_host;  // factor_values()' copy
+  std::vector<Scalar> f_host;  // factor_values()' copy
   bool f_host_current = false;
 
   Impl() = default;
@@ -68,7 +84,7 @@ struct CudaLU::Impl {
   void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
   // What every factorization starts with: the last factor is gone, A's values go up (or,
   // from device memory, across).
-  void begin_factorization(const double* a_values, bool on_device = false) {
+  void begin_factorization(const Scalar* a_values, bool on_device = false) {
     factored = false;
     f_host_current = false;
     if (on_device)
@@ -79,7 +95,8 @@ struct CudaLU::Impl {
   EngineFactorResult factor_input(const PivotRule& rule);  // the scatter and the level loop
 };
 
-CudaLU::Impl::~Impl() {
+template <class Scalar>
+BasicCudaLU<Scalar>::Impl::~Impl() {
   ReleaseScope scope(device);  // best effort: nothing here may throw
   if (stream) cudaStreamSynchronize(stream);
   loop.reset();  // its graph
@@ -93,7 +110,8 @@ CudaLU::Impl::~Impl() {
   mem.release();
 }
 
-void CudaLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
+template <class Scalar>
+void BasicCudaLU<Scalar>::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
   if (s.symmetric)
     throw Error(Status::invalid_input, "CudaLU: a symmetric schedule holds L and D only; CudaLDLT factors it");
   if (device_ordinal < 0) {
@@ -116,43 +134,49 @@ void CudaLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal,
   GPUGLU_CUDA_CHECK(cudaEventCreate(&ev_end));
 
   staging = std::make_unique<HostStaging>(o.cuda.staging);
-  factor = std::make_unique<DeviceFactor>(s, mem, *staging);
-  solves = std::make_unique<LuSolves>(s, o, device, mem, stream, factor->values());
-  refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, factor->input_values(), mem, *staging,
-                                                  stream);
+  factor = std::make_unique<BasicDeviceFactor<Scalar>>(s, mem, *staging);
+  solves = std::make_unique<BasicLuSolves<Scalar>>(s, o, device, mem, stream, factor->values());
+  refinement = std::make_unique<BasicDeviceRefinement<Scalar>>(n, s.input_nnz, pattern, factor->input_values(), mem,
+                                                               *staging, stream);
   refinement->set_equilibration(s.row_scale, s.col_scale);
-  loop = std::make_unique<LevelLoop>(s, o.modes, o.cuda.level_graph, factor->level_args(),
-                                     kernels::lu_update_kernels(), device, mem, stream);
+  loop = std::make_unique<BasicLevelLoop<T>>(s, o.modes, o.cuda.level_graph, factor->level_args(),
+                                             kernels::lu_update_kernels<T>(), device, mem, stream);
 }
 
-CudaLU::CudaLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
+template <class Scalar>
+BasicCudaLU<Scalar>::BasicCudaLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
     : impl_(std::make_unique<Impl>()) {
   impl_->init(s, o, device_ordinal, pattern);  // on a throw, ~Impl releases what init acquired
 }
 
-CudaLU::~CudaLU() = default;
+template <class Scalar>
+BasicCudaLU<Scalar>::~BasicCudaLU() = default;
 
-EngineFactorResult CudaLU::factor(const double* a_values, const PivotRule& rule) {
+template <class Scalar>
+EngineFactorResult BasicCudaLU<Scalar>::factor(const Scalar* a_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.begin_factorization(a_values);
   return m.factor_input(rule);
 }
 
-EngineFactorResult CudaLU::factor_device(const double* d_values, const PivotRule& rule) {
+template <class Scalar>
+EngineFactorResult BasicCudaLU<Scalar>::factor_device(const Scalar* d_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.begin_factorization(d_values, true);
   return m.factor_input(rule);
 }
 
-void CudaLU::download_input(double* a_values) {
+template <class Scalar>
+void BasicCudaLU<Scalar>::download_input(Scalar* a_values) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factor->download_input(a_values, m.stream);
 }
 
-EngineFactorResult CudaLU::Impl::factor_input(const PivotRule& rule) {
+template <class Scalar>
+EngineFactorResult BasicCudaLU<Scalar>::Impl::factor_input(const PivotRule& rule) {
   Impl& m = *this;
   GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
   m.factor->enqueue_scatter(rule, m.stream);
@@ -179,8 +203,9 @@ EngineFactorResult CudaLU::Impl::factor_input(const PivotRule& rule) {
   return out;
 }
 
-EngineSolveResult CudaLU::solve(const double* b, double* x, bool transpose, int32_t max_steps,
-                                const RefineTarget& target) {
+template <class Scalar>
+EngineSolveResult BasicCudaLU<Scalar>::solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
+                                             const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
@@ -188,8 +213,9 @@ EngineSolveResult CudaLU::solve(const double* b, double* x, bool transpose, int3
   return m.refinement->solve(*m.solves, b, x, transpose, max_steps, target);
 }
 
-EngineSolveResult CudaLU::solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
-                                       const RefineTarget& target) {
+template <class Scalar>
+EngineSolveResult BasicCudaLU<Scalar>::solve_device(const Scalar* d_b, Scalar* d_x, bool transpose,
+                                                    int32_t max_steps, const RefineTarget& target) {
   Impl& m = *impl_;
   if (!m.factored) throw Error(Status::not_factored, "CudaLU::solve_device: no successful factorization to solve with");
   if (m.n == 0) return EngineSolveResult{};
@@ -197,7 +223,8 @@ EngineSolveResult CudaLU::solve_device(const double* d_b, double* d_x, bool tran
   return m.refinement->solve_device(*m.solves, d_b, d_x, transpose, max_steps, target);
 }
 
-const std::vector<double>& CudaLU::factor_values() {
+template <class Scalar>
+const std::vector<Scalar>& BasicCudaLU<Scalar>::factor_values() {
   Impl& m = *impl_;
   if (!m.f_host_current) {
     m.f_host.resize(static_cast<size_t>(m.nnz_f));
@@ -207,37 +234,53 @@ const std::vector<double>& CudaLU::factor_values() {
   return m.f_host;
 }
 
-void CudaLU::download_factor(double* f_host) const {
+template <class Scalar>
+void BasicCudaLU<Scalar>::download_factor(Scalar* f_host) const {
   const Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factor->download(f_host, m.stream);
 }
 
-int64_t CudaLU::device_bytes() const noexcept {
+template <class Scalar>
+int64_t BasicCudaLU<Scalar>::device_bytes() const noexcept {
   const Impl& m = *impl_;
   return m.mem.bytes() + (m.solves ? m.solves->device_bytes() : 0);
 }
 
-TrsvKernel CudaLU::trsv_kernel() const noexcept { return impl_->solves->kernel(); }
+template <class Scalar>
+TrsvKernel BasicCudaLU<Scalar>::trsv_kernel() const noexcept {
+  return impl_->solves->kernel();
+}
 
-int64_t CudaLU::factor_bytes() const {
+template <class Scalar>
+int64_t BasicCudaLU<Scalar>::factor_bytes() const {
   const Impl& m = *impl_;
-  return m.nnz_f * static_cast<int64_t>(sizeof(double) + sizeof(int32_t)) +
+  return m.nnz_f * static_cast<int64_t>(sizeof(Scalar) + sizeof(int32_t)) +
          (static_cast<int64_t>(m.n) + 1) * static_cast<int64_t>(sizeof(int64_t)) +
          static_cast<int64_t>(m.n) * static_cast<int64_t>(sizeof(int64_t));
 }
 
-CudaLU::LevelTiming CudaLU::level_timing() const { return impl_->timing; }
+template <class Scalar>
+auto BasicCudaLU<Scalar>::level_timing() const -> LevelTiming {
+  return impl_->timing;
+}
 
-bool CudaLU::uses_graph() const { return impl_->loop->uses_graph(); }
+template <class Scalar>
+bool BasicCudaLU<Scalar>::uses_graph() const {
+  return impl_->loop->uses_graph();
+}
 
-std::vector<float> CudaLU::profile_levels(const double* a_values, const PivotRule& rule) {
+template <class Scalar>
+std::vector<float> BasicCudaLU<Scalar>::profile_levels(const Scalar* a_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.begin_factorization(a_values);
   m.factor->enqueue_scatter(rule, m.stream);
   return m.loop->profile(m.stream);
 }
+
+template class BasicCudaLU<double>;
+template class BasicCudaLU<std::complex<double>>;
 
 }  // namespace cuda
 }  // namespace gpuglu

@@ -2,12 +2,15 @@
 // state read after it. The kernels are lu_kernels.cu's.
 #include "cuda/lu/device_factor.hpp"
 
+#include "core/scalar.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
 
-DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging)
+template <class Scalar>
+BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging,
+                                             const std::vector<char>& conjugate)
     : staging_(staging),
       n_(s.n),
       nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
@@ -17,7 +20,7 @@ DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& st
   args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
   args_.rowind = mem.upload(s.f_rowind, "the factor's row indices");
   args_.diag = mem.upload(s.f_diag, "the factor's diagonal positions");
-  args_.f = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
+  args_.f = mem.allocate<T>(static_cast<size_t>(nnz_f_), "the factor's values");
   args_.level_cols = mem.upload(s.level_cols, "the level columns");
   args_.target_col = mem.upload(s.target_col, "the update targets");
   args_.src_ptr = mem.upload(s.target_src_ptr, "the update source pointers");
@@ -25,43 +28,57 @@ DeviceFactor::DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& st
   if (s.symmetric) args_.src_col = mem.upload(s.target_src_col, "the update sources' columns");
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
   args_.incomplete = s.incomplete;
+  args_.hermitian = !conjugate.empty();
   value_map_ = mem.upload(s.value_map, "the value map");
   value_scale_ = mem.upload(s.value_scale, "the value scaling");
-  a_dev_ = mem.allocate<double>(static_cast<size_t>(input_nnz_), "the input values");
-  a_pinned_ = staging.pinned<double>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
+  if (!conjugate.empty()) {
+    if (static_cast<int64_t>(conjugate.size()) != input_nnz_)
+      throw Error(Status::invalid_input, "CUDA LDL^H: one conjugation flag per input entry expected");
+    const std::vector<uint8_t> flags(conjugate.begin(), conjugate.end());
+    conjugate_ = mem.upload(flags, "the Hermitian scatter's conjugation flags");
+  }
+  a_dev_ = mem.allocate<T>(static_cast<size_t>(input_nnz_), "the input values");
+  a_pinned_ = staging.pinned<T>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
   state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
 }
 
-void DeviceFactor::upload_input(const double* a_values, cudaStream_t stream) {
-  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(double), stream);
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::upload_input(const Scalar* a_values, cudaStream_t stream) {
+  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(T), stream);
 }
 
-void DeviceFactor::copy_input(const double* d_values, cudaStream_t stream) {
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::copy_input(const Scalar* d_values, cudaStream_t stream) {
   if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_dev_, d_values, static_cast<size_t>(input_nnz_) * sizeof(double),
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_dev_, d_values, static_cast<size_t>(input_nnz_) * sizeof(T),
                                     cudaMemcpyDefault, stream));
 }
 
-void DeviceFactor::download_input(double* a_values, cudaStream_t stream) const {
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::download_input(Scalar* a_values, cudaStream_t stream) const {
   if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_values, a_dev_, static_cast<size_t>(input_nnz_) * sizeof(double),
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_values, a_dev_, static_cast<size_t>(input_nnz_) * sizeof(T),
                                     cudaMemcpyDeviceToHost, stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void DeviceFactor::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
-  GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.f, 0, static_cast<size_t>(nnz_f_) * sizeof(double), stream));
-  kernels::launch_scatter(input_nnz_, a_dev_, value_map_, value_scale_, args_.f, args_.state, accumulate_, stream);
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.f, 0, static_cast<size_t>(nnz_f_) * sizeof(T), stream));
+  kernels::launch_scatter(input_nnz_, static_cast<const T*>(a_dev_), value_map_, value_scale_, args_.f, args_.state,
+                          accumulate_, conjugate_, stream);
   kernels::launch_shift_diagonal(n_, args_.diag, args_.f, rule.diagonal_shift, stream);
 }
 
-void DeviceFactor::enqueue_state_download(cudaStream_t stream) {
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::enqueue_state_download(cudaStream_t stream) {
   GPUGLU_CUDA_CHECK(
       cudaMemcpyAsync(state_pinned_, args_.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, stream));
 }
 
-EngineFactorResult DeviceFactor::result() const {
+template <class Scalar>
+EngineFactorResult BasicDeviceFactor<Scalar>::result() const {
   const kernels::FactorState st = *state_pinned_;
   if (st.missing_fill)
     throw Error(Status::invalid_input,
@@ -81,17 +98,22 @@ EngineFactorResult DeviceFactor::result() const {
     const int32_t column = static_cast<int32_t>(st.failure_key & 0xffffffffull);
     out.stats.status = Status::numerically_singular;
     out.stats.pivot_column = column;
-    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.f + f_diag_[column], sizeof(double),
-                                 cudaMemcpyDeviceToHost));
+    Scalar pivot{};
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&pivot, args_.f + f_diag_[column], sizeof(T), cudaMemcpyDeviceToHost));
+    out.stats.pivot_value = reported_value(pivot);
   }
   return out;
 }
 
-void DeviceFactor::download(double* f_host, cudaStream_t stream) const {
+template <class Scalar>
+void BasicDeviceFactor<Scalar>::download(Scalar* f_host, cudaStream_t stream) const {
   if (nnz_f_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, args_.f, static_cast<size_t>(nnz_f_) * sizeof(double),
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, args_.f, static_cast<size_t>(nnz_f_) * sizeof(T),
                                     cudaMemcpyDeviceToHost, stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
+
+template class BasicDeviceFactor<double>;
+template class BasicDeviceFactor<std::complex<double>>;
 
 }  // namespace gpuglu::cuda

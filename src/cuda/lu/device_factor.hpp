@@ -4,40 +4,49 @@
 // scatters them into F, and the factorization state (pivot failures, statistics), read back
 // once the level loop is done. A symmetric schedule's scatter adds (its value map may send
 // both halves of an off-diagonal pair to one entry of L), and its update sources' columns go
-// up with the rest.
+// up with the rest. Scalar: double or std::complex<double> (the seam's); the device holds
+// T = device_scalar_t<Scalar>, the same bytes. A Hermitian factor's scatter conjugates the
+// input entries that land in C's upper triangle (one flag per entry, uploaded once).
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <complex>
 #include <vector>
 
 #include "core/numeric_engine.hpp"
 #include "core/numeric_types.hpp"
 #include "cuda/common/device_memory.hpp"
+#include "cuda/common/device_scalar.hpp"
 #include "cuda/common/host_staging.hpp"
 #include "cuda/lu/lu_kernels.cuh"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {
 
-class DeviceFactor {
+template <class Scalar>
+class BasicDeviceFactor {
  public:
+  using T = device_scalar_t<Scalar>;
   // Uploads s's factor pattern, level schedule, value map and scaling into mem (each upload
   // synchronous); the pinned buffers for A's values and the state come from staging.
-  DeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging);
-  DeviceFactor(const DeviceFactor&) = delete;
-  DeviceFactor& operator=(const DeviceFactor&) = delete;
+  // conjugate (Hermitian LDL^H only; else empty): per input entry, whether the scatter
+  // conjugates it.
+  BasicDeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging,
+                    const std::vector<char>& conjugate = {});
+  BasicDeviceFactor(const BasicDeviceFactor&) = delete;
+  BasicDeviceFactor& operator=(const BasicDeviceFactor&) = delete;
 
   // The pointers every level kernel takes (fixed for the object's life, so a graph keeps them).
-  const kernels::LevelArgs& level_args() const { return args_; }
-  const double* values() const { return args_.f; }
-  const double* input_values() const { return a_dev_; }  // A's values of the last upload_input()
+  const kernels::BasicLevelArgs<T>& level_args() const { return args_; }
+  const T* values() const { return args_.f; }
+  const T* input_values() const { return a_dev_; }  // A's values of the last upload_input()
 
   // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
-  void upload_input(const double* a_values, cudaStream_t stream);
+  void upload_input(const Scalar* a_values, cudaStream_t stream);
   // The same from device memory (any device of this process): one copy on stream, no host.
-  void copy_input(const double* d_values, cudaStream_t stream);
+  void copy_input(const Scalar* d_values, cudaStream_t stream);
   // A's values of the last upload_input() / copy_input() to the host, synchronous.
-  void download_input(double* a_values, cudaStream_t stream) const;
+  void download_input(Scalar* a_values, cudaStream_t stream) const;
   // What precedes the level loop: the state reset for rule, F = 0, A's values scattered
   // (scaled; added where they share a position) into F, rule.diagonal_shift added to the
   // diagonal.
@@ -48,7 +57,7 @@ class DeviceFactor {
   // Error(invalid_input) when an update found no fill entry (a broken schedule).
   EngineFactorResult result() const;
   // F's values to f_host (nnz of them), synchronous.
-  void download(double* f_host, cudaStream_t stream) const;
+  void download(Scalar* f_host, cudaStream_t stream) const;
 
  private:
   const HostStaging& staging_;
@@ -57,12 +66,17 @@ class DeviceFactor {
   int64_t input_nnz_ = 0;
   bool accumulate_ = false;  // symmetric schedule: the scatter adds
   std::vector<int64_t> f_diag_;  // host copy: the failing pivot's position
-  kernels::LevelArgs args_{};
+  kernels::BasicLevelArgs<T> args_{};
   int64_t* value_map_ = nullptr;
   double* value_scale_ = nullptr;
-  double* a_dev_ = nullptr;
-  double* a_pinned_ = nullptr;
+  uint8_t* conjugate_ = nullptr;  // null: no entry is conjugated
+  T* a_dev_ = nullptr;
+  T* a_pinned_ = nullptr;
   kernels::FactorState* state_pinned_ = nullptr;
 };
+
+using DeviceFactor = BasicDeviceFactor<double>;
+extern template class BasicDeviceFactor<double>;
+extern template class BasicDeviceFactor<std::complex<double>>;
 
 }  // namespace gpuglu::cuda

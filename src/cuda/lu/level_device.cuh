@@ -6,10 +6,13 @@
 // use lives here, inline.
 //
 // Arithmetic matches reference::pivot_and_scale operation for operation: explicit
-// __dmul_rn / __ddiv_rn keep nvcc from contracting, so both engines' factors come out
-// bitwise as the CPU executors compute them.
+// __dmul_rn / __ddiv_rn (common/device_scalar.cuh's mul / div for either scalar) keep nvcc
+// from contracting, so both engines' real factors come out bitwise as the CPU executors
+// compute them (complex ones to rounding: device_scalar.cuh says why).
 #include <cfloat>
+#include <type_traits>
 
+#include "cuda/common/device_scalar.cuh"
 #include "cuda/lu/lu_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
@@ -76,29 +79,33 @@ __device__ __forceinline__ bool update_skipped(const FactorState* st, int32_t le
 
 // F as read by the persistent kernel (Coherent): values written by other blocks during the
 // same launch must not come from this SM's L1, so they are loaded at L2 (ld.global.cg).
-template <bool Coherent>
-__device__ __forceinline__ double load_f(const double* p) {
+template <bool Coherent, class T>
+__device__ __forceinline__ T load_f(const T* p) {
   if constexpr (Coherent)
-    return __ldcg(p);
+    return load_cg(p);
   else
     return *p;
 }
 
 // reference::pivot_and_scale for column j by a group of nthreads (a warp, or the block).
 // The column holds its pivot at diag[j] and L's entries after it: U(:, j) above it (LU), or
-// nothing (LDL^T, whose columns start with d_j), only enter the column's max.
-template <bool Block, bool Coherent = false>
-__device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int tid, int nthreads) {
-  double* f = a.f;
+// nothing (LDL^T, whose columns start with d_j), only enter the column's max. A Hermitian
+// LDL^H's pivot loses its imaginary part first (reference::factor_ldlt_levels).
+template <bool Block, bool Coherent = false, class T>
+__device__ void pivot_column(const BasicLevelArgs<T>& a, int32_t level, int32_t j, int tid, int nthreads) {
+  T* f = a.f;
   FactorState* st = a.state;
   const int64_t begin = a.colptr[j];
   const int64_t end = a.colptr[j + 1];
   const int64_t d = a.diag[j];
-  const double pivot0 = load_f<Coherent>(f + d);  // read by every thread before thread 0 may overwrite it
+  T pivot0 = load_f<Coherent>(f + d);  // read by every thread before thread 0 may overwrite it
+  if constexpr (!std::is_same_v<T, double>) {
+    if (a.hermitian) pivot0.im = 0.0;
+  }
   double colmax = 0.0;
   bool finite = true;
   for (int64_t p = begin + tid; p < end; p += nthreads) {
-    const double v = fabs(load_f<Coherent>(f + p));
+    const double v = p == d ? magnitude(pivot0) : magnitude(load_f<Coherent>(f + p));
     colmax = v > colmax ? v : colmax;
     finite &= v <= DBL_MAX;  // false for NaN and Inf
   }
@@ -109,7 +116,7 @@ __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int t
     colmax = warp_max(colmax);
     finite = __all_sync(kFullMask, finite) != 0;
   }
-  const double apiv = fabs(pivot0);
+  const double apiv = magnitude(pivot0);
   const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
   if (tid == 0) {
     atomic_min_nonneg(&st->min_ratio_bits, ratio);
@@ -122,21 +129,24 @@ __device__ void pivot_column(const LevelArgs& a, int32_t level, int32_t j, int t
   const double threshold = st->threshold;
   const double zero_pivot = st->zero_pivot;
   const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
-  double pivot = pivot0;
+  T pivot = pivot0;
   if (tiny) {
     if (st->policy == static_cast<int32_t>(PivotPolicy::report)) {
       if (tid == 0) record_failure(st, level, j);
       return;
     }
-    const double pert = st->perturbation;
-    pivot = __dmul_rn(pivot0 < 0.0 ? -pert : pert, colmax > 0.0 ? colmax : 1.0);
+    pivot = perturbed_pivot(pivot0, __dmul_rn(st->perturbation, colmax > 0.0 ? colmax : 1.0));
     if (tid == 0) {
-      f[d] = pivot;
       atomicAdd(&st->perturbed, 1ull);
       atomicMin(&st->first_perturbed, static_cast<unsigned long long>(j));
     }
   }
-  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = __ddiv_rn(load_f<Coherent>(f + p), pivot);
+  if constexpr (std::is_same_v<T, double>) {
+    if (tiny && tid == 0) f[d] = pivot;
+  } else {
+    if ((tiny || a.hermitian) && tid == 0) f[d] = pivot;
+  }
+  for (int64_t p = d + 1 + tid; p < end; p += nthreads) f[p] = div(load_f<Coherent>(f + p), pivot);
 }
 
 constexpr int kUnroll = 4;  // rows in flight per thread: independent loads overlap their latency
@@ -171,8 +181,8 @@ __device__ __forceinline__ void wait_until(const int32_t* counter, int32_t value
 // A pivot task decides once, for the whole block, whether it is skipped: missing_fill may
 // be set by a concurrent target task meanwhile, and threads that disagreed would part at
 // pivot_column's barriers.
-template <class UpdateTarget>
-__device__ void run_persistent_tasks(const LevelArgs& a, const PersistentArgs& p, UpdateTarget update_target) {
+template <class T, class UpdateTarget>
+__device__ void run_persistent_tasks(const BasicLevelArgs<T>& a, const PersistentArgs& p, UpdateTarget update_target) {
   __shared__ int64_t task;
   __shared__ bool skip_pivot;
   const int tid = static_cast<int>(threadIdx.x);

@@ -58,9 +58,10 @@ std::vector<LevelLaunch> plan_levels(const Schedule& s, const KernelModeThreshol
   return plan;
 }
 
-LevelLoop::LevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph,
-                     const kernels::LevelArgs& args, const kernels::UpdateKernels& updates, int device,
-                     DeviceMemory& mem, cudaStream_t stream)
+template <class T>
+BasicLevelLoop<T>::BasicLevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph,
+                                  const kernels::BasicLevelArgs<T>& args, const kernels::BasicUpdateKernels<T>& updates,
+                                  int device, DeviceMemory& mem, cudaStream_t stream)
     : device_(device),
       n_(s.n),
       levels_(s.num_levels()),
@@ -84,7 +85,8 @@ LevelLoop::LevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool 
 
 // Tasks in level order (each level's pivots, then its targets), with the counts they wait
 // for: a pivot of j all updates of j, a target of k the updates of k scheduled before it.
-void LevelLoop::init_persistent(const Schedule& s, DeviceMemory& mem) {
+template <class T>
+void BasicLevelLoop<T>::init_persistent(const Schedule& s, DeviceMemory& mem) {
   std::vector<uint8_t> is_pivot;
   std::vector<int64_t> arg;
   std::vector<int32_t> level_of_task, count;
@@ -126,7 +128,8 @@ void LevelLoop::init_persistent(const Schedule& s, DeviceMemory& mem) {
   persistent_grid_ = updates_.persistent_blocks(device_);
 }
 
-void LevelLoop::enqueue(cudaStream_t st) {
+template <class T>
+void BasicLevelLoop<T>::enqueue(cudaStream_t st) {
   if (persistent_) {
     GPUGLU_CUDA_CHECK(cudaMemsetAsync(ticket_dev_, 0, sizeof(unsigned long long), st));
     GPUGLU_CUDA_CHECK(cudaMemsetAsync(col_done_dev_, 0, static_cast<size_t>(n_) * sizeof(int32_t), st));
@@ -140,7 +143,8 @@ void LevelLoop::enqueue(cudaStream_t st) {
   }
 }
 
-void LevelLoop::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
+template <class T>
+void BasicLevelLoop<T>::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
   kernels::launch_pivot(args_, ll.level, ll.col_begin, ll.ncols, ll.pivot_threads, ll.programmatic, st);
   if (ll.ntargets == 0) return;
   if (ll.update_by_warps)
@@ -149,11 +153,13 @@ void LevelLoop::enqueue_level(const LevelLaunch& ll, cudaStream_t st) const {
     updates_.by_blocks(args_, ll.level, ll.t_begin, ll.ntargets, ll.update_width, ll.programmatic, st);
 }
 
-void LevelLoop::enqueue_levels(cudaStream_t st) const {
+template <class T>
+void BasicLevelLoop<T>::enqueue_levels(cudaStream_t st) const {
   for (const LevelLaunch& ll : plan_) enqueue_level(ll, st);
 }
 
-std::vector<float> LevelLoop::profile(cudaStream_t st) const {
+template <class T>
+std::vector<float> BasicLevelLoop<T>::profile(cudaStream_t st) const {
   std::vector<cudaEvent_t> events(plan_.size() + 1, nullptr);
   std::vector<float> ms(plan_.size(), 0.0f);
   auto destroy = [&] {
@@ -176,5 +182,8 @@ std::vector<float> LevelLoop::profile(cudaStream_t st) const {
   destroy();
   return ms;
 }
+
+template class BasicLevelLoop<double>;
+template class BasicLevelLoop<DComplex>;
 
 }  // namespace gpuglu::cuda

@@ -52,15 +52,18 @@ struct LevelLaunch {
 // The launch of every level of s under modes (GLU3.0's modes as above).
 std::vector<LevelLaunch> plan_levels(const Schedule& s, const KernelModeThresholds& modes);
 
-class LevelLoop {
+// T: the kernels' scalar (double or DComplex); the plan does not depend on it.
+template <class T>
+class BasicLevelLoop {
  public:
   // Plans s's levels on `device` for args (the factor's device pointers), phase 2 run by
   // `updates`. With modes.persistent_kernel, uploads the persistent kernel's tasks into mem;
   // otherwise, when level_graph, captures the loop on stream as a CUDA graph (synchronized).
-  LevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph, const kernels::LevelArgs& args,
-            const kernels::UpdateKernels& updates, int device, DeviceMemory& mem, cudaStream_t stream);
-  LevelLoop(const LevelLoop&) = delete;
-  LevelLoop& operator=(const LevelLoop&) = delete;
+  BasicLevelLoop(const Schedule& s, const KernelModeThresholds& modes, bool level_graph,
+                 const kernels::BasicLevelArgs<T>& args, const kernels::BasicUpdateKernels<T>& updates, int device,
+                 DeviceMemory& mem, cudaStream_t stream);
+  BasicLevelLoop(const BasicLevelLoop&) = delete;
+  BasicLevelLoop& operator=(const BasicLevelLoop&) = delete;
 
   // The whole loop on st (after the scatter): the persistent kernel, the graph, or the
   // plain launches.
@@ -79,8 +82,8 @@ class LevelLoop {
   int device_ = 0;
   int32_t n_ = 0;
   int32_t levels_ = 0;
-  kernels::LevelArgs args_{};
-  kernels::UpdateKernels updates_{};
+  kernels::BasicLevelArgs<T> args_{};
+  kernels::BasicUpdateKernels<T> updates_{};
   std::vector<LevelLaunch> plan_;
   CapturedGraph graph_;
   // modes.persistent_kernel: the level loop as one self-scheduled launch instead
@@ -91,5 +94,9 @@ class LevelLoop {
   int32_t* level_done_dev_ = nullptr;
   unsigned long long* ticket_dev_ = nullptr;
 };
+
+using LevelLoop = BasicLevelLoop<double>;
+extern template class BasicLevelLoop<double>;
+extern template class BasicLevelLoop<DComplex>;
 
 }  // namespace gpuglu::cuda

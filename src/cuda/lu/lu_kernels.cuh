@@ -2,13 +2,15 @@
 // Interface of the CUDA kernels of CudaLU: the device-side state of one factorization
 // and host launchers (kernels live in lu_kernels.cu, solve_kernels.cu and refine_kernels.cu;
 // every launcher checks the launch through GPUGLU_CUDA_CHECK and may be called during stream
-// capture).
+// capture). Launchers of values are templates on the kernels' scalar T (double or DComplex,
+// common/device_scalar.hpp), instantiated for both; the statistics stay real.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstring>
 
 #include "core/numeric_types.hpp"
+#include "cuda/common/device_scalar.hpp"
 
 namespace gpuglu::cuda::kernels {
 
@@ -47,11 +49,12 @@ struct FactorState {
 
 // Device pointers of the factor pattern and the level schedule (fixed for the object's
 // life, so a captured graph can keep them).
-struct LevelArgs {
+template <class T>
+struct BasicLevelArgs {
   const int64_t* colptr;
   const int32_t* rowind;
   const int64_t* diag;
-  double* f;
+  T* f;
   const int32_t* level_cols;
   const int32_t* target_col;
   const int64_t* src_ptr;
@@ -61,16 +64,24 @@ struct LevelArgs {
   // ILU: updates whose target (i, k) is not in F are dropped (no superset guarantee, so
   // no direct offsets and no rank-bounded search windows either).
   bool incomplete;
+  // Hermitian LDL^H (complex symmetric schedules): a pivot's imaginary part is dropped and
+  // an update's multiplier is conj(L(j, k)) d_k (reference::factor_ldlt_levels).
+  bool hermitian;
 };
+using LevelArgs = BasicLevelArgs<double>;
 
 // --- factorization (lu_kernels.cu) ---
 void launch_reset(FactorState* state, const PivotRule& rule, cudaStream_t stream);
 // f[map[p]] = scale[p] * a[p] (f zeroed before), NaN/Inf detection and max |scaled value|.
 // accumulate: f[map[p]] += instead, where entries share a position (symmetric schedules).
-void launch_scatter(int64_t nnz, const double* a, const int64_t* map, const double* scale, double* f,
-                    FactorState* state, bool accumulate, cudaStream_t stream);
+// conjugate (complex; null: none): a[p] enters conjugated where conjugate[p] is set (a
+// Hermitian LDL^H's upper-triangle entries).
+template <class T>
+void launch_scatter(int64_t nnz, const T* a, const int64_t* map, const double* scale, T* f, FactorState* state,
+                    bool accumulate, const uint8_t* conjugate, cudaStream_t stream);
 // f[diag[j]] += shift for every column j (PivotRule::diagonal_shift; nothing when shift == 0).
-void launch_shift_diagonal(int32_t n, const int64_t* diag, double* f, double shift, cudaStream_t stream);
+template <class T>
+void launch_shift_diagonal(int32_t n, const int64_t* diag, T* f, double shift, cudaStream_t stream);
 // Whether the device and these kernels' binary support programmatic dependent launch.
 bool programmatic_launch_supported(int device);
 
@@ -78,21 +89,26 @@ bool programmatic_launch_supported(int device);
 // (sm_90+), so the kernel overlaps the end of the previous one on the stream.
 // Pivot test and L scaling of the level's columns level_cols[col_begin .. col_begin + ncols).
 // threads_per_column == 32: a warp per column; otherwise a block of that many threads per column.
-void launch_pivot(const LevelArgs& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
+template <class T>
+void launch_pivot(const BasicLevelArgs<T>& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
                   bool programmatic, cudaStream_t stream);
 // Targets t_begin .. t_begin + ntargets of a level: one warp per target, warps_per_block per block.
-void launch_update_warps(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
-                         bool programmatic, cudaStream_t stream);
+template <class T>
+void launch_update_warps(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets,
+                         int warps_per_block, bool programmatic, cudaStream_t stream);
 // Targets t_begin .. t_begin + ntargets of a level: one block of `threads` per target.
-void launch_update_blocks(const LevelArgs& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
+template <class T>
+void launch_update_blocks(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
                           bool programmatic, cudaStream_t stream);
 
 // --- solves (solve_kernels.cu) ---
 // out[k] = scale[perm[k]] * in[perm[k]]
-void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+template <class T>
+void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, const T* in, T* out,
                           cudaStream_t stream);
 // out[perm[k]] = scale[perm[k]] * in[k]
-void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+template <class T>
+void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const T* in, T* out,
                            cudaStream_t stream);
 
 
@@ -111,22 +127,27 @@ struct PersistentArgs {
 };
 constexpr int kPersistentThreads = 128;
 // Blocks that are resident at once on `device` (the persistent grid).
+template <class T>
 int persistent_blocks(int device);
-void launch_persistent(const LevelArgs& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
+template <class T>
+void launch_persistent(const BasicLevelArgs<T>& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
 
 // Phase 2 of one engine's level loop - its update kernels, as LevelLoop launches them: per
 // level by warps or by blocks (the launchers above have these signatures), or all levels in
 // the persistent kernel. Phase 1 (launch_pivot) is the same for every engine.
-struct UpdateKernels {
-  void (*by_warps)(const LevelArgs&, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
+template <class T>
+struct BasicUpdateKernels {
+  void (*by_warps)(const BasicLevelArgs<T>&, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
                    bool programmatic, cudaStream_t stream);
-  void (*by_blocks)(const LevelArgs&, int32_t level, int64_t t_begin, int64_t ntargets, int threads, bool programmatic,
-                    cudaStream_t stream);
+  void (*by_blocks)(const BasicLevelArgs<T>&, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
+                    bool programmatic, cudaStream_t stream);
   int (*persistent_blocks)(int device);
-  void (*persistent)(const LevelArgs&, const PersistentArgs&, int blocks, cudaStream_t stream);
+  void (*persistent)(const BasicLevelArgs<T>&, const PersistentArgs&, int blocks, cudaStream_t stream);
 };
+using UpdateKernels = BasicUpdateKernels<double>;
 // The LU's: F(i, k) -= L(i, j) * U(j, k) (the launchers above).
-const UpdateKernels& lu_update_kernels();
+template <class T>
+const BasicUpdateKernels<T>& lu_update_kernels();
 
 // --- refinement (refine_kernels.cu) ---
 // r = b - A x over the rows of a CSR matrix whose values are values[value_of[p]] (or
@@ -135,10 +156,11 @@ const UpdateKernels& lu_update_kernels();
 // and omega2 (max over their rows), bits[3] = the componentwise backward error's (NaN counts
 // as +Inf). d: the column scaling of this CSR matrix the factorization used (null: none).
 // bits: 4 words, zeroed by the caller.
-void launch_residual(int32_t n, const int64_t* rowptr, const int32_t* colind, const double* values,
-                     const int64_t* value_of, const double* d, const double* b, const double* x, double* r,
-                     unsigned long long* bits, cudaStream_t stream);
+template <class T>
+void launch_residual(int32_t n, const int64_t* rowptr, const int32_t* colind, const T* values, const int64_t* value_of,
+                     const double* d, const T* b, const T* x, T* r, unsigned long long* bits, cudaStream_t stream);
 // out = x + d
-void launch_add(int32_t n, const double* x, const double* d, double* out, cudaStream_t stream);
+template <class T>
+void launch_add(int32_t n, const T* x, const T* d, T* out, cudaStream_t stream);
 
 }  // namespace gpuglu::cuda::kernels

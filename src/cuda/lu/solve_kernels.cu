@@ -5,46 +5,56 @@
 //   A^T x = b:  d[l] = cs[cp[l]] b[cp[l]]   (gather_scaled with cp, cs)
 //               x[rp[k]] = rs[rp[k]] w[k]   (scatter_scaled with rp, rs)
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_scalar.cuh"
 #include "cuda/lu/lu_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 
 namespace {
 
+template <class T>
 __global__ void __launch_bounds__(256) gather_scaled_kernel(int32_t n, const int32_t* __restrict__ perm,
-                                                            const double* __restrict__ scale,
-                                                            const double* __restrict__ in, double* __restrict__ out) {
+                                                            const double* __restrict__ scale, const T* __restrict__ in,
+                                                            T* __restrict__ out) {
   const int32_t k = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   if (k >= n) return;
   const int32_t o = perm[k];
-  out[k] = __dmul_rn(scale[o], in[o]);
+  out[k] = mul_real(in[o], scale[o]);
 }
 
+template <class T>
 __global__ void __launch_bounds__(256) scatter_scaled_kernel(int32_t n, const int32_t* __restrict__ perm,
                                                              const double* __restrict__ scale,
-                                                             const double* __restrict__ in, double* __restrict__ out) {
+                                                             const T* __restrict__ in, T* __restrict__ out) {
   const int32_t k = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   if (k >= n) return;
   const int32_t o = perm[k];
-  out[o] = __dmul_rn(scale[o], in[k]);
+  out[o] = mul_real(in[k], scale[o]);
 }
 
 unsigned blocks_for(int32_t n) { return static_cast<unsigned>((static_cast<int64_t>(n) + 255) / 256); }
 
 }  // namespace
 
-void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+template <class T>
+void launch_gather_scaled(int32_t n, const int32_t* perm, const double* scale, const T* in, T* out,
                           cudaStream_t stream) {
   if (n <= 0) return;
   gather_scaled_kernel<<<blocks_for(n), 256, 0, stream>>>(n, perm, scale, in, out);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const double* in, double* out,
+template <class T>
+void launch_scatter_scaled(int32_t n, const int32_t* perm, const double* scale, const T* in, T* out,
                            cudaStream_t stream) {
   if (n <= 0) return;
   scatter_scaled_kernel<<<blocks_for(n), 256, 0, stream>>>(n, perm, scale, in, out);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
+
+template void launch_gather_scaled(int32_t, const int32_t*, const double*, const double*, double*, cudaStream_t);
+template void launch_gather_scaled(int32_t, const int32_t*, const double*, const DComplex*, DComplex*, cudaStream_t);
+template void launch_scatter_scaled(int32_t, const int32_t*, const double*, const double*, double*, cudaStream_t);
+template void launch_scatter_scaled(int32_t, const int32_t*, const double*, const DComplex*, DComplex*, cudaStream_t);
 
 }  // namespace gpuglu::cuda::kernels

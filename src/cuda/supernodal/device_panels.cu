@@ -49,7 +49,8 @@ void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.panels, 0, static_cast<size_t>(values_) * sizeof(double), stream));
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.failed, 0, static_cast<size_t>(count_), stream));
-  kernels::launch_scatter(input_nnz_, a_dev_, panel_map_, value_scale_, args_.panels, args_.state, false, stream);
+  kernels::launch_scatter(input_nnz_, static_cast<const double*>(a_dev_), panel_map_, value_scale_, args_.panels,
+                          args_.state, false, nullptr, stream);
   kernels::launch_shift_diagonal(n_, pivot_pos_, args_.panels, rule.diagonal_shift, stream);
 }
 
