@@ -333,20 +333,23 @@ fi
 
 if want trsv; then
   # Triangular solves (issue 4): the GPU tests of every kernel against the CPU reference
-  # (including the 1M-row no-deadlock tests), then the kernels against cuSPARSE SpSV on Li's
-  # model problems and ../shared/matrices. Pass/fail: the tests' result and the bench's
-  # correctness check; the table ends with auto's speedup over cuSPARSE.
-  trsv_test=$build/tests/gpu/gpuglu_cuda_trsv_tests
+  # (including the 1M-row no-deadlock tests), the same kernels on complex values (issue 15),
+  # then the kernels against cuSPARSE SpSV on Li's model problems and ../shared/matrices.
+  # Pass/fail: the tests' result and the bench's correctness check; the table ends with
+  # auto's speedup over cuSPARSE.
   trsv_bench=$build/bench/gpuglu_trsv_bench
   {
-    if [[ -x $trsv_test ]]; then
-      "$trsv_test" --gtest_brief=1
-      rc=$?
-      echo "trsv tests: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")"
-      [[ $rc -eq 0 ]] || status=1
-    else
-      echo "trsv tests: missing ($trsv_test)"; status=1
-    fi
+    for trsv_test in $build/tests/gpu/gpuglu_cuda_trsv_tests $build/tests/gpu/gpuglu_cuda_trsv_complex_tests; do
+      what="trsv tests$([[ $trsv_test == *complex* ]] && echo " (complex)")"
+      if [[ -x $trsv_test ]]; then
+        "$trsv_test" --gtest_brief=1
+        rc=$?
+        echo "$what: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")"
+        [[ $rc -eq 0 ]] || status=1
+      else
+        echo "$what: missing ($trsv_test)"; status=1
+      fi
+    done
     if [[ -x $trsv_bench ]]; then
       trsv_dir=()
       [[ -d $shared/matrices ]] && trsv_dir=(--matrix-dir "$shared/matrices")

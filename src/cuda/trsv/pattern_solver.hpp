@@ -27,8 +27,11 @@ struct SolverChoices {
 
 // A solver of t's pattern (t.values unused: zero until written to device_values()) on
 // `device`, ordered on `stream`. The GPU's level analysis falls back to the CPU's, which
-// computes the same levels, on a device without cooperative launches.
-std::unique_ptr<TriangularSolver> make_pattern_solver(const trsv::TriangleView& t, const SolverChoices& c, int device,
-                                                      cudaStream_t stream);
+// computes the same levels, on a device without cooperative launches. Scalar: double or
+// std::complex<double> (instantiated in pattern_solver.cu); the analysis is the same.
+template <class Scalar = double>
+std::unique_ptr<BasicTriangularSolver<Scalar>> make_pattern_solver(const trsv::TriangleView& t,
+                                                                   const SolverChoices& c, int device,
+                                                                   cudaStream_t stream);
 
 }  // namespace gpuglu::cuda

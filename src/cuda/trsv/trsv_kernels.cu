@@ -21,10 +21,24 @@
 //
 // Memory ordering. SLFR: the solution vector is its own ready flag (pre-filled with
 // kPending). A dependent spins on x[j] with a relaxed GPU-scope load, which returns the
-// value itself: one L2 round trip per hop, no fence. SLFC (Li's Algorithm 4): a producer
-// adds its contributions to x[r] with atomics, __threadfence(), then decrements r's counter;
-// the consumer's acquire load of its counter orders its following read of x[i].
+// value itself: one L2 round trip per hop, no fence. A DComplex is two 8-byte words, and
+// nothing makes a 16-byte store single-copy atomic, so each part is its own flag: x[j] is
+// read with one relaxed vector load (modelled as two relaxed 8-byte loads, each atomic) until
+// NEITHER part is kPending. Each part is written exactly once after the memset (a computed
+// part with the sentinel's bits is stored as the canonical NaN), so a part that is not
+// kPending is already final: no half-written value can be seen, and neither side needs a
+// fence. SLFC (Li's Algorithm 4): a producer adds its contributions to x[r] with atomics
+// (per part for DComplex), __threadfence(), then decrements r's counter; the consumer's
+// acquire load of its counter orders its following read of x[i].
+//
+// Arithmetic. The kernels are templates on T = double or DComplex, computing through the
+// overloads of namespace arith below: for double the plain operators the kernels always
+// used (s + a * x, which nvcc contracts into one fma), so the double kernels compile to the
+// PTX they compiled to before the scalar templates; for DComplex device_scalar.cuh's
+// operations, every product and sum rounded on its own.
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_scalar.cuh"
+#include "cuda/common/gather_kernels.cuh"
 #include "cuda/common/programmatic_launch.cuh"
 #include "cuda/trsv/trsv_kernels.cuh"
 
@@ -41,11 +55,34 @@ __device__ __forceinline__ unsigned long long load_relaxed(const double* p) {
   asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
+// Both parts of a DComplex in one 16-byte vector load; each part is a relaxed 8-byte load.
+__device__ __forceinline__ void load_relaxed(const DComplex* p, unsigned long long& re, unsigned long long& im) {
+  asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(re), "=l"(im) : "l"(p) : "memory");
+}
+__device__ __forceinline__ double bits_to_double(unsigned long long v) {
+  return __longlong_as_double(static_cast<long long>(v));
+}
+// A value's bits as published: never the sentinel (its dependents would spin forever).
+__device__ __forceinline__ unsigned long long published_bits(double value) {
+  const unsigned long long v = static_cast<unsigned long long>(__double_as_longlong(value));
+  return v == kPending ? kCanonicalNaN : v;
+}
 
 __device__ __forceinline__ void store_relaxed(double* p, double value) {
-  unsigned long long v = static_cast<unsigned long long>(__double_as_longlong(value));
-  if (v == kPending) v = kCanonicalNaN;  // never publish the sentinel (its dependents would spin forever)
-  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(published_bits(value)) : "memory");
+}
+__device__ __forceinline__ void store_relaxed(DComplex* p, DComplex value) {
+  asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(published_bits(value.re)),
+               "l"(published_bits(value.im))
+               : "memory");
+}
+
+// x[j] read (after the counter's acquire in SLFC) with the relaxed load(s) above.
+__device__ __forceinline__ double load_value_relaxed(const double* p) { return bits_to_double(load_relaxed(p)); }
+__device__ __forceinline__ DComplex load_value_relaxed(const DComplex* p) {
+  unsigned long long re, im;
+  load_relaxed(p, re, im);
+  return DComplex{bits_to_double(re), bits_to_double(im)};
 }
 
 __device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
@@ -59,7 +96,7 @@ __device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
 // warp made the self-scheduled kernels slower than cuSPARSE, so the poll interval doubles
 // up to kMaxBackoffNs after each miss.
 constexpr unsigned kMaxBackoffNs = 256;
-__device__ __forceinline__ unsigned long long wait_value(const double* p) {
+__device__ __forceinline__ double wait_value(const double* p) {
   unsigned long long bits = load_relaxed(p);
   unsigned ns = 16;
   while (bits == kPending) {
@@ -67,7 +104,19 @@ __device__ __forceinline__ unsigned long long wait_value(const double* p) {
     ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
     bits = load_relaxed(p);
   }
-  return bits;
+  return bits_to_double(bits);
+}
+// Until neither part is kPending: each part is written once, so both are then final.
+__device__ __forceinline__ DComplex wait_value(const DComplex* p) {
+  unsigned long long re, im;
+  load_relaxed(p, re, im);
+  unsigned ns = 16;
+  while (re == kPending || im == kPending) {
+    __nanosleep(ns);
+    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+    load_relaxed(p, re, im);
+  }
+  return DComplex{bits_to_double(re), bits_to_double(im)};
 }
 
 __device__ __forceinline__ void wait_zero(const int32_t* p) {
@@ -88,17 +137,47 @@ __device__ __forceinline__ unsigned group_mask() {
   }
 }
 
-template <int G>
-__device__ __forceinline__ double group_sum(double v, unsigned mask) {
+// The kernels' arithmetic (see "Arithmetic" above).
+namespace arith {
+__device__ __forceinline__ double mul_add(double s, double a, double x) { return s + a * x; }  // s + a x
+__device__ __forceinline__ DComplex mul_add(DComplex s, DComplex a, DComplex x) {
+  return cuda::add(s, cuda::mul(a, x));
+}
+__device__ __forceinline__ double add(double a, double b) { return a + b; }
+__device__ __forceinline__ DComplex add(DComplex a, DComplex b) { return cuda::add(a, b); }
+__device__ __forceinline__ double sub(double a, double b) { return a - b; }
+__device__ __forceinline__ DComplex sub(DComplex a, DComplex b) { return cuda::sub(a, b); }
+__device__ __forceinline__ double div(double a, double b) { return a / b; }
+__device__ __forceinline__ DComplex div(DComplex a, DComplex b) { return cuda::div(a, b); }
+__device__ __forceinline__ double neg_mul(double a, double x) { return -a * x; }  // -a x
+__device__ __forceinline__ DComplex neg_mul(DComplex a, DComplex x) { return cuda::mul(cuda::neg(a), x); }
+}  // namespace arith
+
+// Shuffles within a group of `width` lanes (device_scalar.cuh's take the whole warp).
+__device__ __forceinline__ double shfl_xor_width(unsigned mask, double v, int off, int width) {
+  return __shfl_xor_sync(mask, v, off, width);
+}
+__device__ __forceinline__ DComplex shfl_xor_width(unsigned mask, DComplex v, int off, int width) {
+  return DComplex{__shfl_xor_sync(mask, v.re, off, width), __shfl_xor_sync(mask, v.im, off, width)};
+}
+__device__ __forceinline__ double shfl_width(unsigned mask, double v, int lane, int width) {
+  return __shfl_sync(mask, v, lane, width);
+}
+__device__ __forceinline__ DComplex shfl_width(unsigned mask, DComplex v, int lane, int width) {
+  return DComplex{__shfl_sync(mask, v.re, lane, width), __shfl_sync(mask, v.im, lane, width)};
+}
+
+template <int G, class T>
+__device__ __forceinline__ T group_sum(T v, unsigned mask) {
 #pragma unroll
-  for (int off = G / 2; off > 0; off /= 2) v += __shfl_xor_sync(mask, v, off, G);
+  for (int off = G / 2; off > 0; off /= 2) v = arith::add(v, shfl_xor_width(mask, v, off, G));
   return v;
 }
 
-template <int G>
-__device__ __forceinline__ double group_broadcast(double v, unsigned mask) {
+template <int G, class T>
+__device__ __forceinline__ T group_broadcast(T v, unsigned mask) {
   if constexpr (G == 1) return v;
-  return __shfl_sync(mask, v, 0, G);
+  return shfl_width(mask, v, 0, G);
 }
 
 // Programmatic dependent launch (cuda/programmatic_launch.cuh): LEVR / LEVC kernels let
@@ -107,7 +186,8 @@ __device__ __forceinline__ double group_broadcast(double v, unsigned mask) {
 // any x another unknown writes.
 
 // Off-diagonal entries of CSR row i (the diagonal, when stored, is just outside).
-__device__ __forceinline__ void offdiag_row(const DeviceTriangle& t, int32_t i, int64_t& b, int64_t& e) {
+template <class T>
+__device__ __forceinline__ void offdiag_row(const BasicDeviceTriangle<T>& t, int32_t i, int64_t& b, int64_t& e) {
   b = t.rowptr[i];
   e = t.rowptr[i + 1];
   if (!t.unit) {
@@ -116,7 +196,8 @@ __device__ __forceinline__ void offdiag_row(const DeviceTriangle& t, int32_t i, 
   }
 }
 
-__device__ __forceinline__ double diag_value(const DeviceTriangle& t, int32_t i) {
+template <class T>
+__device__ __forceinline__ T diag_value(const BasicDeviceTriangle<T>& t, int32_t i) {
   return t.upper ? t.values[t.rowptr[i]] : t.values[t.rowptr[i + 1] - 1];
 }
 
@@ -124,23 +205,23 @@ __device__ __forceinline__ double diag_value(const DeviceTriangle& t, int32_t i)
 // the row's position, its first K * G off-diagonal entries (K per lane), the diagonal and
 // x[i] itself (x[i] holds b_i until row i is solved, and only row i's solve writes it).
 // Only the loads of x[colind] remain after the wait / barrier.
-template <int K>
+template <int K, class T>
 struct RowAhead {
   int32_t i;
   int64_t rb, re;  // off-diagonal entries [rb, re)
-  double d, xb;
+  T d, xb;
   int32_t col[K];
-  double val[K];
+  T val[K];
 };
 
-template <int G, int K>
-__device__ __forceinline__ void load_row_ahead(const DeviceTriangle& t, int32_t pos, int g, const double* x,
-                                               RowAhead<K>& r) {
+template <int G, int K, class T>
+__device__ __forceinline__ void load_row_ahead(const BasicDeviceTriangle<T>& t, int32_t pos, int g, const T* x,
+                                               RowAhead<K, T>& r) {
   r.i = t.jlev[pos];
   const int64_t b = t.rowptr[r.i], e = t.rowptr[r.i + 1];
   r.rb = b;
   r.re = e;
-  r.d = 1.0;
+  r.d = from_real<T>(1.0);
   if (!t.unit) {
     if (t.upper) {
       if (g == 0) r.d = t.values[b];
@@ -150,28 +231,30 @@ __device__ __forceinline__ void load_row_ahead(const DeviceTriangle& t, int32_t 
       r.re = e - 1;
     }
   }
-  r.xb = g == 0 ? x[r.i] : 0.0;
+  r.xb = g == 0 ? x[r.i] : T{};
 #pragma unroll
   for (int m = 0; m < K; ++m) {
     const int64_t k = r.rb + g + static_cast<int64_t>(m) * G;
     r.col[m] = k < r.re ? t.colind[k] : 0;
-    r.val[m] = k < r.re ? t.values[k] : 0.0;
+    r.val[m] = k < r.re ? t.values[k] : T{};
   }
 }
 
 // x[i] = (b_i - sum_j a_ij x[j]) / a_ii for a row loaded ahead; the group's lanes split the
 // row, lane 0 stores.
-template <int G, int K>
-__device__ __forceinline__ void solve_row_ahead(const DeviceTriangle& t, const RowAhead<K>& r, int g, double* x) {
-  double sum = 0.0;
+template <int G, int K, class T>
+__device__ __forceinline__ void solve_row_ahead(const BasicDeviceTriangle<T>& t, const RowAhead<K, T>& r, int g,
+                                                T* x) {
+  T sum{};
 #pragma unroll
   for (int m = 0; m < K; ++m)
-    if (r.rb + g + static_cast<int64_t>(m) * G < r.re) sum += r.val[m] * x[r.col[m]];
-  for (int64_t k = r.rb + g + static_cast<int64_t>(K) * G; k < r.re; k += G) sum += t.values[k] * x[t.colind[k]];
+    if (r.rb + g + static_cast<int64_t>(m) * G < r.re) sum = arith::mul_add(sum, r.val[m], x[r.col[m]]);
+  for (int64_t k = r.rb + g + static_cast<int64_t>(K) * G; k < r.re; k += G)
+    sum = arith::mul_add(sum, t.values[k], x[t.colind[k]]);
   sum = group_sum<G>(sum, group_mask<G>());
   if (g == 0) {
-    const double v = r.xb - sum;
-    x[r.i] = t.unit ? v : v / r.d;
+    const T v = arith::sub(r.xb, sum);
+    x[r.i] = t.unit ? v : arith::div(v, r.d);
   }
 }
 
@@ -183,19 +266,24 @@ __device__ __forceinline__ int64_t take_task(uint32_t* ticket) {
   return static_cast<int64_t>(block_ticket) * (kSelfScheduledBlock / 32) + threadIdx.x / 32;
 }
 
-constexpr int kAheadEntries = 4;  // off-diagonal entries per lane loaded ahead (RowAhead's K)
+// Off-diagonal entries per lane loaded ahead (RowAhead's K): 4 doubles, 2 DComplex. LEVR's
+// run kernel holds two RowAheads in its 64 registers (1024 threads); for DComplex ptxas -v
+// reports ~150 bytes of spills with 4, ~90 with 2 and still ~70 with 1 (the pipeline's other
+// state), so 2 keeps most of the look-ahead. Not measured on a GPU yet.
+template <class T>
+constexpr int kAheadEntries = sizeof(T) == sizeof(double) ? 4 : 2;
 
-template <int G>
-__global__ void __launch_bounds__(kLevelBlock) levr_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+template <int G, class T>
+__global__ void __launch_bounds__(kLevelBlock) levr_kernel(BasicDeviceTriangle<T> t, int32_t l1, int32_t l2, T* x) {
   let_next_kernel_start();
   const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t pos = l1 + gid / G;
   if (pos >= l2) return;  // the whole group leaves together
   const int g = static_cast<int>(threadIdx.x % G);
-  RowAhead<kAheadEntries> r;
-  load_row_ahead<G, kAheadEntries>(t, static_cast<int32_t>(pos), g, x, r);
+  RowAhead<kAheadEntries<T>, T> r;
+  load_row_ahead<G, kAheadEntries<T>>(t, static_cast<int32_t>(pos), g, x, r);
   wait_for_previous_kernel();
-  solve_row_ahead<G, kAheadEntries>(t, r, g, x);
+  solve_row_ahead<G, kAheadEntries<T>>(t, r, g, x);
 }
 
 // LEVR over a run of consecutive levels [lev_begin, lev_end) in ONE block: the levels are
@@ -212,12 +300,12 @@ __global__ void __launch_bounds__(kLevelBlock) levr_kernel(DeviceTriangle t, int
 // pointers arrived during level L - 1), the row pointers of L + 2, the jlev entry of L + 3
 // and level_ptr[L + 5] are loaded. Only the loads of x[colind] stay on the critical path.
 constexpr int kRunBlock = 1024;
-template <int G>
+template <int G, class T>
 __global__ void __launch_bounds__(kRunBlock)
-    levr_run_kernel(DeviceTriangle t, const int32_t* __restrict__ level_ptr, int32_t lev_begin, int32_t lev_end,
-                    double* x) {
+    levr_run_kernel(BasicDeviceTriangle<T> t, const int32_t* __restrict__ level_ptr, int32_t lev_begin,
+                    int32_t lev_end, T* x) {
   let_next_kernel_start();
-  constexpr int K = kAheadEntries;
+  constexpr int K = kAheadEntries<T>;
   constexpr int32_t kCapacity = kRunBlock / G;
   const int g = static_cast<int>(threadIdx.x % G);
   const int32_t slot = static_cast<int32_t>(threadIdx.x / G);
@@ -228,7 +316,7 @@ __global__ void __launch_bounds__(kRunBlock)
   // Prologue: the pipeline's state at L = lev_begin.
   int32_t p0 = lptr(lev_begin), p1 = lptr(lev_begin + 1), p2 = lptr(lev_begin + 2), p3 = lptr(lev_begin + 3),
           p4 = lptr(lev_begin + 4);
-  RowAhead<K> cur;  // level L, complete
+  RowAhead<K, T> cur;  // level L, complete
   if (p0 + slot < p1) load_row_ahead<G, K>(t, p0 + slot, g, x, cur);
   int32_t i1 = 0, i2 = 0;  // levels L + 1 (with its row range) and L + 2
   int64_t rb1 = 0, re1 = 0;
@@ -242,18 +330,18 @@ __global__ void __launch_bounds__(kRunBlock)
 
   for (int32_t l = lev_begin; l < lev_end; ++l) {
     // Issue the look-ahead loads; their addresses are already in registers.
-    RowAhead<K> next;
+    RowAhead<K, T> next;
     if (p1 + slot < p2) {
       next.i = i1;
       next.rb = rb1;
       next.re = re1;
-      next.d = g == 0 && !t.unit ? t.values[t.upper ? rb1 - 1 : re1] : 1.0;
-      next.xb = g == 0 ? x[i1] : 0.0;
+      next.d = g == 0 && !t.unit ? t.values[t.upper ? rb1 - 1 : re1] : from_real<T>(1.0);
+      next.xb = g == 0 ? x[i1] : T{};
 #pragma unroll
       for (int m = 0; m < K; ++m) {
         const int64_t k = rb1 + g + static_cast<int64_t>(m) * G;
         next.col[m] = k < re1 ? t.colind[k] : 0;
-        next.val[m] = k < re1 ? t.values[k] : 0.0;
+        next.val[m] = k < re1 ? t.values[k] : T{};
       }
     }
     int64_t rb2 = 0, re2 = 0;
@@ -266,7 +354,7 @@ __global__ void __launch_bounds__(kRunBlock)
 
     if (p0 + slot < p1) solve_row_ahead<G, K>(t, cur, g, x);
     for (int32_t pos = p0 + slot + kCapacity; pos < p1; pos += kCapacity) {  // wide levels only
-      RowAhead<K> r;
+      RowAhead<K, T> r;
       load_row_ahead<G, K>(t, pos, g, x, r);
       solve_row_ahead<G, K>(t, r, g, x);
     }
@@ -284,28 +372,28 @@ __global__ void __launch_bounds__(kRunBlock)
   }
 }
 
-template <int G>
-__global__ void __launch_bounds__(kLevelBlock) levc_kernel(DeviceTriangle t, int32_t l1, int32_t l2, double* x) {
+template <int G, class T>
+__global__ void __launch_bounds__(kLevelBlock) levc_kernel(BasicDeviceTriangle<T> t, int32_t l1, int32_t l2, T* x) {
   let_next_kernel_start();
   const int64_t gid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t pos = l1 + gid / G;
   if (pos >= l2) return;
   const int g = static_cast<int>(threadIdx.x % G);
   const int32_t i = t.jlev[pos];
-  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;
+  const T d = g == 0 && !t.unit ? diag_value(t, i) : from_real<T>(1.0);
   const int64_t cb = t.colptr[i], ce = t.colptr[i + 1];
   wait_for_previous_kernel();  // x[i] is complete once every earlier level has finished
-  double xi = 0.0;
-  if (g == 0) xi = t.unit ? x[i] : x[i] / d;
+  T xi{};
+  if (g == 0) xi = t.unit ? x[i] : arith::div(x[i], d);
   xi = group_broadcast<G>(xi, group_mask<G>());
-  for (int64_t k = cb + g; k < ce; k += G) atomicAdd(&x[t.rowind[k]], -t.csc_values[k] * xi);
+  for (int64_t k = cb + g; k < ce; k += G) atomic_add(&x[t.rowind[k]], arith::neg_mul(t.csc_values[k], xi));
   if (g == 0) x[i] = xi;
 }
 
-template <int G>
+template <int G, class T>
 __global__ void __launch_bounds__(kSelfScheduledBlock)
-    slfr_kernel(DeviceTriangle t, const int32_t* __restrict__ tasks, int32_t num_tasks, const double* __restrict__ b,
-                double* x, uint32_t* ticket) {
+    slfr_kernel(BasicDeviceTriangle<T> t, const int32_t* __restrict__ tasks, int32_t num_tasks,
+                const T* __restrict__ b, T* x, uint32_t* ticket) {
   const int64_t task = take_task(ticket);
   if (task >= num_tasks) return;
   const int lane = static_cast<int>(threadIdx.x & 31u);
@@ -318,25 +406,25 @@ __global__ void __launch_bounds__(kSelfScheduledBlock)
   // b[i] and the diagonal are loaded before the waits: the asm loads' memory clobber keeps
   // the compiler from moving any load across them, and a load after the last wait would add
   // a memory round trip to every hop of the critical path.
-  const double bi = g == 0 ? b[i] : 0.0;
-  const double d = g == 0 && !t.unit ? diag_value(t, i) : 1.0;
-  double sum = 0.0;
+  const T bi = g == 0 ? b[i] : T{};
+  const T d = g == 0 && !t.unit ? diag_value(t, i) : from_real<T>(1.0);
+  T sum{};
   for (int64_t k = rb + g; k < re; k += G) {
-    const double a = t.values[k];
-    const double* xj = x + t.colind[k];
-    sum += a * __longlong_as_double(static_cast<long long>(wait_value(xj)));
+    const T a = t.values[k];
+    const T* xj = x + t.colind[k];
+    sum = arith::mul_add(sum, a, wait_value(xj));
   }
   sum = group_sum<G>(sum, group_mask<G>());
   if (g == 0) {
-    const double v = bi - sum;
-    store_relaxed(x + i, t.unit ? v : v / d);
+    const T v = arith::sub(bi, sum);
+    store_relaxed(x + i, t.unit ? v : arith::div(v, d));
   }
 }
 
-template <int G>
+template <int G, class T>
 __global__ void __launch_bounds__(kSelfScheduledBlock)
-    slfc_kernel(DeviceTriangle t, const int32_t* __restrict__ tasks, int32_t num_tasks, double* x, int32_t* counters,
-                uint32_t* ticket) {
+    slfc_kernel(BasicDeviceTriangle<T> t, const int32_t* __restrict__ tasks, int32_t num_tasks, T* x,
+                int32_t* counters, uint32_t* ticket) {
   const int64_t task = take_task(ticket);
   if (task >= num_tasks) return;
   const int lane = static_cast<int>(threadIdx.x & 31u);
@@ -345,16 +433,16 @@ __global__ void __launch_bounds__(kSelfScheduledBlock)
   const int g = lane % G;
   const int32_t i = t.jlev[pos];
   const int64_t cb = t.colptr[i], ce = t.colptr[i + 1];
-  double xi = 0.0;
+  T xi{};
   if (g == 0) {
-    const double d = t.unit ? 1.0 : diag_value(t, i);  // loaded before the wait
+    const T d = t.unit ? from_real<T>(1.0) : diag_value(t, i);  // loaded before the wait
     wait_zero(counters + i);
-    xi = __longlong_as_double(static_cast<long long>(load_relaxed(x + i)));
-    if (!t.unit) xi /= d;
+    xi = load_value_relaxed(x + i);
+    if (!t.unit) xi = arith::div(xi, d);
   }
   xi = group_broadcast<G>(xi, group_mask<G>());
   if (cb + g < ce) {
-    for (int64_t k = cb + g; k < ce; k += G) atomicAdd(&x[t.rowind[k]], -t.csc_values[k] * xi);
+    for (int64_t k = cb + g; k < ce; k += G) atomic_add(&x[t.rowind[k]], arith::neg_mul(t.csc_values[k], xi));
     __threadfence();  // this lane's contributions are visible before its counters drop
     for (int64_t k = cb + g; k < ce; k += G) atomicSub(&counters[t.rowind[k]], 1);
   }
@@ -362,6 +450,17 @@ __global__ void __launch_bounds__(kSelfScheduledBlock)
 }
 
 unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((threads + block - 1) / block); }
+
+// The CSC copy of DComplex values: common's gather kernel takes doubles only.
+constexpr int kGatherBlock = 256;
+constexpr int64_t kMaxGatherBlocks = 132 * 16;  // a few waves of an H100, as common's gather
+__global__ void __launch_bounds__(kGatherBlock)
+    gather_complex_kernel(int64_t count, const int64_t* __restrict__ map, const DComplex* __restrict__ in,
+                          DComplex* __restrict__ out) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count; e += stride)
+    out[e] = in[map[e]];
+}
 
 // Expands LAUNCH(G) for the run-time group size (1, 2, 4, 8, 16, 32; anything else: 32).
 #define GPUGLU_TRSV_DISPATCH_GROUP(group, LAUNCH) \
@@ -376,21 +475,21 @@ unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((
 
 // The two level-scheduled kernels, launched alike: rows jlev[l1 .. l2), `group` lanes a row.
 enum class LevelKernel { levr, levc };
-template <LevelKernel K, int G>
+template <LevelKernel K, int G, class T>
 auto level_kernel() {
   if constexpr (K == LevelKernel::levr)
-    return levr_kernel<G>;
+    return levr_kernel<G, T>;
   else
-    return levc_kernel<G>;
+    return levc_kernel<G, T>;
 }
 
-template <LevelKernel K>
-void launch_level(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+template <LevelKernel K, class T>
+void launch_level(const BasicDeviceTriangle<T>& t, int32_t l1, int32_t l2, int32_t group, T* x, cudaStream_t stream,
                   bool programmatic) {
   if (l2 <= l1) return;
   const unsigned blocks = blocks_for(static_cast<int64_t>(l2 - l1) * group, kLevelBlock);
 #define GPUGLU_LEVEL(G) \
-  launch_maybe_programmatic(level_kernel<K, G>(), blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
+  launch_maybe_programmatic(level_kernel<K, G, T>(), blocks, kLevelBlock, programmatic, stream, t, l1, l2, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVEL)
 #undef GPUGLU_LEVEL
   GPUGLU_CUDA_CHECK(cudaGetLastError());
@@ -398,48 +497,79 @@ void launch_level(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group
 
 }  // namespace
 
-void launch_levr(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+template <class T>
+void launch_levr(const BasicDeviceTriangle<T>& t, int32_t l1, int32_t l2, int32_t group, T* x, cudaStream_t stream,
                  bool programmatic) {
   launch_level<LevelKernel::levr>(t, l1, l2, group, x, stream, programmatic);
 }
 
 int32_t levr_run_capacity(int32_t group) { return kRunBlock / std::max<int32_t>(1, std::min<int32_t>(group, 32)); }
 
-void launch_levr_run(const DeviceTriangle& t, const int32_t* level_ptr, int32_t lev_begin, int32_t lev_end,
-                     int32_t group, double* x, cudaStream_t stream, bool programmatic) {
+template <class T>
+void launch_levr_run(const BasicDeviceTriangle<T>& t, const int32_t* level_ptr, int32_t lev_begin, int32_t lev_end,
+                     int32_t group, T* x, cudaStream_t stream, bool programmatic) {
   if (lev_end <= lev_begin) return;
 #define GPUGLU_LEVR_RUN(G) \
-  launch_maybe_programmatic(levr_run_kernel<G>, 1u, kRunBlock, programmatic, stream, t, level_ptr, lev_begin, \
+  launch_maybe_programmatic(levr_run_kernel<G, T>, 1u, kRunBlock, programmatic, stream, t, level_ptr, lev_begin, \
                             lev_end, x)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_LEVR_RUN)
 #undef GPUGLU_LEVR_RUN
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_levc(const DeviceTriangle& t, int32_t l1, int32_t l2, int32_t group, double* x, cudaStream_t stream,
+template <class T>
+void launch_levc(const BasicDeviceTriangle<T>& t, int32_t l1, int32_t l2, int32_t group, T* x, cudaStream_t stream,
                  bool programmatic) {
   launch_level<LevelKernel::levc>(t, l1, l2, group, x, stream, programmatic);
 }
 
-void launch_slfr(const DeviceTriangle& t, const int32_t* tasks, int32_t num_tasks, int32_t group, const double* b,
-                 double* x, uint32_t* ticket, cudaStream_t stream) {
+template <class T>
+void launch_slfr(const BasicDeviceTriangle<T>& t, const int32_t* tasks, int32_t num_tasks, int32_t group, const T* b,
+                 T* x, uint32_t* ticket, cudaStream_t stream) {
   if (num_tasks <= 0) return;
   const unsigned blocks = blocks_for(num_tasks, kSelfScheduledBlock / 32);
-#define GPUGLU_SLFR(G) slfr_kernel<G><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, b, x, ticket)
+#define GPUGLU_SLFR(G) \
+  slfr_kernel<G, T><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, b, x, ticket)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_SLFR)
 #undef GPUGLU_SLFR
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_slfc(const DeviceTriangle& t, const int32_t* tasks, int32_t num_tasks, int32_t group, double* x,
+template <class T>
+void launch_slfc(const BasicDeviceTriangle<T>& t, const int32_t* tasks, int32_t num_tasks, int32_t group, T* x,
                  int32_t* counters, uint32_t* ticket, cudaStream_t stream) {
   if (num_tasks <= 0) return;
   const unsigned blocks = blocks_for(num_tasks, kSelfScheduledBlock / 32);
 #define GPUGLU_SLFC(G) \
-  slfc_kernel<G><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, x, counters, ticket)
+  slfc_kernel<G, T><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, x, counters, ticket)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_SLFC)
 #undef GPUGLU_SLFC
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
+
+void launch_gather_values(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream) {
+  launch_gather(count, map, in, out, stream);
+}
+
+void launch_gather_values(int64_t count, const int64_t* map, const DComplex* in, DComplex* out, cudaStream_t stream) {
+  if (count <= 0) return;
+  const int64_t blocks = std::min<int64_t>((count + kGatherBlock - 1) / kGatherBlock, kMaxGatherBlocks);
+  gather_complex_kernel<<<static_cast<unsigned>(blocks), kGatherBlock, 0, stream>>>(count, map, in, out);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+// The two scalars of the seam (device_scalar.hpp).
+#define GPUGLU_TRSV_INSTANTIATE(T)                                                                                     \
+  template void launch_levr<T>(const BasicDeviceTriangle<T>&, int32_t, int32_t, int32_t, T*, cudaStream_t, bool);      \
+  template void launch_levr_run<T>(const BasicDeviceTriangle<T>&, const int32_t*, int32_t, int32_t, int32_t, T*,       \
+                                   cudaStream_t, bool);                                                                \
+  template void launch_levc<T>(const BasicDeviceTriangle<T>&, int32_t, int32_t, int32_t, T*, cudaStream_t, bool);      \
+  template void launch_slfr<T>(const BasicDeviceTriangle<T>&, const int32_t*, int32_t, int32_t, const T*, T*,          \
+                               uint32_t*, cudaStream_t);                                                               \
+  template void launch_slfc<T>(const BasicDeviceTriangle<T>&, const int32_t*, int32_t, int32_t, T*, int32_t*,          \
+                               uint32_t*, cudaStream_t);
+GPUGLU_TRSV_INSTANTIATE(double)
+GPUGLU_TRSV_INSTANTIATE(DComplex)
+#undef GPUGLU_TRSV_INSTANTIATE
 
 }  // namespace gpuglu::cuda::trsv_kernels
