@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|sanitize_ldlt|sanitize_complex|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -125,6 +125,26 @@ if want sanitize || want sanitize_ldlt; then
       [[ $rc -eq 0 ]] || status=1
     done
   fi
+fi
+
+# Complex scalars on the CUDA engines (issue 15): the LU, ILU and LDL^H kernels and the
+# complex triangular solves on small cases under the same tools (`sanitize_complex` alone).
+if want sanitize || want sanitize_complex; then
+  gpu_test=$build/tests/gpu/gpuglu_cuda_tests
+  ztrsv_test=$build/tests/gpu/gpuglu_cuda_trsv_complex_tests
+  for tool in ${GPUGLU_DEVICE_SANITIZE_TOOLS:-memcheck racecheck}; do
+    for t in "$gpu_test" "$ztrsv_test"; do
+      [[ -x $t ]] || continue
+      filter='*'
+      [[ $t == "$gpu_test" ]] && filter='ComplexCudaLU.perturbed*:ComplexCudaLU.nan*:ComplexCudaLU.ilu0*:ComplexCudaLDLT.hermitian_icc0*'
+      log="$out/sanitize_complex_$(basename "$t")_$tool.log"
+      timeout 280 compute-sanitizer --tool $tool --error-exitcode 9 "$t" --gtest_filter="$filter" > "$log" 2>&1
+      rc=$?
+      echo "compute-sanitizer $tool (complex, $(basename "$t")): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$log") clean summaries)"
+      tail -3 "$log"
+      [[ $rc -eq 0 ]] || status=1
+    done
+  done
 fi
 
 if want petsc; then

@@ -47,7 +47,7 @@ std::vector<Cplx> solve_known(SparseLUComplex& lu, const CsrZ& a, bool transpose
   const std::vector<Cplx> x_true = complex_vector(a.nrows, 7);
   std::vector<Cplx> b(x_true.size()), x(x_true.size());
   if (transpose) {
-    const CsrZ at = transpose(a.view());
+    const CsrZ at = gpuglu::transpose(a.view());
     spmv(at.view(), x_true.data(), b.data());
     EXPECT_EQ(lu.solve_transpose(b.data(), x.data()).status, Status::ok);
     EXPECT_LE(backward_error(at.view(), x.data(), b.data()), 1e-14);

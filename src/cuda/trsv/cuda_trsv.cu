@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/gather_kernels.cuh"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/device_scalar.hpp"
 #include "cuda/common/graph_capture.hpp"
@@ -288,7 +289,7 @@ void BasicTriangularSolver<Scalar>::Impl::capture_graph() {
 // analysis keeps one; cusparseSpSV_updateMatrix replaces it without a new analysis).
 template <class Scalar>
 void BasicTriangularSolver<Scalar>::Impl::refresh_derived_values(bool cusparse_copy) {
-  if (csc_values) trsv_kernels::launch_gather_values(offdiag_nnz, csc_map, values, csc_values, stream);
+  if (csc_values) launch_gather(offdiag_nnz, csc_map, static_cast<const T*>(values), csc_values, stream);
   if (sv && cusparse_copy) GPUGLU_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(sp, sv, values, CUSPARSE_SPSV_UPDATE_GENERAL));
 }
 

@@ -38,7 +38,6 @@
 // operations, every product and sum rounded on its own.
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_scalar.cuh"
-#include "cuda/common/gather_kernels.cuh"
 #include "cuda/common/programmatic_launch.cuh"
 #include "cuda/trsv/trsv_kernels.cuh"
 
@@ -451,17 +450,6 @@ __global__ void __launch_bounds__(kSelfScheduledBlock)
 
 unsigned blocks_for(int64_t threads, int block) { return static_cast<unsigned>((threads + block - 1) / block); }
 
-// The CSC copy of DComplex values: common's gather kernel takes doubles only.
-constexpr int kGatherBlock = 256;
-constexpr int64_t kMaxGatherBlocks = 132 * 16;  // a few waves of an H100, as common's gather
-__global__ void __launch_bounds__(kGatherBlock)
-    gather_complex_kernel(int64_t count, const int64_t* __restrict__ map, const DComplex* __restrict__ in,
-                          DComplex* __restrict__ out) {
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count; e += stride)
-    out[e] = in[map[e]];
-}
-
 // Expands LAUNCH(G) for the run-time group size (1, 2, 4, 8, 16, 32; anything else: 32).
 #define GPUGLU_TRSV_DISPATCH_GROUP(group, LAUNCH) \
   switch (group) {                                \
@@ -544,17 +532,6 @@ void launch_slfc(const BasicDeviceTriangle<T>& t, const int32_t* tasks, int32_t 
   slfc_kernel<G, T><<<blocks, kSelfScheduledBlock, 0, stream>>>(t, tasks, num_tasks, x, counters, ticket)
   GPUGLU_TRSV_DISPATCH_GROUP(group, GPUGLU_SLFC)
 #undef GPUGLU_SLFC
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_gather_values(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream) {
-  launch_gather(count, map, in, out, stream);
-}
-
-void launch_gather_values(int64_t count, const int64_t* map, const DComplex* in, DComplex* out, cudaStream_t stream) {
-  if (count <= 0) return;
-  const int64_t blocks = std::min<int64_t>((count + kGatherBlock - 1) / kGatherBlock, kMaxGatherBlocks);
-  gather_complex_kernel<<<static_cast<unsigned>(blocks), kGatherBlock, 0, stream>>>(count, map, in, out);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

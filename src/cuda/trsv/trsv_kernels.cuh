@@ -70,9 +70,4 @@ template <class T>
 void launch_slfc(const BasicDeviceTriangle<T>& t, const int32_t* tasks, int32_t num_tasks, int32_t group, T* x,
                  int32_t* counters, uint32_t* ticket, cudaStream_t stream);
 
-// out[e] = in[map[e]], e < count (the CSC copy of the CSR values): common's launch_gather
-// for double, a kernel of the same shape for DComplex. Asynchronous on stream.
-void launch_gather_values(int64_t count, const int64_t* map, const double* in, double* out, cudaStream_t stream);
-void launch_gather_values(int64_t count, const int64_t* map, const DComplex* in, DComplex* out, cudaStream_t stream);
-
 }  // namespace gpuglu::cuda::trsv_kernels
