@@ -4,13 +4,16 @@
 // = cudssMatrixSetValues (values already on the device) + CUDSS_PHASE_REFACTORIZATION,
 // solve = CUDSS_PHASE_SOLVE on device vectors; each followed by a synchronization.
 // run_cudss: a general matrix (LU); run_cudss_symmetric: the lower triangle of a symmetric
-// one (Cholesky or LDL^T), for gpuglu_ldlt_bench.
+// one (Cholesky or LDL^T), for gpuglu_ldlt_bench; run_cudss_complex: the same on complex
+// values (CUDA_C_64F), for gpuglu_complex_bench. One run for both scalars (cudss_run).
 #include <cuda_runtime.h>
 #include <cudss.h>
 
 #include <algorithm>
+#include <complex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpuglu/matrix_ops.hpp"
@@ -55,18 +58,26 @@ std::vector<int64_t> data_get_ints(cudssHandle_t h, cudssData_t data, cudssDataP
 }
 
 // How one cuDSS run goes: the matrix m (CSR, as typed and viewed), the values of the
-// refactorizations (nullptr: m's own every time, as the LU benchmark does), b.
+// refactorizations (nullptr: m's own every time, as the LU benchmark does), b. Scalar is
+// double or std::complex<double> (whose layout is cuDoubleComplex's).
+template <class Scalar>
 struct CudssCase {
-  const CsrMatrix<int32_t, double>* m = nullptr;
-  const std::vector<double>* second_values = nullptr;
+  const CsrMatrix<int32_t, Scalar>* m = nullptr;
+  const std::vector<Scalar>* second_values = nullptr;
   cudssMatrixType_t mtype = CUDSS_MTYPE_GENERAL;
   cudssMatrixViewType_t mview = CUDSS_MVIEW_FULL;
-  const std::vector<double>* b = nullptr;
+  const std::vector<Scalar>* b = nullptr;
   double budget_ms = 0;
 };
 
-PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& x, Extras* extra) {
-  const CsrMatrix<int32_t, double>& a = *c.m;
+template <class Scalar>
+constexpr cudaDataType_t value_type() {
+  return std::is_same_v<Scalar, double> ? CUDA_R_64F : CUDA_C_64F;
+}
+
+template <class Scalar>
+PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<Scalar>& x, Extras* extra) {
+  const CsrMatrix<int32_t, Scalar>& a = *c.m;
   const int64_t n = a.nrows;
   PeerTimes t;
   std::vector<void*> owned;
@@ -86,19 +97,21 @@ PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& 
   try {
     int* d_rowptr = to_device(a.rowptr, owned);
     int* d_colind = to_device(a.colind, owned);
-    double* d_val[2] = {to_device(a.values, owned), nullptr};
+    Scalar* d_val[2] = {to_device(a.values, owned), nullptr};
     d_val[1] = c.second_values ? to_device(*c.second_values, owned) : d_val[0];
-    double* d_b = to_device(*c.b, owned);
-    x.assign(static_cast<size_t>(n), 0.0);
-    double* d_x = to_device(x, owned);
+    Scalar* d_b = to_device(*c.b, owned);
+    x.assign(static_cast<size_t>(n), Scalar(0));
+    Scalar* d_x = to_device(x, owned);
     check(cudssCreate(&h), "cudssCreate");
     check(cudssConfigCreate(&cfg), "cudssConfigCreate");
     check(cudssDataCreate(h, &data), "cudssDataCreate");
     check(cudssMatrixCreateCsr(&ma, n, n, a.nnz(), d_rowptr, nullptr, d_colind, d_val[0], CUDA_R_32I, CUDA_R_32I,
-                               CUDA_R_64F, c.mtype, c.mview, CUDSS_BASE_ZERO),
+                               value_type<Scalar>(), c.mtype, c.mview, CUDSS_BASE_ZERO),
           "cudssMatrixCreateCsr");
-    check(cudssMatrixCreateDn(&mb, n, 1, n, d_b, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR), "cudssMatrixCreateDn(b)");
-    check(cudssMatrixCreateDn(&mx, n, 1, n, d_x, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR), "cudssMatrixCreateDn(x)");
+    check(cudssMatrixCreateDn(&mb, n, 1, n, d_b, value_type<Scalar>(), CUDSS_LAYOUT_COL_MAJOR),
+          "cudssMatrixCreateDn(b)");
+    check(cudssMatrixCreateDn(&mx, n, 1, n, d_x, value_type<Scalar>(), CUDSS_LAYOUT_COL_MAJOR),
+          "cudssMatrixCreateDn(x)");
     auto phase = [&](int ph, const char* what) {
       check(cudssExecute(h, ph, cfg, data, ma, mx, mb), what);
       check(cudaDeviceSynchronize(), "synchronize");
@@ -127,7 +140,8 @@ PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& 
       if (!info.empty()) e["peer_info"] = static_cast<double>(info[0]);
       const std::vector<int64_t> npivots = data_get_ints(h, data, CUDSS_DATA_NPIVOTS, 1);
       if (!npivots.empty()) e["peer_perturbed_pivots"] = static_cast<double>(npivots[0]);
-      if (c.mtype == CUDSS_MTYPE_SYMMETRIC) {
+      // Inertia: of a real symmetric or a Hermitian A (a complex symmetric one has none).
+      if ((c.mtype == CUDSS_MTYPE_SYMMETRIC && std::is_same_v<Scalar, double>) || c.mtype == CUDSS_MTYPE_HERMITIAN) {
         const std::vector<int64_t> inertia = data_get_ints(h, data, CUDSS_DATA_INERTIA, 2);  // positive, negative
         if (!inertia.empty()) {
           e["peer_inertia_positive"] = static_cast<double>(inertia[0]);
@@ -135,7 +149,7 @@ PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& 
         }
       }
     }
-    check(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(Scalar), cudaMemcpyDeviceToHost), "cudaMemcpy");
   } catch (...) {
     release();
     throw;
@@ -147,7 +161,7 @@ PeerTimes cudss_run(const CudssCase& c, const PeerRun& r0, std::vector<double>& 
 }  // namespace
 
 PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r) {
-  CudssCase c;
+  CudssCase<double> c;
   c.m = &a;
   c.b = &b;
   std::vector<double> x;
@@ -159,7 +173,7 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
                               std::vector<double>& x, Extras& extra) {
-  CudssCase c;
+  CudssCase<double> c;
   c.m = &lower;
   c.second_values = &second_values;
   c.mtype = spd ? CUDSS_MTYPE_SPD : CUDSS_MTYPE_SYMMETRIC;
@@ -167,6 +181,24 @@ PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std
   c.b = &b;
   c.budget_ms = budget_ms;
   extra["peer_mtype"] = std::string(spd ? "spd" : "symmetric");
+  return cudss_run(c, r, x, &extra);
+}
+
+PeerTimes run_cudss_complex(const CsrMatrix<int32_t, std::complex<double>>& m,
+                            const std::vector<std::complex<double>>& second_values, CudssComplexType type,
+                            const std::vector<std::complex<double>>& b, const PeerRun& r,
+                            std::vector<std::complex<double>>& x, Extras& extra) {
+  CudssCase<std::complex<double>> c;
+  c.m = &m;
+  c.second_values = &second_values;
+  c.mtype = type == CudssComplexType::general     ? CUDSS_MTYPE_GENERAL
+            : type == CudssComplexType::symmetric ? CUDSS_MTYPE_SYMMETRIC
+                                                  : CUDSS_MTYPE_HERMITIAN;
+  c.mview = type == CudssComplexType::general ? CUDSS_MVIEW_FULL : CUDSS_MVIEW_LOWER;
+  c.b = &b;
+  extra["peer_mtype"] = std::string(type == CudssComplexType::general     ? "general"
+                                    : type == CudssComplexType::symmetric ? "symmetric"
+                                                                          : "hermitian");
   return cudss_run(c, r, x, &extra);
 }
 

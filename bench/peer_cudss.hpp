@@ -1,6 +1,7 @@
 #pragma once
 // cuDSS peer (built only when -DGPUGLU_CUDSS_ROOT points at a cuDSS install, e.g. the
 // unpacked nvidia-cudss-cu13 wheel): see peer_cudss.cpp.
+#include <complex>
 #include <vector>
 
 #include "gpuglu/matrix.hpp"
@@ -23,5 +24,16 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
                               std::vector<double>& x, Extras& extra);
+
+// cuDSS on complex values (CUDA_C_64F), gpuglu_complex_bench's peer: general = LU of the full
+// matrix m (CUDSS_MTYPE_GENERAL); symmetric (A = A^T) and hermitian (A = A^H) = LDL^T / LDL^H
+// of m holding the lower triangle (CUDSS_MVIEW_LOWER). Refactorizations alternate m's values
+// and second_values (time_refactor, ending on m's); x is the last solve's solution (the caller
+// checks it against A); extra as run_cudss_symmetric's (peer_mtype, INFO, pivots, inertia).
+enum class CudssComplexType { general, symmetric, hermitian };
+PeerTimes run_cudss_complex(const CsrMatrix<int32_t, std::complex<double>>& m,
+                            const std::vector<std::complex<double>>& second_values, CudssComplexType type,
+                            const std::vector<std::complex<double>>& b, const PeerRun& r,
+                            std::vector<std::complex<double>>& x, Extras& extra);
 
 }  // namespace gpuglu::bench
