@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|sanitize_ldlt|sanitize_complex|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
+# Usage (device tool): scripts/device_run.sh [tests|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -503,6 +503,29 @@ if want ab; then
     status=1
   fi
 fi
+if want zbench; then
+  # Complex scalars (issue 15): gpuglu_complex_bench - gpuglu's complex LU and LDL^T on the GPU
+  # and the CPU against KLU, UMFPACK (complex, one core) and cuDSS (CUDA_C_64F), same run,
+  # same values. GPUGLU_DEVICE_ZBENCH_LU / _LDLT: the matrices of kind lu (rotated phases) and
+  # of the symmetric kinds (helmholtz: complex symmetric; hermitian); _TIMEOUT (300 s).
+  zb=$build/bench/gpuglu_complex_bench
+  if [[ -x $zb ]]; then
+    zlu=(); for m in ${GPUGLU_DEVICE_ZBENCH_LU:-circuit:20000:200:3 circuit:200000:2000 powergrid:60000:300 \
+        lap2d5:300x300 lap3d7:40x40x40}; do zlu+=(--matrix "$m"); done
+    zsym=(); for m in ${GPUGLU_DEVICE_ZBENCH_LDLT:-lap2d5:300x300 lap3d7:40x40x40}; do zsym+=(--matrix "$m"); done
+    {
+      OMP_NUM_THREADS=1 timeout ${GPUGLU_DEVICE_ZBENCH_TIMEOUT:-300} "$zb" --kind lu --threads "$(nproc)" \
+        --warmup 1 --repeat 5 --out "$out/results.jsonl" "${zlu[@]}"
+      echo "zbench lu: exit $?"
+      OMP_NUM_THREADS=1 timeout ${GPUGLU_DEVICE_ZBENCH_TIMEOUT:-300} "$zb" --kind helmholtz,hermitian \
+        --threads "$(nproc)" --warmup 1 --repeat 5 --out "$out/results.jsonl" "${zsym[@]}"
+      echo "zbench ldlt: exit $?"
+    } 2>&1 | tee "$out/zbench.log"
+  else
+    echo "device_run.sh: no gpuglu_complex_bench in $build_rel"; status=1
+  fi
+fi
+
 if want ldlt; then
   # gpuglu's LDL^T on the GPU against, in the same run on the same matrices and values: its LU
   # (GPU), UMFPACK, CHOLMOD on one core and on all (OpenBLAS threads), MUMPS's LDL^T through
