@@ -306,6 +306,13 @@ int main(int argc, char** argv) {
             r.extra["ordering_ms"] = s.times.ordering_ms;
             r.extra["symbolic_ms"] = s.times.symbolic_ms;
             r.extra["levels_ms"] = s.times.levels_ms;
+            if (s.supernodal) {  // symbolic_ms's split (CHOLMOD's time holds its ordering, if it chose one)
+              r.extra["sn_input_ms"] = s.times.sn_input_ms;
+              r.extra["sn_cholmod_ms"] = s.times.sn_cholmod_ms;
+              r.extra["sn_panels_ms"] = s.times.sn_panels_ms;
+              r.extra["sn_factor_ms"] = s.times.sn_factor_ms;
+              r.extra["sn_value_map_ms"] = s.times.sn_value_map_ms;
+            }
             r.extra["first_factor_ms"] = ours.first_factor_ms;
           }
           if (args.out != "-") gb::append_record(args.out, r, date, device);

@@ -58,8 +58,14 @@ void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analys
   set_permutations(s, row_of_col, sp.q);
   s.supernodal = true;
   s.supernodes = std::move(sp.supernodes);
+  s.times.sn_input_ms = sp.input_ms;
+  s.times.sn_cholmod_ms = sp.cholmod_ms;
+  s.times.sn_panels_ms = sp.panels_ms;
+  analysis::Stopwatch steps;
   const analysis::SupernodeBlocks blocks = analysis::build_supernodal_factor(s);
+  s.times.sn_factor_ms = steps.lap_ms();
   analysis::build_supernodal_value_map(s, a, blocks);
+  s.times.sn_value_map_ms = steps.lap_ms();
   s.times.symbolic_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
 }

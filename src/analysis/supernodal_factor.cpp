@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/pipeline_steps.hpp"
+
 namespace gpuglu::analysis {
 
 namespace {
@@ -89,7 +91,8 @@ SupernodeBlocks build_supernodal_factor(Schedule& s) {
   }
   // The one sequential step: descendants in ascending order, so each column's U rows
   // come sorted.
-  SupernodeBlocks block(sn.rows.size());
+  SupernodeBlocks block;
+  resize_large(block, sn.rows.size(), sn.rows.size() * sizeof(int64_t) <= kHugePageBudget);
   for (int32_t d = 0; d < sn.count; ++d) {
     const int32_t ns = sn.cols(d);
     for (int32_t rho = 0; rho < ns; ++rho) block[sn.rows_ptr[d] + rho] = s.f_diag[sn.first[d] + rho] - rho;
@@ -99,12 +102,14 @@ SupernodeBlocks build_supernodal_factor(Schedule& s) {
     }
   }
   const int64_t nnz = s.f_colptr[n];
-  s.f_rowind.resize(static_cast<size_t>(nnz));
-  sn.f_pos.resize(static_cast<size_t>(nnz));
-  s.u_colind.resize(static_cast<size_t>(s.u_rowptr[n]));
-  s.u_pos.resize(static_cast<size_t>(s.u_rowptr[n]));
-  s.l_colind.resize(static_cast<size_t>(s.l_rowptr[n]));
-  s.l_pos.resize(static_cast<size_t>(s.l_rowptr[n]));
+  const size_t f_bytes = static_cast<size_t>(nnz + s.u_rowptr[n] + s.l_rowptr[n]) * (sizeof(int32_t) + sizeof(int64_t));
+  const bool huge = f_bytes <= kHugePageBudget;
+  resize_large(s.f_rowind, static_cast<size_t>(nnz), huge);
+  resize_large(sn.f_pos, static_cast<size_t>(nnz), huge);
+  resize_large(s.u_colind, static_cast<size_t>(s.u_rowptr[n]), huge);
+  resize_large(s.u_pos, static_cast<size_t>(s.u_rowptr[n]), huge);
+  resize_large(s.l_colind, static_cast<size_t>(s.l_rowptr[n]), huge);
+  resize_large(s.l_pos, static_cast<size_t>(s.l_rowptr[n]), huge);
 #pragma omp parallel for schedule(dynamic, 16) if (nnz >= kParallelFrom)
   for (int32_t d = 0; d < sn.count; ++d) spell_out(s, block, d);
   return block;

@@ -108,8 +108,10 @@ SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector
     sn.level_ptr = {0};
     return out;
   }
+  Stopwatch clock;
   CholmodSession cm;
   fill_symmetrized_upper(b, cm);
+  out.input_ms = clock.lap_ms();
   const bool choose = q.empty();
   if (choose) {
     // CHOLMOD's default strategy: AMD, and METIS as well (the smaller factor kept) only
@@ -125,6 +127,7 @@ SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector
   std::vector<SuiteSparse_long> perm(q.begin(), q.end());
   cm.l = cholmod_l_analyze_p(cm.a, choose ? nullptr : perm.data(), nullptr, 0, &cm.c);
   cm.check("its supernodal analysis");
+  out.cholmod_ms = clock.lap_ms();
   if (choose)
     out.ordering = cm.c.method[cm.c.selected].ordering == CHOLMOD_METIS ? Ordering::metis : Ordering::amd;
   if (!cm.l || !cm.l->is_super)
@@ -167,6 +170,7 @@ SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector
   // Both triangles hold the amalgamation's zeros.
   sn.explicit_zeros = std::max<int64_t>(0, 2 * (lower_entries - exact));
   build_levels(sn);
+  out.panels_ms = clock.lap_ms();
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/ordering.hpp"
+#include "analysis/pipeline_steps.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {
@@ -15,6 +16,8 @@ struct SupernodalPattern {
   std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
   Supernodes supernodes;   // without f_pos (build_supernodal_factor, supernodal_factor.hpp, fills it)
   Ordering ordering = Ordering::given;  // CHOLMOD's choice when q was empty (amd or metis)
+  // AnalysisTimes's sn_input_ms, sn_cholmod_ms and sn_panels_ms.
+  double input_ms = 0, cholmod_ms = 0, panels_ms = 0;
 };
 
 // Supernodes of B(q, q) + B(q, q)^T. An empty q lets CHOLMOD order B + B^T by its default

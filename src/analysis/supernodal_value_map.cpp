@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "analysis/pipeline_steps.hpp"
 #include "analysis/supernodal_factor.hpp"
 #include "gpuglu/status.hpp"
 
@@ -15,8 +16,9 @@ constexpr int32_t kParallelFrom = 1 << 15;  // input entries
 void build_supernodal_value_map(Schedule& s, const InputPattern& a, const SupernodeBlocks& block) {
   const Supernodes& sn = s.supernodes;
   const int32_t nnz = a.nnz();
-  s.value_map.resize(static_cast<size_t>(nnz));
-  s.value_scale.resize(static_cast<size_t>(nnz));
+  const bool huge = static_cast<size_t>(nnz) * (sizeof(int64_t) + sizeof(double)) <= kHugePageBudget;
+  resize_large(s.value_map, static_cast<size_t>(nnz), huge);
+  resize_large(s.value_scale, static_cast<size_t>(nnz), huge);
   bool missing = false;
 #pragma omp parallel for schedule(static) reduction(|| : missing) if (nnz >= kParallelFrom)
   for (int32_t r = 0; r < a.n; ++r) {
