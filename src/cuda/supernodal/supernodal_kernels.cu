@@ -154,14 +154,8 @@ struct PanelPivots {
 };
 
 // The largest magnitude of col[0 .. m) over the block, and whether all are finite (false for
-// NaN and Inf); every thread of the block calls it and gets both. One barrier per column
-// (block_max and __syncthreads_and took four): each warp reduces both in registers and
-// publishes them, then every thread reduces the warps' partials itself. The partials are
-// reused by the next column only after the callers' own barriers (after the scaling and
-// after the rank-1 update), which every thread passes once it has read them.
+// NaN and Inf); every thread of the block calls it and gets both.
 __device__ __forceinline__ double column_max(const double* col, int64_t m, bool& finite) {
-  __shared__ double warp_maxes[32];
-  __shared__ int warp_finite[32];
   double colmax = 0.0;
   bool ok = true;
   for (int64_t i = threadIdx.x; i < m; i += blockDim.x) {
@@ -169,23 +163,8 @@ __device__ __forceinline__ double column_max(const double* col, int64_t m, bool&
     colmax = v > colmax ? v : colmax;
     ok &= v <= DBL_MAX;
   }
-  colmax = warp_max(colmax);
-  ok = __all_sync(kFullMask, ok) != 0;
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const int warp = static_cast<int>(threadIdx.x >> 5);
-  if (lane == 0) {
-    warp_maxes[warp] = colmax;
-    warp_finite[warp] = ok;
-  }
-  __syncthreads();
-  const int nwarps = static_cast<int>((blockDim.x + 31) >> 5);
-  colmax = 0.0;
-  ok = true;
-  for (int w = 0; w < nwarps; ++w) {
-    colmax = warp_maxes[w] > colmax ? warp_maxes[w] : colmax;
-    ok &= warp_finite[w] != 0;
-  }
-  finite = ok;
+  colmax = block_max(colmax);
+  finite = __syncthreads_and(ok) != 0;
   return colmax;
 }
 
