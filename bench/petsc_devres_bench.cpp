@@ -36,7 +36,9 @@ PetscErrorCode create_matrix(const gpuglu::CsrMatrix<int32_t, double>& a, Mat* A
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));  // -mat_type aijcusparse
   std::vector<PetscInt> rowptr(a.rowptr.begin(), a.rowptr.end()), colind(a.colind.begin(), a.colind.end());
-  PetscCall(MatSeqAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), a.values.data()));
+  // A complex PETSc factors the generator's real values in complex arithmetic.
+  std::vector<PetscScalar> values(a.values.begin(), a.values.end());
+  PetscCall(MatSeqAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
