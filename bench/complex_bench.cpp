@@ -40,6 +40,7 @@
 #include "bench_matrices.hpp"
 #include "cli.hpp"
 #include "complex_problem.hpp"
+#include "peer_outcome.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
@@ -50,6 +51,8 @@
 #endif
 
 namespace gb = gpuglu::bench;
+using gb::PeerOutcome;
+using gb::run_peer;
 using gb::Cplx;
 
 namespace {
@@ -224,23 +227,6 @@ OursZ run_ours(const gb::ComplexProblem& p, const Variant& v, const Args& args) 
   });
 }
 
-struct PeerOutcome {
-  std::string name;
-  gb::SymPeerTimes t;
-  std::string note;  // why it failed; empty when it ran
-  bool ok() const { return note.empty(); }
-};
-
-PeerOutcome run_peer(const std::string& name, const std::function<gb::SymPeerTimes()>& f) {
-  PeerOutcome p{name, {}, {}};
-  try {
-    p.t = f();
-  } catch (const std::exception& e) {
-    p.note = e.what();
-    if (p.note.empty()) p.note = "failed";
-  }
-  return p;
-}
 
 // Why the GPU parts do not run (empty: they do). gpu: the device query of this run.
 std::string gpu_skip_reason(const Args& args, const gpuglu::DeviceInfo& gpu) {

@@ -41,6 +41,7 @@
 #include "gpuglu/device.hpp"
 #include "ldlt_gpuglu.hpp"
 #include "ldlt_peers.hpp"
+#include "peer_outcome.hpp"
 #include "results_jsonl.hpp"
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
 #include "peer_cudss.hpp"
@@ -50,6 +51,9 @@
 #endif
 
 namespace gb = gpuglu::bench;
+using gb::PeerOutcome;
+using gb::run_peer;
+using gb::skipped;
 
 namespace {
 
@@ -133,25 +137,7 @@ bool known_spd(const gb::BenchMatrix& m, const Args& args) {
   return false;
 }
 
-struct PeerOutcome {
-  std::string name;
-  gb::SymPeerTimes t;
-  std::string note;  // why it failed or was skipped; empty when it ran
-  bool ok() const { return note.empty(); }
-};
 
-PeerOutcome run_peer(const std::string& name, const std::function<gb::SymPeerTimes()>& f) {
-  PeerOutcome p{name, {}, {}};
-  try {
-    p.t = f();
-  } catch (const std::exception& e) {
-    p.note = e.what();
-    if (p.note.empty()) p.note = "failed";
-  }
-  return p;
-}
-
-PeerOutcome skipped(const std::string& name, const std::string& why) { return PeerOutcome{name, {}, "skipped: " + why}; }
 
 // The table on stdout: a line per matrix (gpuglu's LDL^T), a line per peer under it, times in
 // ms; the ratios are gpuglu's refactorization and solve times over the peer's (below 1:
