@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "complex_test_support.hpp"
+#include "device_array.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
@@ -171,28 +172,7 @@ TEST(ComplexCudaLU, ilu0_matches_the_cpu_ilu0) {
   EXPECT_LE(relative_error(xd, xr), 1e-11);  // M^{-1} b: the preconditioner's application
 }
 
-// A device copy of a complex host vector (cudaMalloc'd: 16-byte aligned like PETSc's
-// PetscScalar arrays on a CUDA build).
-class DeviceZ {
- public:
-  explicit DeviceZ(const std::vector<Cplx>& h) : n_(h.size()) {
-    EXPECT_EQ(cudaMalloc(&d_, std::max<size_t>(n_, 1) * sizeof(Cplx)), cudaSuccess);
-    if (n_) EXPECT_EQ(cudaMemcpy(d_, h.data(), n_ * sizeof(Cplx), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  ~DeviceZ() { cudaFree(d_); }
-  DeviceZ(const DeviceZ&) = delete;
-  DeviceZ& operator=(const DeviceZ&) = delete;
-  Cplx* get() { return static_cast<Cplx*>(d_); }
-  std::vector<Cplx> host() const {
-    std::vector<Cplx> h(n_);
-    if (n_) EXPECT_EQ(cudaMemcpy(h.data(), d_, n_ * sizeof(Cplx), cudaMemcpyDeviceToHost), cudaSuccess);
-    return h;
-  }
-
- private:
-  size_t n_;
-  void* d_ = nullptr;
-};
+using DeviceZ = DeviceArray<Cplx>;
 
 TEST(ComplexCudaLU, device_resident_data_gives_the_host_paths_answers_bitwise) {
   GPUGLU_REQUIRE_GPU();

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_array.hpp"
 #include "gpu_test_support.hpp"
 
 #include <algorithm>
@@ -22,28 +23,7 @@
 namespace gpuglu::test {
 namespace {
 
-// A device copy of a host vector (cudaMalloc'd, freed with the object).
-class DeviceVector {
- public:
-  explicit DeviceVector(const std::vector<double>& h) : n_(h.size()) {
-    EXPECT_EQ(cudaMalloc(&d_, std::max<size_t>(n_, 1) * sizeof(double)), cudaSuccess);
-    if (n_) EXPECT_EQ(cudaMemcpy(d_, h.data(), n_ * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  explicit DeviceVector(size_t n) : DeviceVector(std::vector<double>(n, 0.0)) {}
-  ~DeviceVector() { cudaFree(d_); }
-  DeviceVector(const DeviceVector&) = delete;
-  DeviceVector& operator=(const DeviceVector&) = delete;
-  double* get() { return d_; }
-  std::vector<double> host() const {
-    std::vector<double> h(n_);
-    if (n_) EXPECT_EQ(cudaMemcpy(h.data(), d_, n_ * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
-    return h;
-  }
-
- private:
-  size_t n_;
-  double* d_ = nullptr;
-};
+using DeviceVector = DeviceArray<double>;
 
 std::vector<double> ramp(int32_t n, int seed) {
   std::vector<double> b(static_cast<size_t>(n));
