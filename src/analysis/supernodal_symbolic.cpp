@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "analysis/pipeline_steps.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::analysis {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "analysis/ordering.hpp"
-#include "analysis/pipeline_steps.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/scalar.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::api {
@@ -10,13 +11,6 @@ namespace gpuglu::api {
 namespace {
 
 std::string entry_name(int32_t r, int32_t c) { return "(" + std::to_string(r) + ", " + std::to_string(c) + ")"; }
-
-// A real value (imaginary part 0) reads as the real check prints it, so that a real matrix in
-// a complex build gets the real build's message.
-std::string value_text(const Complex& v) {
-  if (v.imag() == 0.0) return std::to_string(v.real());
-  return "(" + std::to_string(v.real()) + ", " + std::to_string(v.imag()) + ")";
-}
 
 }  // namespace
 

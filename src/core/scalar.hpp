@@ -5,6 +5,7 @@
 // magnitudes, which are real, so the analysis (Schedule) and the statistics stay real.
 #include <cmath>
 #include <complex>
+#include <string>
 #include <type_traits>
 
 namespace gpuglu {
@@ -31,6 +32,14 @@ inline Complex conj_if(bool conjugate, const Complex& x) { return conjugate ? st
 // Finite in every component (NaN and Inf fail).
 inline bool is_finite(double x) { return std::isfinite(x); }
 inline bool is_finite(const Complex& x) { return std::isfinite(x.real()) && std::isfinite(x.imag()); }
+
+// A value as an error message names it. A complex value with a zero imaginary part reads
+// as the real one does, so a real matrix in a complex build gets the real build's message.
+inline std::string value_text(double x) { return std::to_string(x); }
+inline std::string value_text(const Complex& x) {
+  if (x.imag() == 0.0) return std::to_string(x.real());
+  return "(" + std::to_string(x.real()) + ", " + std::to_string(x.imag()) + ")";
+}
 
 // The value a statistic reports for a scalar (FactorStats::pivot_value is real): the value
 // itself for double, its magnitude for complex.

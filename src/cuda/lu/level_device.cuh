@@ -104,8 +104,11 @@ __device__ void pivot_column(const BasicLevelArgs<T>& a, int32_t level, int32_t 
   }
   double colmax = 0.0;
   bool finite = true;
+  // pivot0 differs from f[d] only under LDL^H (its imaginary part dropped): the real loop
+  // stays as it was, one load per entry.
+  constexpr bool kComplex = !std::is_same_v<T, double>;
   for (int64_t p = begin + tid; p < end; p += nthreads) {
-    const double v = p == d ? magnitude(pivot0) : magnitude(load_f<Coherent>(f + p));
+    const double v = kComplex && p == d ? magnitude(pivot0) : magnitude(load_f<Coherent>(f + p));
     colmax = v > colmax ? v : colmax;
     finite &= v <= DBL_MAX;  // false for NaN and Inf
   }

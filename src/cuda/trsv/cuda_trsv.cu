@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/scalar.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
 #include "cuda/common/device_memory.hpp"
@@ -48,14 +49,6 @@ constexpr int32_t kRunsUpToRows = 8192;
 int32_t run_passes(int32_t n, int32_t requested) {
   if (requested < 0) return n <= kRunsUpToRows ? 1 : 0;
   return std::min(requested, 64);
-}
-
-// update_values' checks, per scalar: both parts finite; the value as the error names it.
-bool finite_value(double v) { return std::isfinite(v); }
-bool finite_value(const std::complex<double>& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
-std::string value_string(double v) { return std::to_string(v); }
-std::string value_string(const std::complex<double>& v) {
-  return "(" + std::to_string(v.real()) + ", " + std::to_string(v.imag()) + ")";
 }
 
 }  // namespace
@@ -299,9 +292,9 @@ template <class Scalar>
 void BasicTriangularSolver<Scalar>::Impl::check_host_values(const Scalar* v, const char* where) const {
   for (int32_t i = 0; i < n; ++i) {
     for (int64_t k = host_rowptr[i]; k < host_rowptr[i + 1]; ++k)
-      if (!finite_value(v[k]))
+      if (!is_finite(v[k]))
         throw Error(Status::nan_or_inf, std::string(where) + ": entry " + std::to_string(k) + " (row " +
-                                            std::to_string(i) + ") is " + value_string(v[k]));
+                                            std::to_string(i) + ") is " + value_text(v[k]));
     if (diag == trsv::Diag::stored) {
       const int64_t d = fill == trsv::Fill::lower ? host_rowptr[i + 1] - 1 : host_rowptr[i];
       if (v[d] == 0.0)
