@@ -11,7 +11,9 @@
 //                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
 //                   [--panel-solve|--f-solve]  (the supernodal engine's solves on its panels, the
 //                   default, or through F: CudaTuning) [--stepped-max-nodes N] (its stepped
-//                   panel factorization's level limit, 0: off; CudaTuning)
+//                   panel factorization's level limit, 0: off; CudaTuning) [--no-resident] (its
+//                   panels staged 16 columns at a time instead of resident whole; CudaTuning)
+//                   [--dense-min-cols N] (its supernodes factored by cuSOLVER; 0: none; CudaTuning)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -26,6 +28,10 @@
 #include "gpuglu/matrix_ops.hpp"
 #include "peers.hpp"
 #ifdef GPUGLU_BENCH_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+
 #include "gpu_floors.hpp"
 #include "level_profile.hpp"
 #include "supernodal_profile.hpp"
@@ -61,7 +67,7 @@ struct Args {
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
                "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve] "
-               "[--stepped-max-nodes N]\n",
+               "[--stepped-max-nodes N] [--no-resident] [--dense-min-cols N]\n",
                why.c_str());
   std::exit(2);
 }
@@ -84,6 +90,8 @@ Args parse(int argc, char** argv) {
     else if (k == "--panel-solve") a.cuda.supernodal_panel_solve = true;
     else if (k == "--f-solve") a.cuda.supernodal_panel_solve = false;
     else if (k == "--stepped-max-nodes") a.cuda.supernodal_stepped_max_nodes = r.integer(0);
+    else if (k == "--no-resident") a.cuda.supernodal_resident_panels = false;
+    else if (k == "--dense-min-cols") a.cuda.supernodal_dense_min_cols = r.integer(0);
     else if (k == "--staging") {
       const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
       if (!st) usage("unknown staging (auto, pinned, direct)");
@@ -108,6 +116,9 @@ struct Ours {
   int refine_steps = 0;
   int64_t device_bytes = 0;
   double device_ms = 0;  // GPU time of the last refactorization (scatter + level loop)
+  // With device-resident data (SparseLU::factor_device / solve_device: A's values, b and x
+  // already in device memory, as cuDSS's timings take them): -1 where not measured.
+  double refactor_device_ms = -1, solve_device_ms = -1;
   gpuglu::Schedule schedule;
   std::vector<double> factor;  // F of the first factorization (cusolverRf starts from it)
   std::string variant;
@@ -120,6 +131,43 @@ gpuglu::Options ours_options(const Args& args) {
   o.cuda = args.cuda;
   o.lu_engine = args.lu_engine;
   return o;
+}
+
+// Refactorization and bare solve with A's values, b and x already in device memory: what the
+// cuDSS peer times (its values and vectors live on the device), and what a CUDA PETSc's
+// device-resident Mat and Vec give gpuglu. Leaves r's fields at -1 without a GPU engine.
+void time_device_resident(gpuglu::SparseLU& lu, const std::vector<double>& values, const std::vector<double>& b,
+                          const Args& args, Ours& r) {
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+  if (lu.active_backend() != gpuglu::Backend::cuda || !lu.device_data_direct()) return;
+  double *d_values = nullptr, *d_b = nullptr, *d_x = nullptr;
+  auto upload = [](double*& d, const std::vector<double>& h) {
+    if (cudaMalloc(&d, std::max<size_t>(h.size(), 1) * sizeof(double)) != cudaSuccess ||
+        cudaMemcpy(d, h.data(), h.size() * sizeof(double), cudaMemcpyHostToDevice) != cudaSuccess)
+      throw std::runtime_error("device-resident timing: cudaMalloc/cudaMemcpy failed");
+  };
+  try {
+    upload(d_values, values);
+    upload(d_b, b);
+    upload(d_x, b);
+    if (cudaDeviceSynchronize() != cudaSuccess) throw std::runtime_error("device-resident timing: synchronize failed");
+    r.refactor_device_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.factor_device(d_values); });
+    const gpuglu::Options o = ours_options(args);
+    lu.set_refinement(0, o.refine_tolerance);  // the bare solves, as cuDSS's SOLVE phase
+    r.solve_device_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve_device(d_b, d_x); });
+    lu.set_refinement(o.refine_steps, o.refine_tolerance);
+  } catch (...) {
+    cudaFree(d_values);
+    cudaFree(d_b);
+    cudaFree(d_x);
+    throw;
+  }
+  cudaFree(d_values);
+  cudaFree(d_b);
+  cudaFree(d_x);
+#else
+  (void)lu, (void)values, (void)b, (void)args, (void)r;
+#endif
 }
 
 Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args& args) {
@@ -143,6 +191,7 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   r.refactor_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.refactor(m.a.values.data()); });
   r.device_bytes = lu.device_bytes();
   r.device_ms = lu.factor_stats().device_ms;
+  time_device_resident(lu, m.a.values, b, args, r);
   std::vector<double> x(b.size());
   // Default solve: automatic refinement (at least one residual for the backward error).
   r.solve_refined_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
@@ -154,6 +203,11 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   const bool panel = args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_panel_solve;
   r.variant = std::string("gpuglu-") +
               (args.lu_engine == gpuglu::LuEngine::supernodal ? (panel ? "supernodal-panel-" : "supernodal-") : "") +
+              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_resident_panels ? "resident-"
+                                                                                                     : "") +
+              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_dense_min_cols > 0
+                   ? "dense" + std::to_string(args.cuda.supernodal_dense_min_cols) + "-"
+                   : "") +
               (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_stepped_max_nodes > 0 ? "stepped-"
                                                                                                            : "") +
               std::string(gpuglu::to_string(lu.active_backend())) + "-" + std::to_string(args.threads) + "t";
@@ -289,6 +343,8 @@ int main(int argc, char** argv) {
             static_cast<double>(ours.device_bytes) / (12.0 * static_cast<double>(s.nnz_factor()) + 16.0 * s.n);
       }
       base.extra["refine_steps"] = static_cast<double>(ours.refine_steps);
+      if (ours.refactor_device_ms >= 0) base.extra["refactor_device_ms"] = ours.refactor_device_ms;
+      if (ours.solve_device_ms >= 0) base.extra["solve_device_ms"] = ours.solve_device_ms;
       base.extra["repeat"] = static_cast<double>(args.repeat);
       for (const PeerResult& p : peers) {
         const bool ok = p.failure.empty();

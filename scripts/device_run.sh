@@ -243,11 +243,15 @@ if want supernodal; then
       else echo "supernodal: $m is not in the bundle"; fi
     done
     # supernodal+fsolve: the supernodal engine with its solves through F; supernodal+unstepped:
-    # with every level's panels one block per supernode (CudaTuning).
+    # with every level's panels one block per supernode; supernodal+staged: panels staged 16
+    # columns at a time instead of resident whole; supernodal+denseN: supernodes of N columns
+    # and more factored by cuSOLVER, 0: none (CudaTuning).
     for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
       flags=(--lu-engine "${engine%%+*}")
       [[ $engine == *+fsolve* ]] && flags+=(--f-solve)
       [[ $engine == *+unstepped* ]] && flags+=(--stepped-max-nodes 0)
+      [[ $engine == *+staged* ]] && flags+=(--no-resident)
+      [[ $engine =~ \+dense([0-9]+) ]] && flags+=(--dense-min-cols "${BASH_REMATCH[1]}")
       echo "== gpuglu_lu_bench ${flags[*]}"
       timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
         --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"

@@ -141,7 +141,7 @@ class BasicSparseLU {
   // in device memory of this process (cudaMalloc'd; any device, copied device to device).
   // Nothing goes through the host unless a pivot policy's recovery needs A's values there
   // (then they are downloaded once) or the engine in use reads host arrays only
-  // (device_data_direct() false: the CPU backend, the supernodal and LDL^T engines; then the
+  // (device_data_direct() false: the CPU backend and the LDL^T engine; then the
   // data is copied, and these calls still work). The caller's arrays must be complete when
   // called (their streams synchronized); on return nothing of the call is pending. b and x
   // must not overlap. Error(unsupported) in a build without CUDA.

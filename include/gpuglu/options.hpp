@@ -128,6 +128,10 @@ struct CudaTuning {
   // fit (false: column by column in global memory, as panels too large for shared memory
   // always are). Both give bitwise the same factor; false is for the tests of that path.
   bool supernodal_staged_panels = true;
+  // Supernodal LU engine: a level whose panels all fit shared memory whole (L and U^T panels
+  // together, 200 KiB) is factored there, two barriers per column, and blocked supernodes' steps
+  // likewise where they fit (false: the staged and stepped kernels). Bitwise the same factor.
+  bool supernodal_resident_panels = true;
   // Supernodal LU engine: a level whose panel-kernel supernodes are at most this many, and
   // whose first 16-column step leaves at least supernodal_stepped_min_entries entries of one
   // supernode to update, is factored in steps of 16 columns, the trailing updates of each step
@@ -138,6 +142,13 @@ struct CudaTuning {
   // threshold. 0 nodes: never; bitwise the same factor either way.
   int32_t supernodal_stepped_max_nodes = 64;
   int32_t supernodal_stepped_min_entries = 16384;
+  // Supernodal LU engine: supernodes of at least this many columns (and 2^18 multiply-adds of
+  // panel work, ns^2 nr) are factored by cuSOLVER's dense LU without pivoting, the static-pivot
+  // test checked on the result; where it fails (or the result is not finite) the factorization
+  // is redone with the panel kernels, which that engine then keeps to (their test perturbs or
+  // reports as the CPU engine does). 0: never. Not bitwise the panel kernels' factor (cuSOLVER
+  // sums in its own order, with FMAs): the same to rounding.
+  int32_t supernodal_dense_min_cols = 64;
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).

@@ -62,6 +62,7 @@ void validate(const Options& o) {
           "cuda.supernodal_stepped_max_nodes", "[0, 65535]", c.supernodal_stepped_max_nodes);
   require(c.supernodal_stepped_min_entries >= 0, "cuda.supernodal_stepped_min_entries", ">= 0",
           c.supernodal_stepped_min_entries);
+  require(c.supernodal_dense_min_cols >= 0, "cuda.supernodal_dense_min_cols", ">= 0", c.supernodal_dense_min_cols);
 }
 
 int32_t Schedule::levels_in_mode(KernelMode m) const {

@@ -27,11 +27,13 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/trsv/trsv_levels.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/pattern_solver.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/cuda_supernodal_lu.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/dense_panel_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/device_panels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solve_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/schur_gemm.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/resident_panel_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_plan.cpp
 )
 # Their stand-in in a build without nvcc (src/CMakeLists.txt).

@@ -17,6 +17,8 @@ class DeviceArray {
     EXPECT_EQ(cudaMalloc(&p, std::max<size_t>(n_, 1) * sizeof(T)), cudaSuccess);
     d_ = static_cast<T*>(p);
     if (n_) EXPECT_EQ(cudaMemcpy(d_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    // Complete, not just staged: the engines' non-blocking streams do not wait for this one.
+    EXPECT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);
   }
   explicit DeviceArray(size_t n) : DeviceArray(std::vector<T>(n, T{})) {}
   ~DeviceArray() { cudaFree(d_); }

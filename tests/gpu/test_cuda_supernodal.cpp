@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
+#include "device_array.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -218,8 +219,9 @@ TEST(CudaSupernodalLU, without_matching_and_scaling_matches_the_cpu_engine) {
 }
 
 // The top separators of a 3-D grid are large supernodes whose complements go through cuBLAS
-// and whose widest panels are factored blocked; the leaves' go through the direct kernel.
-// All at once, in one factor.
+// and whose widest panels are factored blocked (by cuSOLVER, whose pivot test passes on a
+// Laplacian: no fallback); the leaves' go through the direct kernel. All at once, in one
+// factor; then the blocked panels by the panel kernels and cuBLAS instead of cuSOLVER.
 TEST(CudaSupernodalLU, a_3d_grid_runs_both_schur_paths_and_matches) {
   GPUGLU_REQUIRE_GPU();
   for (const char* spec : {"lap3d7:16x16x16", "lap3d7:30x30x30"}) {
@@ -230,13 +232,22 @@ TEST(CudaSupernodalLU, a_3d_grid_runs_both_schur_paths_and_matches) {
     const CudaSupernodalLU::UpdatePaths paths = e.cuda().update_paths();
     EXPECT_GT(paths.direct, 0);
     EXPECT_GT(paths.gemm, 0);
-    if (std::string(spec) == "lap3d7:30x30x30") EXPECT_GT(paths.blocked, 0);
+    if (std::string(spec) == "lap3d7:30x30x30") {
+      EXPECT_GT(paths.blocked, 0);
+      ASSERT_EQ(e.gpu->factor(a.values.data(), PivotRule::from(o)).stats.status, Status::ok);
+      EXPECT_EQ(e.cuda().pivot_fallbacks(), 0);
+    }
   }
   check_matrix("lap3d7:30x30x30", supernodal_options());
+  Options panel_kernels = supernodal_options();
+  panel_kernels.cuda.supernodal_dense_min_cols = 0;
+  check_matrix("lap3d7:30x30x30", panel_kernels);
 }
 
 // A blocked panel with a zero pivot in its second column block: reported at that column
-// under report, perturbed under perturb, as the CPU engine does column by column.
+// under report, perturbed under perturb, as the CPU engine does column by column - by the
+// panel kernels and cuBLAS, directly or after cuSOLVER's unpivoted LU failed its check (one
+// fallback).
 TEST(CudaSupernodalLU, the_blocked_panels_report_and_perturb_like_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   // A dense 200 x 200 block (a supernode wide enough to be factored blocked) coupled to a
@@ -255,16 +266,20 @@ TEST(CudaSupernodalLU, the_blocked_panels_report_and_perturb_like_the_cpu_engine
     t.push_back({m + i, i, 0.5});
   }
   const Csr a = csr_from_triplets<int32_t, double>(n, n, t);
-  for (PivotPolicy policy : {PivotPolicy::report, PivotPolicy::perturb}) {
-    SCOPED_TRACE(std::string(to_string(policy)));
+  using Case = std::pair<int32_t, PivotPolicy>;  // supernodal_dense_min_cols, policy
+  for (const auto& [dense_min_cols, policy] : {Case{64, PivotPolicy::report}, Case{64, PivotPolicy::perturb},
+                                               Case{0, PivotPolicy::report}, Case{0, PivotPolicy::perturb}}) {
+    SCOPED_TRACE(std::string(to_string(policy)) + (dense_min_cols > 0 ? ", dense LU" : ", panel kernels"));
     Options o = supernodal_options();
     o.matching = false;
     o.scaling = false;
     o.pivot_policy = policy;
+    o.cuda.supernodal_dense_min_cols = dense_min_cols;
     Engines e(a, o);
     EXPECT_GT(e.cuda().update_paths().blocked, 0);
     const PivotRule rule = PivotRule::from(o);
     const EngineFactorResult c = expect_same_factor(e, a.values, rule, "blocked panel");
+    EXPECT_EQ(e.cuda().pivot_fallbacks(), dense_min_cols > 0 ? 1 : 0);
     if (policy == PivotPolicy::report) {
       EXPECT_EQ(c.stats.status, Status::numerically_singular);
     } else {
@@ -375,6 +390,32 @@ TEST(CudaSupernodalLU, nan_input_names_the_first_bad_entry) {
 }
 
 // A diagonal shift (the ILU shift loop's, here on a complete factor) lands on every pivot.
+// A's values, b and x in device memory: the same factor as from host values and the same
+// solution, to rounding (the Schur complements' atomic additions run in no fixed order), and
+// A's values back on request, exactly.
+TEST(CudaSupernodalLU, device_resident_values_and_vectors_match_the_host_path) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("lap3d7:16x16x16");
+  const Options o = supernodal_options();
+  Engines e(a, o);
+  ASSERT_TRUE(e.gpu->supports_device_pointers());
+  const PivotRule rule = PivotRule::from(o);
+  ASSERT_EQ(e.gpu->factor(a.values.data(), rule).stats.status, Status::ok);
+  const std::vector<double> f_host = e.gpu->factor_values();
+  std::vector<double> b(static_cast<size_t>(a.nrows));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0 + 0.25 * std::cos(0.3 * static_cast<double>(i));
+  std::vector<double> x_host(b.size());
+  e.gpu->solve(b.data(), x_host.data(), false, 0, 0.0);
+  test::DeviceArray<double> d_values(a.values), d_b(b), d_x(b.size());
+  ASSERT_EQ(e.gpu->factor_device(d_values.get(), rule).stats.status, Status::ok);
+  EXPECT_LE(relative_difference_inf(e.gpu->factor_values(), f_host), 1e-12);
+  e.gpu->solve_device(d_b.get(), d_x.get(), false, 0, 0.0);
+  EXPECT_LE(relative_difference_inf(d_x.host(), x_host), 1e-12);
+  std::vector<double> back(a.values.size());
+  e.gpu->download_input(back.data());
+  EXPECT_EQ(back, a.values);
+}
+
 TEST(CudaSupernodalLU, a_diagonal_shift_matches_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   const Csr a = gen::from_spec("lap2d5:40x30");
@@ -556,6 +597,18 @@ TEST(CudaSupernodalLU, unstaged_panels_match_the_cpu_engine) {
   for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:30x30x30"}) check_matrix(spec, o);
 }
 
+// Panels staged 16 columns at a time instead of resident whole (CudaTuning::
+// supernodal_resident_panels), the blocked supernodes' steps staged too: the same factor, so the
+// same agreement with the CPU engine.
+TEST(CudaSupernodalLU, staged_panels_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = supernodal_options();
+  o.cuda.supernodal_resident_panels = false;
+  o.cuda.supernodal_dense_min_cols = 0;
+  for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:30x30x30", "randdd:800:6:11"})
+    check_matrix(spec, o);
+}
+
 // Every level factored in steps of 16 columns, the trailing updates by the whole grid
 // (CudaTuning::supernodal_stepped_max_nodes; by default only levels of few supernodes): the
 // same factor as the one-block kernel's, so the same agreement with the CPU engine. Then an
@@ -564,6 +617,7 @@ TEST(CudaSupernodalLU, unstaged_panels_match_the_cpu_engine) {
 TEST(CudaSupernodalLU, stepped_panels_match_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   Options o = supernodal_options();
+  o.cuda.supernodal_resident_panels = false;  // resident levels are not stepped
   o.cuda.supernodal_stepped_max_nodes = 65535;
   o.cuda.supernodal_stepped_min_entries = 0;
   for (const char* spec : {"circuit:2000:40", "powergrid:1200:12", "lap3d7:16x16x16", "randdd:800:6:11"})

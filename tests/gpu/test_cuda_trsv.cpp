@@ -67,6 +67,9 @@ std::vector<double> device_solve(cuda::TriangularSolver& s, const std::vector<do
   EXPECT_EQ(cudaMalloc(&dx, std::max<size_t>(bytes, 8)), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemset(dx, 0x5A, std::max<size_t>(bytes, 8)), cudaSuccess);  // poison: every x must be written
+  // The solver's stream is non-blocking: it does not wait for the legacy stream, whose
+  // pageable upload may still be in flight when cudaMemcpy returns (and the memset surely is).
+  EXPECT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);
   double* out = in_place ? db : dx;
   s.solve_device(db, out);
   wait_or_abort(s, 60.0, what);
@@ -206,6 +209,7 @@ TEST(CudaTrsv, update_values_solves_new_values_without_new_analysis) {
       ASSERT_EQ(cudaMalloc(&dv, t1.values.size() * sizeof(double)), cudaSuccess);
       ASSERT_EQ(cudaMemcpy(dv, t1.values.data(), t1.values.size() * sizeof(double), cudaMemcpyHostToDevice),
                 cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);  // see device_solve
       s.update_values_device(dv);
       EXPECT_LT(relative_error(device_solve(s, b, false, what + " after device update"), ref1), kTolerance);
       cudaFree(dv);

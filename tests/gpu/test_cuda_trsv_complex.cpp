@@ -130,6 +130,9 @@ CVector device_solve(cuda::ComplexTriangularSolver& s, const CVector& b, bool in
   DeviceArray db(b.size()), dx(b.size());
   EXPECT_EQ(cudaMemcpy(db.p, b.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemset(dx.p, 0x5A, std::max<size_t>(bytes, sizeof(Complex))), cudaSuccess);
+  // The solver's stream is non-blocking: it does not wait for the legacy stream, whose
+  // pageable upload may still be in flight when cudaMemcpy returns (and the memset surely is).
+  EXPECT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);
   Complex* out = in_place ? db.p : dx.p;
   s.solve_device(db.p, out);
   wait_or_abort(s, 60.0, what);
@@ -222,6 +225,7 @@ TEST(CudaTrsvComplex, many_right_hand_sides_match_reference) {
     // The device version, in place (b and x alias column by column).
     DeviceArray d(b.size());
     ASSERT_EQ(cudaMemcpy(d.p, b.data(), b.size() * sizeof(Complex), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);  // see device_solve
     s.solve_many_device(nrhs, d.p, ld, d.p, ld);
     wait_or_abort(s, 60.0, "solve_many_device / " + std::string(to_string(k)));
     ASSERT_EQ(cudaMemcpy(x.data(), d.p, b.size() * sizeof(Complex), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -287,10 +291,12 @@ TEST(CudaTrsvComplex, values_through_update_and_device_values_match_reference) {
       EXPECT_LT(relative_error(device_solve(*s, b, false, what), ref1), kTolerance);
       DeviceArray dv(v2.size());
       ASSERT_EQ(cudaMemcpy(dv.p, v2.data(), v2.size() * sizeof(Complex), cudaMemcpyHostToDevice), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);  // see device_solve
       s->update_values_device(dv.p);
       EXPECT_LT(relative_error(device_solve(*s, b, false, what + " after device update"), ref2), kTolerance);
       ASSERT_EQ(cudaMemcpy(s->device_values(), v1.data(), v1.size() * sizeof(Complex), cudaMemcpyHostToDevice),
                 cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamLegacy), cudaSuccess);
       s->update_values_device(s->device_values());
       EXPECT_LT(relative_error(device_solve(*s, b, false, what + " after device_values"), ref1), kTolerance);
     }

@@ -202,6 +202,7 @@ __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, 
   st->failed_level = kNoLevel;
   st->failure_key = kNoEntry;
   st->missing_fill = 0;
+  st->unstable_panel = 0;
   st->policy = policy;
   st->bad_entry = kNoEntry;
   st->perturbed = 0;

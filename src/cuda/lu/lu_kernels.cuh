@@ -30,7 +30,9 @@ inline double double_from_bits(unsigned long long b) {
 // the values, so atomicMin/atomicMax on the bits combine them without locks.
 struct FactorState {
   int32_t failed_level;   // smallest level with a failed pivot; later levels do nothing
-  int32_t padding_;
+  // The supernodal engine: a panel factored by the unpivoted dense LU failed the static-pivot
+  // test checked afterwards (the engine redoes the factorization with its panel kernels).
+  int32_t unstable_panel;
   // (level << 32) | column of the first failure: smallest level, then smallest column (the
   // reference's report); kNoEntry if none.
   unsigned long long failure_key;

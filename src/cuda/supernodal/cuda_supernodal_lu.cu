@@ -4,6 +4,9 @@
 //   DevicePanels      the panels, A's values, F gathered from the panels, the state
 //                                                               (device_panels.hpp)
 //   SchurGemm         cuBLAS for the large supernodes' complements (schur_gemm.hpp)
+//   DensePanelLU      cuSOLVER's unpivoted LU of the blocked supernodes' panels, the pivot
+//                     test checked afterwards; a failed check redoes the factorization with
+//                     the panel kernels, which the engine then keeps to (dense_panel_lu.hpp)
 //   LuSolves          CudaLU's triangular solves, on F          (lu/lu_solves.hpp)
 //   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
 //                     on the panels, level by level               (panel_solves.hpp)
@@ -21,6 +24,7 @@
 #include "cuda/common/host_staging.hpp"
 #include "cuda/lu/device_refinement.hpp"
 #include "cuda/lu/lu_solves.hpp"
+#include "cuda/supernodal/dense_panel_lu.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/panel_solves.hpp"
 #include "cuda/supernodal/schur_gemm.hpp"
@@ -42,6 +46,9 @@ struct CudaSupernodalLU::Impl {
   std::unique_ptr<HostStaging> staging;
   std::unique_ptr<DevicePanels> panels;
   std::unique_ptr<SchurGemm> gemm;  // only with large supernodes
+  std::unique_ptr<DensePanelLU> dense;  // only with blocked ones (and supernodal_dense_min_cols)
+  bool dense_active = true;             // the blocked supernodes go to `dense` (when it exists)
+  int64_t pivot_fallbacks = 0;
   std::unique_ptr<LuSolves> solves;           // the solves through F, or
   std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
   std::unique_ptr<DeviceRefinement> refinement;
@@ -56,6 +63,10 @@ struct CudaSupernodalLU::Impl {
 
   void init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
   void enqueue_levels();
+  // One attempt: the scatter, the levels and the gather F, timed, then the state read back.
+  float factor_once(const PivotRule& rule);
+  // The factorization of the values upload_input*() sent: attempts, outcome, the solves' F.
+  EngineFactorResult factor_input(const PivotRule& rule);
   void enqueue_level(const SupernodalPlan::Level& lv, int part);
 };
 
@@ -66,6 +77,7 @@ CudaSupernodalLU::Impl::~Impl() {
   // The solvers (their graphs) and the cuBLAS handle run on `stream`: they go before it does.
   solves.reset();
   panel_solves.reset();
+  dense.reset();
   gemm.reset();
   panels.reset();
   for (cudaEvent_t e : {ev_start, ev_end})
@@ -76,8 +88,7 @@ CudaSupernodalLU::Impl::~Impl() {
 }
 
 void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
-  plan = plan_supernodal(s, o.cuda.supernodal_staged_panels, o.cuda.supernodal_stepped_max_nodes,
-                        o.cuda.supernodal_stepped_min_entries);  // checks s first: an inconsistent schedule touches no device
+  plan = plan_supernodal(s, o.cuda);  // checks s first: an inconsistent schedule touches no device
   if (device_ordinal < 0) {
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   } else {
@@ -93,6 +104,9 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
   panels = std::make_unique<DevicePanels>(s, plan, mem, *staging);
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
     gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
+  if (plan.blocked_nodes > 0 && o.cuda.supernodal_dense_min_cols > 0) {
+    dense = std::make_unique<DensePanelLU>(plan, panels->args(), mem, stream);
+  }
   if (o.cuda.supernodal_panel_solve)
     panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda.level_graph, mem, stream);
   else
@@ -116,7 +130,10 @@ void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int 
   const kernels::SupernodeArgs& a = panels->args();
   switch (part) {
     case 0:
-      if (lv.stepped)
+      if (lv.resident)
+        kernels::launch_panel_resident(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
+                                       lv.panel_smem, stream);
+      else if (lv.stepped)
         kernels::launch_panel_steps(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_max_cols,
                                     lv.panel_threads, lv.panel_smem, lv.trailing_blocks.data(), stream);
       else
@@ -124,11 +141,18 @@ void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int 
                                      lv.panel_smem, stream);
       break;
     case 1:
-      for (const BlockedNode& b : lv.blocked) gemm->factor_blocked(a, b);
+      for (const BlockedNode& b : lv.blocked) {
+        if (dense_active && dense) {
+          dense->factor(a, b);
+          gemm->solve_ut(a, b);
+        } else {
+          gemm->factor_blocked(a, b);
+        }
+      }
       break;
     case 2:
       kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count,
-                                   lv.direct_threads, stream);
+                                   lv.direct_tiles, stream);
       break;
     default:
       for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
@@ -143,25 +167,56 @@ CudaSupernodalLU::CudaSupernodalLU(const Schedule& s, const Options& o, int devi
 
 CudaSupernodalLU::~CudaSupernodalLU() = default;
 
+float CudaSupernodalLU::Impl::factor_once(const PivotRule& rule) {
+  GPUGLU_CUDA_CHECK(cudaEventRecord(ev_start, stream));
+  panels->enqueue_scatter(rule, stream);
+  enqueue_levels();
+  // F is gathered whatever the outcome (factor_values() then shows what was computed, as
+  // CudaLU's does); the solves take it only from a successful factorization.
+  panels->enqueue_gather_factor(stream);
+  GPUGLU_CUDA_CHECK(cudaEventRecord(ev_end, stream));
+  panels->enqueue_state_download(stream);
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  float ms = 0.0f;
+  GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_start, ev_end));
+  return ms;
+}
+
 EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
   m.factored = false;
   m.f_host_current = false;
   m.panels->upload_input(a_values, m.stream);
-  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_start, m.stream));
-  m.panels->enqueue_scatter(rule, m.stream);
-  m.enqueue_levels();
-  // F is gathered whatever the outcome (factor_values() then shows what was computed, as
-  // CudaLU's does); the solves take it only from a successful factorization.
-  m.panels->enqueue_gather_factor(m.stream);
-  GPUGLU_CUDA_CHECK(cudaEventRecord(m.ev_end, m.stream));
-  m.panels->enqueue_state_download(m.stream);
-  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  return m.factor_input(rule);
+}
 
+EngineFactorResult CudaSupernodalLU::factor_device(const double* d_values, const PivotRule& rule) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.factored = false;
+  m.f_host_current = false;
+  m.panels->upload_input_device(d_values, m.stream);
+  return m.factor_input(rule);
+}
+
+void CudaSupernodalLU::download_input(double* a_values) {
+  Impl& m = *impl_;
+  DeviceScope scope(m.device);
+  m.panels->download_input(a_values, m.stream);
+}
+
+EngineFactorResult CudaSupernodalLU::Impl::factor_input(const PivotRule& rule) {
+  Impl& m = *this;
+  float ms = m.factor_once(rule);
+  if (m.dense && m.dense_active && m.panels->unstable_panel()) {
+    // A dense panel failed its pivot test: the panel kernels decide (perturb or report) as the
+    // CPU engine does. The same matrix's next values likely fail again, so they stay in charge.
+    m.dense_active = false;
+    ++m.pivot_fallbacks;
+    ms += m.factor_once(rule);
+  }
   EngineFactorResult out = m.panels->result();  // throws on a broken schedule
-  float ms = 0.0f;
-  GPUGLU_CUDA_CHECK(cudaEventElapsedTime(&ms, m.ev_start, m.ev_end));
   out.device_ms = ms;
   if (out.stats.status != Status::ok) return out;
   if (m.n > 0 && m.solves) {  // the panel solves read the panels themselves
@@ -181,6 +236,17 @@ EngineSolveResult CudaSupernodalLU::solve(const double* b, double* x, bool trans
   DeviceScope scope(m.device);
   DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
   return m.refinement->solve(solves, b, x, transpose, max_steps, target);
+}
+
+EngineSolveResult CudaSupernodalLU::solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+                                                 const RefineTarget& target) {
+  Impl& m = *impl_;
+  if (!m.factored)
+    throw Error(Status::not_factored, "CudaSupernodalLU::solve_device: no successful factorization to solve with");
+  if (m.n == 0) return EngineSolveResult{};
+  DeviceScope scope(m.device);
+  DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
+  return m.refinement->solve_device(solves, d_b, d_x, transpose, max_steps, target);
 }
 
 const std::vector<double>& CudaSupernodalLU::factor_values() {
@@ -241,6 +307,8 @@ std::vector<CudaSupernodalLU::LevelTiming> CudaSupernodalLU::profile_levels(cons
   for (cudaEvent_t e : ev) cudaEventDestroy(e);
   return out;
 }
+
+int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return impl_->pivot_fallbacks; }
 
 int32_t CudaSupernodalLU::levels() const { return static_cast<int32_t>(impl_->plan.levels.size()); }
 

@@ -50,6 +50,15 @@ class CudaSupernodalLU final : public NumericEngine {
   EngineSolveResult solve(const double* b, double* x, bool transpose, int32_t max_steps,
                           const RefineTarget& target) override;
 
+  // Device-resident data, as CudaLU's: A's values, b and x in device memory, copied device to
+  // device into the engine's own input and solution buffers. download_input(): A's values of
+  // the last factor.
+  bool supports_device_pointers() const noexcept override { return true; }
+  EngineFactorResult factor_device(const double* d_values, const PivotRule& rule) override;
+  EngineSolveResult solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
+                                 const RefineTarget& target) override;
+  void download_input(double* a_values) override;
+
   const std::vector<double>& factor_values() override;  // F, downloaded once per factorization
   void download_factor(double* f_host) const;           // F values (s.f_rowind.size() of them)
   Backend backend() const noexcept override { return Backend::cuda; }
@@ -67,6 +76,10 @@ class CudaSupernodalLU final : public NumericEngine {
   };
   UpdatePaths update_paths() const;
   int32_t levels() const;  // of the supernodal tree
+  // Factorizations redone because a panel factored by cuSOLVER's unpivoted LU failed the pivot
+  // test checked afterwards (0 or 1: the engine then keeps to its panel kernels;
+  // CudaTuning::supernodal_dense_min_cols).
+  int64_t pivot_fallbacks() const noexcept;
 
   // Where a factorization's time goes (benchmarks only): one factorization of a_values run
   // launch by launch with events around each of a level's four parts, in ms per level.

@@ -45,6 +45,19 @@ void DevicePanels::upload_input(const double* a_values, cudaStream_t stream) {
   staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(double), stream);
 }
 
+void DevicePanels::upload_input_device(const double* d_values, cudaStream_t stream) {
+  if (input_nnz_ == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_dev_, d_values, static_cast<size_t>(input_nnz_) * sizeof(double),
+                                    cudaMemcpyDefault, stream));
+}
+
+void DevicePanels::download_input(double* a_values, cudaStream_t stream) const {
+  if (input_nnz_ == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_values, a_dev_, static_cast<size_t>(input_nnz_) * sizeof(double),
+                                    cudaMemcpyDeviceToHost, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.panels, 0, static_cast<size_t>(values_) * sizeof(double), stream));

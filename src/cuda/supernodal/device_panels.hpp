@@ -33,8 +33,12 @@ class DevicePanels {
   const double* factor() const { return f_; }                    // F, after enqueue_gather_factor()
   const double* input_values() const { return a_dev_; }          // A's values of the last upload_input()
 
-  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
+  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream: from the
+  // host, or from device memory of this process (any device).
   void upload_input(const double* a_values, cudaStream_t stream);
+  void upload_input_device(const double* d_values, cudaStream_t stream);
+  // The last upload's values to the host, synchronous.
+  void download_input(double* a_values, cudaStream_t stream) const;
   // What precedes the levels: the state and the failure flags reset, the panels zeroed, A's values
   // scattered (scaled) into them, rule.diagonal_shift added to every pivot.
   void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
@@ -45,6 +49,8 @@ class DevicePanels {
   // The factorization's outcome from that copy (device_ms left 0); throws
   // Error(invalid_input) when a Schur complement found no target (a broken schedule).
   EngineFactorResult result() const;
+  // From the same copy: a dense panel failed its pivot test (FactorState::unstable_panel).
+  bool unstable_panel() const { return state_pinned_->unstable_panel != 0; }
   // F's values to f_host (nnz(F) of them), synchronous.
   void download_factor(double* f_host, cudaStream_t stream) const;
 

@@ -44,7 +44,7 @@ void SchurGemm::enqueue(const kernels::SupernodeArgs& a, const GemmNode& g) {
 
 namespace gpuglu::cuda {
 
-// Right-looking blocked LU without pivoting of the panels of one supernode, kBlockWidth
+// Right-looking blocked LU without pivoting of the panels of one supernode, b.width
 // columns at a time (the unblocked kernel's arithmetic, reordered as LAPACK's getrf does):
 // with the block's columns k0 .. k1 factored by the tall-skinny kernel (all L panel rows
 // from k0 down, so the pivot test sees the same column as the unblocked kernel),
@@ -59,10 +59,13 @@ void SchurGemm::factor_blocked(const kernels::SupernodeArgs& a, const BlockedNod
   const int64_t nb = nr - b.ns;
   double* l = a.panels + b.l_ptr;
   double* u = a.panels + b.u_ptr;
-  for (int32_t k0 = 0; k0 < b.ns; k0 += kBlockWidth) {
-    const int32_t k1 = k0 + kBlockWidth < b.ns ? k0 + kBlockWidth : b.ns;
+  for (int32_t k0 = 0; k0 < b.ns; k0 += b.width) {
+    const int32_t k1 = k0 + b.width < b.ns ? k0 + b.width : b.ns;
     const int64_t w = k1 - k0;
-    kernels::launch_panel_block(a, b.s, k0, k1, b.threads, b.smem, stream_);
+    if (b.resident)
+      kernels::launch_panel_block_resident(a, b.s, k0, k1, b.threads, b.smem, stream_);
+    else
+      kernels::launch_panel_block(a, b.s, k0, k1, b.threads, b.smem, stream_);
     const double* l11 = l + k0 + static_cast<int64_t>(k0) * nr;
     const int64_t rest = b.ns - k1;
     if (rest > 0) {
@@ -83,6 +86,14 @@ void SchurGemm::factor_blocked(const kernels::SupernodeArgs& a, const BlockedNod
                                            u + static_cast<int64_t>(k1) * nb, nb));
     }
   }
+}
+
+void SchurGemm::solve_ut(const kernels::SupernodeArgs& a, const BlockedNode& b) {
+  const int64_t nb = b.nr - b.ns;
+  if (nb == 0) return;
+  const double one = 1.0;
+  GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT,
+                                     nb, b.ns, &one, a.panels + b.l_ptr, b.nr, a.panels + b.u_ptr, nb));
 }
 
 }  // namespace gpuglu::cuda

@@ -28,6 +28,9 @@ class SchurGemm {
   void enqueue(const kernels::SupernodeArgs& a, const GemmNode& g);
   // Node b's panels factored blocked (supernodal_plan.hpp), asynchronous on the stream.
   void factor_blocked(const kernels::SupernodeArgs& a, const BlockedNode& b);
+  // Node b's U^T panel after DensePanelLU factored its L panel: U^T := U^T L11^{-T} (a TRSM
+  // with the unit lower L11), asynchronous on the stream.
+  void solve_ut(const kernels::SupernodeArgs& a, const BlockedNode& b);
 
  private:
   cublasContext* handle_ = nullptr;

@@ -11,6 +11,7 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/lu/level_device.cuh"
+#include "cuda/supernodal/panel_device.cuh"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "gpuglu/options.hpp"
 
@@ -20,36 +21,6 @@ namespace {
 
 constexpr int kScatterThreads = 256;
 constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100
-
-struct Panel {
-  int32_t first;  // its first column
-  int32_t ns;     // columns
-  int64_t nr;     // rows (the L panel's leading dimension)
-  int64_t nu;     // rows below its columns (the U^T panel's leading dimension)
-  const int32_t* below;  // those rows
-  double* l;
-  double* u;
-};
-
-__device__ __forceinline__ Panel panel_of(const SupernodeArgs& a, int32_t s) {
-  Panel p;
-  p.first = a.first[s];
-  p.ns = a.first[s + 1] - p.first;
-  const int64_t rb = a.rows_ptr[s];
-  p.nr = a.rows_ptr[s + 1] - rb;
-  p.nu = p.nr - p.ns;
-  p.below = a.rows + rb + p.ns;
-  p.l = a.panels + a.l_ptr[s];
-  p.u = a.panels + a.u_ptr[s];
-  return p;
-}
-
-// The scatter found a NaN/Inf input: nothing is factored (the scatter ran in an earlier
-// launch, so every block reads the same answer).
-__device__ __forceinline__ bool input_was_bad(const FactorState* st) {
-  const volatile FactorState* v = st;
-  return v->bad_entry != kNoEntry;
-}
 
 // Step k's rank-1 update of panel p, after column k was scaled: the L panel's columns
 // j > k (rows below k) and the U^T panel's columns j > k (all rows). A thread keeps one row
@@ -90,68 +61,6 @@ __device__ __forceinline__ void rank1_update(const Panel& p, int32_t k, int32_t 
     }
   }
 }
-
-// The static-pivot rule of a panel's columns (the column LU's: level_device.cuh) and the
-// statistics it gathers, held in registers by every thread of a block - its inputs are uniform
-// over the block, so every thread takes the same decisions - and published once by thread 0.
-struct PanelPivots {
-  double threshold, zero_pivot, perturbation;
-  bool report;
-  double min_ratio;
-  double max_active = 0.0;
-  unsigned long long perturbed = 0;
-  int32_t first_perturbed = -1;
-  int32_t failed = -1;
-
-  __device__ explicit PanelPivots(const FactorState* st)
-      : threshold(st->threshold),
-        zero_pivot(st->zero_pivot),
-        perturbation(st->perturbation),
-        report(st->policy == static_cast<int32_t>(PivotPolicy::report)),
-        min_ratio(__builtin_huge_val()) {}  // +Inf: any ratio is smaller
-
-  // Column col's pivot from its value pivot0 and its column's largest magnitude (finite: no
-  // NaN/Inf in the column). False when the column fails (failed holds it); otherwise pivot is
-  // pivot0 or, for a tiny pivot, its perturbation.
-  __device__ bool decide(double pivot0, double colmax, bool finite, int32_t col, double& pivot) {
-    const double apiv = fabs(pivot0);
-    const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
-    min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
-    max_active = colmax > max_active ? colmax : max_active;
-    pivot = pivot0;
-    if (!finite) {
-      failed = col;
-      return false;
-    }
-    if (apiv > __dmul_rn(threshold, colmax) && apiv > zero_pivot) return true;
-    if (report) {
-      failed = col;
-      return false;
-    }
-    pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
-    ++perturbed;
-    if (first_perturbed < 0) first_perturbed = col;
-    return true;
-  }
-
-  // By thread 0 alone.
-  __device__ void publish(const SupernodeArgs& a, int32_t s) const {
-    FactorState* st = a.state;
-    atomic_min_nonneg(&st->min_ratio_bits, min_ratio);
-    atomic_max_nonneg(&st->max_active_bits, max_active);
-    if (perturbed > 0) {
-      atomicAdd(&st->perturbed, perturbed);
-      atomicMin(&st->first_perturbed, static_cast<unsigned long long>(first_perturbed));
-    }
-    // The smallest failing column over all supernodes: a supernode's columns depend only on
-    // its descendants, whose columns are smaller, so it is the column a sequential
-    // factorization in column order stops at.
-    if (failed >= 0) {
-      a.failed[s] = 1;
-      atomicMin(&st->failure_key, static_cast<unsigned long long>(failed));
-    }
-  }
-};
 
 // The largest magnitude of col[0 .. m) over the block, and whether all are finite (false for
 // NaN and Inf); every thread of the block calls it and gets both.
@@ -513,25 +422,58 @@ __device__ __forceinline__ bool subtract_at_target(const SupernodeArgs& a, const
   return true;
 }
 
-// Small supernodes: a block each, a thread per entry (x, y) of L21 U12 (x fastest, so a
-// warp reads consecutive rows of L21), the dot product over the supernode's columns in
-// ascending order, rounded without FMA as the CPU's loops round it.
-__global__ void __launch_bounds__(256) schur_direct_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+// Small supernodes: tile (blockIdx.y) of supernode nodes[blockIdx.x]'s L21 U12, kSchurTile x
+// kSchurTile entries, 256 threads: a lane per row x, a warp per four columns y (four
+// independent sums, each the dot product over the supernode's columns in ascending order,
+// rounded without FMA as the CPU's loops round it). L21's and U12's rows pass through shared
+// memory kSchurDepth columns at a time, read once, coalesced. A block per supernode reading
+// both panels from global memory for every entry took 30-50 us per supernode near the root.
+constexpr int kSchurThreads = 256;
+constexpr int kSchurDepth = 32;
+constexpr int kSchurSums = kSchurTile * kSchurTile / kSchurThreads;
+
+__global__ void __launch_bounds__(kSchurThreads) schur_direct_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
+  __shared__ double sl[kSchurDepth * kSchurTile];  // L21(x0 + x, k0 + kk) at sl[kk * kSchurTile + x]
+  __shared__ double su[kSchurDepth * kSchurTile];  // U12(k0 + kk, y0 + y) at su[kk * kSchurTile + y]
   const int32_t s = nodes[blockIdx.x];
   if (input_was_bad(a.state) || a.failed[s]) return;
   const Panel p = panel_of(a, s);
-  const int64_t nb = p.nu;
-  const double* l21 = p.l + p.ns;
-  bool missing = false;
   // 32-bit index arithmetic (a direct complement has nb^2 ns < kGemmMinWork entries' work).
-  const uint32_t nb32 = static_cast<uint32_t>(nb);
-  for (uint32_t e = threadIdx.x; e < nb32 * nb32; e += blockDim.x) {
-    const int64_t y = e / nb32;
-    const int64_t x = e - static_cast<uint32_t>(y) * nb32;
-    double sum = 0.0;
-    for (int32_t k = 0; k < p.ns; ++k)
-      sum = __dadd_rn(sum, __dmul_rn(l21[x + static_cast<int64_t>(k) * p.nr], p.u[y + static_cast<int64_t>(k) * nb]));
-    missing |= !subtract_at_target(a, p, x, y, sum);
+  const uint32_t nb = static_cast<uint32_t>(p.nu);
+  const uint32_t side = (nb + kSchurTile - 1) / kSchurTile;
+  if (blockIdx.y >= side * side) return;  // uniform over the block
+  const uint32_t x0 = (blockIdx.y % side) * kSchurTile;
+  const uint32_t y0 = (blockIdx.y / side) * kSchurTile;
+  const double* l21 = p.l + p.ns;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp = static_cast<int>(threadIdx.x) >> 5;
+  double sum[kSchurSums];
+#pragma unroll
+  for (int q = 0; q < kSchurSums; ++q) sum[q] = 0.0;
+  for (int32_t k0 = 0; k0 < p.ns; k0 += kSchurDepth) {
+    const int32_t depth = min(kSchurDepth, p.ns - k0);
+    __syncthreads();  // the previous pass has read its tiles
+    for (int e = static_cast<int>(threadIdx.x); e < kSchurDepth * kSchurTile; e += kSchurThreads) {
+      const uint32_t i = static_cast<uint32_t>(e % kSchurTile);
+      const int kk = e / kSchurTile;
+      const int64_t k = k0 + kk;
+      sl[e] = kk < depth && x0 + i < nb ? l21[x0 + i + k * p.nr] : 0.0;
+      su[e] = kk < depth && y0 + i < nb ? p.u[y0 + i + k * p.nu] : 0.0;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < depth; ++kk) {
+      const double l = sl[kk * kSchurTile + lane];
+#pragma unroll
+      for (int q = 0; q < kSchurSums; ++q)
+        sum[q] = __dadd_rn(sum[q], __dmul_rn(l, su[kk * kSchurTile + warp + q * (kSchurThreads / 32)]));
+    }
+  }
+  bool missing = false;
+  const uint32_t x = x0 + static_cast<uint32_t>(lane);
+#pragma unroll
+  for (int q = 0; q < kSchurSums; ++q) {
+    const uint32_t y = y0 + static_cast<uint32_t>(warp + q * (kSchurThreads / 32));
+    if (x < nb && y < nb) missing |= !subtract_at_target(a, p, x, y, sum[q]);
   }
   if (missing) a.state->missing_fill = 1;
 }
@@ -613,10 +555,11 @@ void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t co
   }
 }
 
-void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t tiles,
                          cudaStream_t stream) {
   if (count <= 0) return;
-  schur_direct_kernel<<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
+  schur_direct_kernel<<<dim3(static_cast<unsigned>(count), static_cast<unsigned>(tiles)), kSchurThreads, 0, stream>>>(
+      a, nodes);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

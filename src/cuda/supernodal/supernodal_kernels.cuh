@@ -41,6 +41,18 @@ void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t c
 void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
                         cudaStream_t stream);
 
+// The same factorization with each supernode's L and U^T panels whole in shared memory
+// (resident_panel_kernels.cu), two barriers per column: a block of `threads` per supernode,
+// smem >= resident_smem_bytes(nr, nr - ns, ns) of its largest (bitwise launch_panel_factor's
+// factor). Nothing when the input held a NaN/Inf.
+void launch_panel_resident(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
+                           cudaStream_t stream);
+
+// launch_panel_block's columns k0 .. k1 - 1 with all nr rows of them in shared memory
+// (smem >= resident_smem_bytes(nr, 0, k1 - k0)).
+void launch_panel_block_resident(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
+                                 cudaStream_t stream);
+
 // The same factorization as launch_panel_factor's staged one, in steps of kPanelWidth columns
 // for levels of few supernodes: per step a block per supernode factors the step's columns and
 // solves for U's rows and U^T's block columns, then trailing_blocks[step] x count blocks
@@ -50,9 +62,10 @@ void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t co
                         size_t smem, const uint32_t* trailing_blocks, cudaStream_t stream);
 
 // The Schur complements of supernodes nodes[0 .. count) computed and subtracted in one
-// kernel: a block of `threads` per supernode, a thread per entry (x, y) of L21 U12 at a time.
+// kernel: tiles of kSchurTile x kSchurTile entries of L21 U12, a block each, tiles of them
+// per supernode (schur_tiles(nb) of its largest: blocks past a smaller one's tiles exit).
 // A supernode whose panel LU failed updates nothing (as in the CPU reference).
-void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads,
+void launch_schur_direct(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t tiles,
                          cudaStream_t stream);
 
 // Columns y0 .. y0 + ncols of supernode s's Schur complement, computed beforehand (cuBLAS)

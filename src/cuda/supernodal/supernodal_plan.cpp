@@ -34,6 +34,34 @@ int threads_for(int64_t work, int max_threads) {
   return static_cast<int>(std::min<int64_t>(t, max_threads));
 }
 
+// A resident level's block: a warp per column being updated, as many as its widest panel
+// updates at once (up to 16) when its supernodes are few; when they are many, the warps the GPU
+// holds (132 SMs x 32 at full occupancy) shared among them, and at least a warp each.
+int resident_threads(int32_t count, int32_t max_cols) {
+  constexpr int64_t kResidentWarps = 132 * 32;
+  const int64_t by_width = std::max<int64_t>(1, std::min<int64_t>(max_cols - 1, 16));
+  const int64_t by_count = std::max<int64_t>(1, kResidentWarps / std::max<int32_t>(count, 1));
+  return static_cast<int>(32 * std::min(by_width, by_count));
+}
+
+// A blocked supernode's steps: resident kBlockWidth (or, too tall for that, kNarrowBlockWidth)
+// columns at a time where they fit shared memory, staged kBlockWidth otherwise.
+BlockedNode blocked_node(const Supernodes& sn, int32_t t, bool staged, bool resident) {
+  const int64_t nr = sn.nrows(t);
+  BlockedNode b{t, sn.cols(t), nr, sn.l_ptr[t], sn.u_ptr[t]};
+  for (int32_t width : {kBlockWidth, kNarrowBlockWidth}) {
+    if (!resident || kernels::resident_smem_bytes(nr, 0, width) == 0) continue;
+    b.width = width;
+    b.resident = true;
+    b.threads = 32 * std::min(width, 32);
+    b.smem = kernels::resident_smem_bytes(nr, 0, width);
+    return b;
+  }
+  b.threads = threads_for(nr, 1024);
+  b.smem = staged ? kernels::panel_smem_bytes(nr, kBlockWidth) : 0;
+  return b;
+}
+
 void check_schedule(const Schedule& s) {
   require(s.supernodal, "the schedule is not supernodal (Options::lu_engine)");
   require(!s.symmetric && !s.incomplete, "a supernodal schedule is a complete LU's");
@@ -87,8 +115,12 @@ void check_schedule(const Schedule& s) {
 
 }  // namespace
 
-SupernodalPlan plan_supernodal(const Schedule& s, bool staged, int32_t stepped_max_nodes,
-                               int32_t stepped_min_entries) {
+SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
+  const bool staged = tuning.supernodal_staged_panels;
+  const bool resident = tuning.supernodal_resident_panels && staged;
+  const int32_t stepped_max_nodes = tuning.supernodal_stepped_max_nodes;
+  const int32_t stepped_min_entries = tuning.supernodal_stepped_min_entries;
+  const int32_t dense_min_cols = tuning.supernodal_dense_min_cols;
   check_schedule(s);
   const Supernodes& sn = s.supernodes;
   SupernodalPlan plan;
@@ -107,27 +139,29 @@ SupernodalPlan plan_supernodal(const Schedule& s, bool staged, int32_t stepped_m
     lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
     lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
     lv.panel_begin = static_cast<int64_t>(plan.panel_nodes.size());
-    int64_t max_rows = 0, max_direct = 0, max_staged = 0;
+    int64_t max_rows = 0, max_direct = 0, max_staged = 0, max_resident = 0;
     int32_t max_cols = 0;
     for (int64_t e = sn.level_ptr[l]; e < sn.level_ptr[l + 1]; ++e) {
       const int32_t t = sn.level_nodes[e];
       const int32_t ns = sn.cols(t);
       const int64_t nr = sn.nrows(t);
       const int64_t nb = nr - ns;
-      if (ns >= kBlockedMinCols && static_cast<int64_t>(ns) * ns >= (kBlockedMinWork + nr - 1) / nr) {
-        lv.blocked.push_back({t, ns, nr, sn.l_ptr[t], sn.u_ptr[t], threads_for(nr, 1024),
-                              staged ? kernels::panel_smem_bytes(nr, kBlockWidth) : 0});
+      const int64_t work = static_cast<int64_t>(ns) * ns;  // times nr, compared without overflow
+      const bool dense = dense_min_cols > 0 && ns >= dense_min_cols && work >= (kDenseMinWork + nr - 1) / nr;
+      if (dense || (ns >= kBlockedMinCols && work >= (kBlockedMinWork + nr - 1) / nr)) {
+        lv.blocked.push_back(blocked_node(sn, t, staged, resident));
         ++plan.blocked_nodes;
       } else {
         plan.panel_nodes.push_back(t);
         max_rows = std::max(max_rows, nr);
         max_staged = std::max(max_staged, nr + ns);
         max_cols = std::max(max_cols, ns);
+        max_resident = std::max(max_resident, (nr + nb) * ns);
       }
       if (nb == 0) continue;  // a root: no complement
       if (nb * nb < (kGemmMinWork + ns - 1) / ns) {  // nb * nb * ns < kGemmMinWork, without overflow
         plan.direct_nodes.push_back(t);
-        max_direct = std::max(max_direct, nb * nb);
+        max_direct = std::max(max_direct, nb);
         continue;
       }
       GemmNode g;
@@ -146,7 +180,13 @@ SupernodalPlan plan_supernodal(const Schedule& s, bool staged, int32_t stepped_m
     // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
     lv.panel_threads = threads_for(max_rows, 512);
     lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0) : 0;
-    lv.direct_threads = threads_for(max_direct, 256);
+    lv.direct_tiles = static_cast<int32_t>(kernels::schur_tiles(max_direct));
+    if (resident && lv.panel_count > 0 && kernels::resident_smem_bytes(max_resident, 0, 1) > 0) {
+      lv.resident = true;
+      lv.panel_smem = kernels::resident_smem_bytes(max_resident, 0, 1);
+      lv.panel_threads = resident_threads(lv.panel_count, max_cols);
+      continue;
+    }
     // Few supernodes, panels that fit shared memory and a first step whose trailing update is
     // large enough to pay for two launches per step: stepped, each step's trailing update over
     // a grid sized for its largest supernode's entries.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {
@@ -20,8 +21,9 @@ constexpr int64_t kGemmMinWork = int64_t{1} << 20;
 // formed in column chunks of it.
 constexpr int64_t kGemmWorkspaceDoubles = int64_t{1} << 23;
 
-// A supernode with at least kBlockedMinCols columns and ns * ns * nr >= kBlockedMinWork is
-// factored blocked, kBlockWidth columns at a time: a tall-skinny kernel on the block's columns
+// A supernode with at least kBlockedMinCols columns and ns * ns * nr >= kBlockedMinWork (or,
+// with CudaTuning::supernodal_dense_min_cols, at least that many and kDenseMinWork) is
+// factored blocked: by cuSOLVER (dense_panel_lu.hpp) or kBlockWidth columns at a time: a tall-skinny kernel on the block's columns
 // (one thread block, the pivot test as in the unblocked kernel), then cuBLAS: TRSM for U's
 // row block and U^T's column block, GEMM for the rest of both panels. One thread block per
 // supernode factored such a panel (the dense trailing block of a circuit: 536 columns) at a
@@ -29,6 +31,11 @@ constexpr int64_t kGemmWorkspaceDoubles = int64_t{1} << 23;
 constexpr int32_t kBlockedMinCols = 96;
 constexpr int64_t kBlockedMinWork = int64_t{1} << 22;
 constexpr int32_t kBlockWidth = 64;
+constexpr int64_t kDenseMinWork = int64_t{1} << 18;
+// With resident panels, a blocked supernode too tall for kBlockWidth columns of it in shared
+// memory takes kNarrowBlockWidth at a time where those fit (twice the cuBLAS calls, a kernel
+// with two barriers per column instead of six).
+constexpr int32_t kNarrowBlockWidth = 32;
 
 struct BlockedNode {
   int32_t s = 0;
@@ -36,8 +43,10 @@ struct BlockedNode {
   int64_t nr = 0;
   int64_t l_ptr = 0;
   int64_t u_ptr = 0;
-  int threads = 32;  // the tall-skinny kernel's block
-  size_t smem = 0;   // its shared memory (kernels::panel_smem_bytes; 0: unstaged)
+  int32_t width = kBlockWidth;  // columns per block step
+  bool resident = false;        // its tall-skinny kernel: launch_panel_block_resident
+  int threads = 32;             // the tall-skinny kernel's block
+  size_t smem = 0;              // its shared memory (0: unstaged)
 };
 
 struct GemmNode {
@@ -57,6 +66,8 @@ struct SupernodalPlan {
     int32_t panel_count = 0;
     int panel_threads = 32;    // block size of its panel factorization
     size_t panel_smem = 0;     // its shared memory (kernels::panel_smem_bytes; 0: unstaged)
+    // Resident (kernels::launch_panel_resident): every panel of the level fits shared memory whole.
+    bool resident = false;
     // Stepped (kernels::launch_panel_steps): panel_max_cols wide, trailing_blocks per step.
     bool stepped = false;
     int32_t panel_max_cols = 0;
@@ -64,7 +75,7 @@ struct SupernodalPlan {
     std::vector<BlockedNode> blocked;  // the rest, factored blocked
     int64_t direct_begin = 0;  // its small supernodes with a complement: direct_nodes[direct_begin ..)
     int32_t direct_count = 0;
-    int direct_threads = 32;
+    int32_t direct_tiles = 1;  // kernels::schur_tiles of its largest direct complement
     std::vector<GemmNode> gemm;  // its large ones
   };
   std::vector<Level> levels;
@@ -79,9 +90,8 @@ struct SupernodalPlan {
 
 // Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU
 // schedule or its arrays are inconsistent.
-// staged: panels that fit go through shared memory (CudaTuning::supernodal_staged_panels);
-// stepped_max_nodes, stepped_min_entries: CudaTuning's supernodal_stepped_* (staged levels only).
-SupernodalPlan plan_supernodal(const Schedule& s, bool staged = true, int32_t stepped_max_nodes = 0,
-                               int32_t stepped_min_entries = 0);
+// t's supernodal_* knobs: staged (panels that fit go through shared memory), resident (whole;
+// needs staged), stepped_* (staged levels not resident only), dense_min_cols (what is blocked).
+SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& t);
 
 }  // namespace gpuglu::cuda

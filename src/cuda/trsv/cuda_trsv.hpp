@@ -68,7 +68,10 @@ class BasicTriangularSolver {
   void download_pattern(std::vector<int64_t>& rowptr, std::vector<int32_t>& colind) const;
 
   // x = T^{-1} b on the device. b and x are device arrays of n Scalars; they may alias.
-  // Asynchronous on stream() (call synchronize() before reading x from another stream).
+  // Asynchronous on stream() (call synchronize() before reading x from another stream). The
+  // device inputs here and in update_values_device must be complete or ordered before work on
+  // stream(): its own stream is non-blocking, so it does not wait for the legacy default
+  // stream (a pageable cudaMemcpy there may return before its data has landed).
   void solve_device(const Scalar* b_dev, Scalar* x_dev);
   // nrhs right-hand sides, column-major with leading dimensions ldb, ldx (>= n); one solve
   // per column. Asynchronous like solve_device.
