@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
@@ -46,8 +47,9 @@ struct CudaSupernodalLU::Impl {
   std::unique_ptr<HostStaging> staging;
   std::unique_ptr<DevicePanels> panels;
   std::unique_ptr<SchurGemm> gemm;  // only with large supernodes
-  std::unique_ptr<DensePanelLU> dense;  // only with blocked ones (and supernodal_dense_min_cols)
-  bool dense_active = true;             // the blocked supernodes go to `dense` (when it exists)
+  // Only with blocked supernodes (and supernodal_dense_min_cols); dropped after a failed pivot
+  // check, the panel kernels then factoring those supernodes.
+  std::unique_ptr<DensePanelLU> dense;
   int64_t pivot_fallbacks = 0;
   std::unique_ptr<LuSolves> solves;           // the solves through F, or
   std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
@@ -67,6 +69,9 @@ struct CudaSupernodalLU::Impl {
   float factor_once(const PivotRule& rule);
   // The factorization of the values upload_input*() sent: attempts, outcome, the solves' F.
   EngineFactorResult factor_input(const PivotRule& rule);
+  // The solves of the last successful factorization (throws Error(not_factored) without one;
+  // who: the caller's name for the message).
+  DeviceSolve& factored_solves(const char* who);
   void enqueue_level(const SupernodalPlan::Level& lv, int part);
 };
 
@@ -142,7 +147,7 @@ void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int 
       break;
     case 1:
       for (const BlockedNode& b : lv.blocked) {
-        if (dense_active && dense) {
+        if (dense) {
           dense->factor(a, b);
           gemm->solve_ut(a, b);
         } else {
@@ -185,8 +190,6 @@ float CudaSupernodalLU::Impl::factor_once(const PivotRule& rule) {
 EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
-  m.factored = false;
-  m.f_host_current = false;
   m.panels->upload_input(a_values, m.stream);
   return m.factor_input(rule);
 }
@@ -194,8 +197,6 @@ EngineFactorResult CudaSupernodalLU::factor(const double* a_values, const PivotR
 EngineFactorResult CudaSupernodalLU::factor_device(const double* d_values, const PivotRule& rule) {
   Impl& m = *impl_;
   DeviceScope scope(m.device);
-  m.factored = false;
-  m.f_host_current = false;
   m.panels->upload_input_device(d_values, m.stream);
   return m.factor_input(rule);
 }
@@ -208,11 +209,13 @@ void CudaSupernodalLU::download_input(double* a_values) {
 
 EngineFactorResult CudaSupernodalLU::Impl::factor_input(const PivotRule& rule) {
   Impl& m = *this;
+  m.factored = false;
+  m.f_host_current = false;
   float ms = m.factor_once(rule);
-  if (m.dense && m.dense_active && m.panels->unstable_panel()) {
+  if (m.dense && m.panels->unstable_panel()) {
     // A dense panel failed its pivot test: the panel kernels decide (perturb or report) as the
     // CPU engine does. The same matrix's next values likely fail again, so they stay in charge.
-    m.dense_active = false;
+    m.dense.reset();
     ++m.pivot_fallbacks;
     ms += m.factor_once(rule);
   }
@@ -227,25 +230,28 @@ EngineFactorResult CudaSupernodalLU::Impl::factor_input(const PivotRule& rule) {
   return out;
 }
 
+DeviceSolve& CudaSupernodalLU::Impl::factored_solves(const char* who) {
+  if (!factored)
+    throw Error(Status::not_factored, std::string("CudaSupernodalLU::") + who +
+                                          ": no successful factorization to solve with");
+  return panel_solves ? static_cast<DeviceSolve&>(*panel_solves) : *solves;
+}
+
 EngineSolveResult CudaSupernodalLU::solve(const double* b, double* x, bool transpose, int32_t max_steps,
                                           const RefineTarget& target) {
   Impl& m = *impl_;
-  if (!m.factored)
-    throw Error(Status::not_factored, "CudaSupernodalLU::solve: no successful factorization to solve with");
+  DeviceSolve& solves = m.factored_solves("solve");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
-  DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
   return m.refinement->solve(solves, b, x, transpose, max_steps, target);
 }
 
 EngineSolveResult CudaSupernodalLU::solve_device(const double* d_b, double* d_x, bool transpose, int32_t max_steps,
                                                  const RefineTarget& target) {
   Impl& m = *impl_;
-  if (!m.factored)
-    throw Error(Status::not_factored, "CudaSupernodalLU::solve_device: no successful factorization to solve with");
+  DeviceSolve& solves = m.factored_solves("solve_device");
   if (m.n == 0) return EngineSolveResult{};
   DeviceScope scope(m.device);
-  DeviceSolve& solves = m.panel_solves ? static_cast<DeviceSolve&>(*m.panel_solves) : *m.solves;
   return m.refinement->solve_device(solves, d_b, d_x, transpose, max_steps, target);
 }
 

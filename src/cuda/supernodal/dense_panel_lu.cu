@@ -40,12 +40,11 @@ __global__ void __launch_bounds__(kCheckWarps * 32) dense_pivot_check_kernel(Sup
   lower = warp_max(lower);
   finite = __all_sync(kFullMask, finite) != 0;
   if (lane != 0) return;
-  const FactorState* st = a.state;
   const double apiv = fabs(col[k]);
   const double below = __dmul_rn(apiv, lower);
   double colmax = upper > apiv ? upper : apiv;
   colmax = below > colmax ? below : colmax;
-  const bool pass = finite && colmax <= DBL_MAX && apiv > __dmul_rn(st->threshold, colmax) && apiv > st->zero_pivot;
+  const bool pass = finite && colmax <= DBL_MAX && PanelPivots(a.state).passes(apiv, colmax);
   if (!pass) {
     atomicExch(&a.state->unstable_panel, 1);
     return;

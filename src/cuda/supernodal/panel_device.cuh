@@ -61,6 +61,12 @@ struct PanelPivots {
         report(st->policy == static_cast<int32_t>(PivotPolicy::report)),
         min_ratio(__builtin_huge_val()) {}  // +Inf: any ratio is smaller
 
+  // The test itself: |pivot| above threshold times its column's largest magnitude, and above
+  // zero_pivot (DensePanelLU's check applies it to a finished factor).
+  __device__ bool passes(double apiv, double colmax) const {
+    return apiv > __dmul_rn(threshold, colmax) && apiv > zero_pivot;
+  }
+
   // Column col's pivot from its value pivot0 and its column's largest magnitude (finite: no
   // NaN/Inf in the column). False when the column fails (failed holds it); otherwise pivot is
   // pivot0 or, for a tiny pivot, its perturbation.
@@ -74,7 +80,7 @@ struct PanelPivots {
       failed = col;
       return false;
     }
-    if (apiv > __dmul_rn(threshold, colmax) && apiv > zero_pivot) return true;
+    if (passes(apiv, colmax)) return true;
     if (report) {
       failed = col;
       return false;
