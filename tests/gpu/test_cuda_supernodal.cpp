@@ -389,7 +389,6 @@ TEST(CudaSupernodalLU, nan_input_names_the_first_bad_entry) {
   expect_solves(e, a, a.values, "good values after bad ones");
 }
 
-// A diagonal shift (the ILU shift loop's, here on a complete factor) lands on every pivot.
 // A's values, b and x in device memory: the same factor as from host values and the same
 // solution, to rounding (the Schur complements' atomic additions run in no fixed order), and
 // A's values back on request, exactly.
@@ -416,6 +415,7 @@ TEST(CudaSupernodalLU, device_resident_values_and_vectors_match_the_host_path) {
   EXPECT_EQ(back, a.values);
 }
 
+// A diagonal shift (the ILU shift loop's, here on a complete factor) lands on every pivot.
 TEST(CudaSupernodalLU, a_diagonal_shift_matches_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   const Csr a = gen::from_spec("lap2d5:40x30");

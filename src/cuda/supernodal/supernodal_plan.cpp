@@ -139,7 +139,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
     lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
     lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
     lv.panel_begin = static_cast<int64_t>(plan.panel_nodes.size());
-    int64_t max_rows = 0, max_direct = 0, max_staged = 0, max_resident = 0;
+    int64_t max_rows = 0, max_direct_nb = 0, max_staged = 0, max_resident = 0;
     int32_t max_cols = 0;
     for (int64_t e = sn.level_ptr[l]; e < sn.level_ptr[l + 1]; ++e) {
       const int32_t t = sn.level_nodes[e];
@@ -161,7 +161,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
       if (nb == 0) continue;  // a root: no complement
       if (nb * nb < (kGemmMinWork + ns - 1) / ns) {  // nb * nb * ns < kGemmMinWork, without overflow
         plan.direct_nodes.push_back(t);
-        max_direct = std::max(max_direct, nb);
+        max_direct_nb = std::max(max_direct_nb, nb);
         continue;
       }
       GemmNode g;
@@ -180,7 +180,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
     // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
     lv.panel_threads = threads_for(max_rows, 512);
     lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0) : 0;
-    lv.direct_tiles = static_cast<int32_t>(kernels::schur_tiles(max_direct));
+    lv.direct_tiles = static_cast<int32_t>(kernels::schur_tiles(max_direct_nb));
     if (resident && lv.panel_count > 0 && kernels::resident_smem_bytes(max_resident, 0, 1) > 0) {
       lv.resident = true;
       lv.panel_smem = kernels::resident_smem_bytes(max_resident, 0, 1);
