@@ -14,6 +14,9 @@
 //                   panel factorization's level limit, 0: off; CudaTuning) [--no-resident] (its
 //                   panels staged 16 columns at a time instead of resident whole; CudaTuning)
 //                   [--dense-min-cols N] (its supernodes factored by cuSOLVER; 0: none; CudaTuning)
+//                   [--level-solve] (its panel solves a launch per level, not self-scheduled)
+//                   [--solve-threads N] (the self-scheduled sweeps' block; CudaTuning)
+//                   [--ordering NAME] (Options::ordering; the records' variant names a given one)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -59,6 +62,7 @@ struct Args {
   bool petsc = true, umfpack = true;
   gpuglu::CudaTuning cuda;  // --no-graph, --staging
   gpuglu::LuEngine lu_engine = gpuglu::LuEngine::column;
+  gpuglu::Ordering ordering = gpuglu::Ordering::automatic;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -67,9 +71,26 @@ struct Args {
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
                "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve] "
-               "[--stepped-max-nodes N] [--no-resident] [--dense-min-cols N]\n",
+               "[--stepped-max-nodes N] [--no-resident] [--dense-min-cols N] [--level-solve] [--solve-threads N] "
+               "[--ordering auto|amd|metis|colamd|natural]\n",
                why.c_str());
   std::exit(2);
+}
+
+// The supernodal engine's variant in the records' names: its solves (panel-sched[N]: the
+// self-scheduled sweeps on blocks of N threads, panel-: a launch per level; none: through F)
+// and its factorization's kernels.
+std::string supernodal_label(const gpuglu::CudaTuning& c) {
+  std::string l = "supernodal-";
+  if (c.supernodal_panel_solve) {
+    l += "panel-";
+    if (c.supernodal_self_scheduled_solve)
+      l += "sched" + (c.supernodal_solve_threads > 0 ? std::to_string(c.supernodal_solve_threads) : "") + "-";
+  }
+  if (c.supernodal_resident_panels) l += "resident-";
+  if (c.supernodal_dense_min_cols > 0) l += "dense" + std::to_string(c.supernodal_dense_min_cols) + "-";
+  if (c.supernodal_stepped_max_nodes > 0) l += "stepped-";
+  return l;
 }
 
 Args parse(int argc, char** argv) {
@@ -92,6 +113,8 @@ Args parse(int argc, char** argv) {
     else if (k == "--stepped-max-nodes") a.cuda.supernodal_stepped_max_nodes = r.integer(0);
     else if (k == "--no-resident") a.cuda.supernodal_resident_panels = false;
     else if (k == "--dense-min-cols") a.cuda.supernodal_dense_min_cols = r.integer(0);
+    else if (k == "--level-solve") a.cuda.supernodal_self_scheduled_solve = false;
+    else if (k == "--solve-threads") a.cuda.supernodal_solve_threads = r.integer(32);
     else if (k == "--staging") {
       const auto st = gpuglu::value_in(gpuglu::kStagingNames, r.value());
       if (!st) usage("unknown staging (auto, pinned, direct)");
@@ -101,6 +124,10 @@ Args parse(int argc, char** argv) {
       const auto e = gpuglu::parse_lu_engine(r.value());
       if (!e) usage("unknown LU engine");
       a.lu_engine = *e;
+    } else if (k == "--ordering") {
+      const auto o = gpuglu::parse_ordering(r.value());
+      if (!o) usage("unknown ordering");
+      a.ordering = *o;
     } else if (k == "--backend") {
       const auto b = gpuglu::parse_backend(r.value());
       if (!b) usage("unknown backend");
@@ -130,6 +157,7 @@ gpuglu::Options ours_options(const Args& args) {
   o.num_threads = args.threads;
   o.cuda = args.cuda;
   o.lu_engine = args.lu_engine;
+  o.ordering = args.ordering;
   return o;
 }
 
@@ -200,16 +228,10 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   // The bare triangular solves, the work klu_solve does.
   lu.set_refinement(0, o.refine_tolerance);
   r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
-  const bool panel = args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_panel_solve;
-  r.variant = std::string("gpuglu-") +
-              (args.lu_engine == gpuglu::LuEngine::supernodal ? (panel ? "supernodal-panel-" : "supernodal-") : "") +
-              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_resident_panels ? "resident-"
-                                                                                                     : "") +
-              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_dense_min_cols > 0
-                   ? "dense" + std::to_string(args.cuda.supernodal_dense_min_cols) + "-"
-                   : "") +
-              (args.lu_engine == gpuglu::LuEngine::supernodal && args.cuda.supernodal_stepped_max_nodes > 0 ? "stepped-"
-                                                                                                           : "") +
+  const bool supernodal = args.lu_engine == gpuglu::LuEngine::supernodal;
+  const std::string ordering =
+      args.ordering == gpuglu::Ordering::automatic ? "" : std::string(gpuglu::to_string(args.ordering)) + "-";
+  r.variant = std::string("gpuglu-") + (supernodal ? supernodal_label(args.cuda) : "") + ordering +
               std::string(gpuglu::to_string(lu.active_backend())) + "-" + std::to_string(args.threads) + "t";
   return r;
 }

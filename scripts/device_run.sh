@@ -245,13 +245,18 @@ if want supernodal; then
     # supernodal+fsolve: the supernodal engine with its solves through F; supernodal+unstepped:
     # with every level's panels one block per supernode; supernodal+staged: panels staged 16
     # columns at a time instead of resident whole; supernodal+denseN: supernodes of N columns
-    # and more factored by cuSOLVER, 0: none (CudaTuning).
+    # and more factored by cuSOLVER, 0: none; supernodal+levelsolve: panel solves a launch per
+    # level; supernodal+threadsN: the self-scheduled sweeps on blocks of N threads (CudaTuning);
+    # +orderNAME: Options::ordering (amd, metis, ...).
     for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
       flags=(--lu-engine "${engine%%+*}")
       [[ $engine == *+fsolve* ]] && flags+=(--f-solve)
       [[ $engine == *+unstepped* ]] && flags+=(--stepped-max-nodes 0)
       [[ $engine == *+staged* ]] && flags+=(--no-resident)
       [[ $engine =~ \+dense([0-9]+) ]] && flags+=(--dense-min-cols "${BASH_REMATCH[1]}")
+      [[ $engine == *+levelsolve* ]] && flags+=(--level-solve)
+      [[ $engine =~ \+threads([0-9]+) ]] && flags+=(--solve-threads "${BASH_REMATCH[1]}")
+      [[ $engine =~ \+order([a-z]+) ]] && flags+=(--ordering "${BASH_REMATCH[1]}")
       echo "== gpuglu_lu_bench ${flags[*]}"
       timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
         --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"

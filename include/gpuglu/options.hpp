@@ -28,8 +28,9 @@ enum class Ordering {
   metis,    // METIS nested dissection on B + B^T
   natural,  // identity
   given,    // the permutation the caller passes to analyze(): PETSc's ordering through the adapter, hence its name
-  // By the matrix: AMD for LU; for LDL^T AMD below kMetisFromRows unknowns and METIS's
-  // nested dissection from there on (docs/performance.md has the measured switch).
+  // By the matrix and the engine: AMD for the column LU; for LDL^T and the supernodal LU AMD
+  // below kMetisFromRows unknowns and METIS's nested dissection from there on
+  // (docs/performance.md has the measured switch).
   automatic,
 };
 inline constexpr std::array<EnumName<Ordering>, 6> kOrderingNames{{{Ordering::amd, "amd"},
@@ -124,6 +125,13 @@ struct CudaTuning {
   // tree (false: through F, by the column LU's level-scheduled solves). Measured on an H100
   // (docs/performance.md): 1.4-5.6x faster than the solves through F.
   bool supernodal_panel_solve = true;
+  // Supernodal LU engine, solves on the panels: each sweep one self-scheduled launch, a block per
+  // supernode starting once the supernodes it depends on are done (false: a launch per level of
+  // the supernodal tree). Results agree to rounding (the forward sweeps' atomics).
+  bool supernodal_self_scheduled_solve = true;
+  // Threads per block of the self-scheduled sweeps (-1: the engine's measured default), a
+  // multiple of 32 from 32 to 512.
+  int32_t supernodal_solve_threads = -1;
   // Supernodal LU engine: factor panels 16 columns at a time through shared memory where they
   // fit (false: column by column in global memory, as panels too large for shared memory
   // always are). Both give bitwise the same factor; false is for the tests of that path.

@@ -54,7 +54,6 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
 void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
                       const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, Stopwatch& clock) {
   analysis::SupernodalPattern sp = analysis::supernodal_symbolic(b, q);
-  if (q.empty()) s.ordering = sp.ordering;
   set_permutations(s, row_of_col, sp.q);
   s.supernodal = true;
   s.supernodes = std::move(sp.supernodes);
@@ -80,9 +79,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
   const bool supernodal = options.lu_engine == LuEngine::supernodal && options.ilu_levels < 0;
-  // The supernodal engine's automatic ordering is CHOLMOD's best of AMD and METIS on B + B^T.
-  const bool cholmod_orders = supernodal && options.ordering == Ordering::automatic;
-  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*symmetric=*/false);
+  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/supernodal);
   Schedule s;
   s.n = a.n;
   s.input_nnz = a.nnz();
@@ -98,8 +95,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
   if (supernodal) {
-    const std::vector<int32_t> q =
-        cholmod_orders ? std::vector<int32_t>() : analysis::fill_reducing_ordering(b, options.ordering, given_perm);
+    const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
     s.times.ordering_ms = clock.lap_ms();
     build_supernodal(s, a, b, q, m.row_of_col, clock);
     return s;

@@ -91,7 +91,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   Options options = requested;
   const bool incomplete = options.ilu_levels >= 0;
   if (incomplete) options.scaling = false;  // ICC factors A(q, q) itself, as PETSc's ICC does
-  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*symmetric=*/true);
+  options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/true);
   Schedule s;
   s.n = a.n;
   s.input_nnz = a.nnz();

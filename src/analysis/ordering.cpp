@@ -107,9 +107,9 @@ MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std
   return b;
 }
 
-Ordering resolve_ordering(Ordering requested, int32_t n, bool symmetric) {
+Ordering resolve_ordering(Ordering requested, int32_t n, bool tree_engine) {
   if (requested != Ordering::automatic) return requested;
-  return symmetric && n >= kMetisFromRows ? Ordering::metis : Ordering::amd;
+  return tree_engine && n >= kMetisFromRows ? Ordering::metis : Ordering::amd;
 }
 
 std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm) {

@@ -113,24 +113,14 @@ SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector
   CholmodSession cm;
   fill_symmetrized_upper(b, cm);
   out.input_ms = clock.lap_ms();
-  const bool choose = q.empty();
-  if (choose) {
-    // CHOLMOD's default strategy: AMD, and METIS as well (the smaller factor kept) only
-    // where AMD's factor is both much fuller than the matrix and flop-dense (lnz >= 5 nnz,
-    // flops >= 500 lnz): METIS's time is spent where it can pay.
-    cm.c.nmethods = 0;
-  } else {
-    cm.c.nmethods = 1;
-    cm.c.method[0].ordering = CHOLMOD_GIVEN;
-  }
+  cm.c.nmethods = 1;
+  cm.c.method[0].ordering = CHOLMOD_GIVEN;
   cm.c.postorder = 1;
   cm.c.supernodal = CHOLMOD_SUPERNODAL;
   std::vector<SuiteSparse_long> perm(q.begin(), q.end());
-  cm.l = cholmod_l_analyze_p(cm.a, choose ? nullptr : perm.data(), nullptr, 0, &cm.c);
+  cm.l = cholmod_l_analyze_p(cm.a, perm.data(), nullptr, 0, &cm.c);
   cm.check("its supernodal analysis");
   out.cholmod_ms = clock.lap_ms();
-  if (choose)
-    out.ordering = cm.c.method[cm.c.selected].ordering == CHOLMOD_METIS ? Ordering::metis : Ordering::amd;
   if (!cm.l || !cm.l->is_super)
     throw Error(Status::invalid_input, "supernodal analysis: CHOLMOD returned no supernodal factor");
 

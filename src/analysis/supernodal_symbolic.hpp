@@ -14,15 +14,11 @@ namespace gpuglu::analysis {
 struct SupernodalPattern {
   std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
   Supernodes supernodes;   // without f_pos (build_supernodal_factor, supernodal_factor.hpp, fills it)
-  Ordering ordering = Ordering::given;  // CHOLMOD's choice when q was empty (amd or metis)
   // AnalysisTimes's sn_input_ms, sn_cholmod_ms and sn_panels_ms.
   double input_ms = 0, cholmod_ms = 0, panels_ms = 0;
 };
 
-// Supernodes of B(q, q) + B(q, q)^T. An empty q lets CHOLMOD order B + B^T by its default
-// strategy - AMD, and METIS too where AMD's factor is full and flop-dense, the smaller factor
-// kept (Ordering::automatic on this engine: its
-// fill is that of B + B^T, which CHOLMOD's column counts measure exactly and cheaply).
+// Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old).
 SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q);
 
 }  // namespace gpuglu::analysis

@@ -63,6 +63,9 @@ void validate(const Options& o) {
   require(c.supernodal_stepped_min_entries >= 0, "cuda.supernodal_stepped_min_entries", ">= 0",
           c.supernodal_stepped_min_entries);
   require(c.supernodal_dense_min_cols >= 0, "cuda.supernodal_dense_min_cols", ">= 0", c.supernodal_dense_min_cols);
+  const int32_t st = c.supernodal_solve_threads;
+  require(st == -1 || (st >= 32 && st <= 512 && st % 32 == 0), "cuda.supernodal_solve_threads",
+          "-1 or a multiple of 32 in [32, 512]", st);
 }
 
 int32_t Schedule::levels_in_mode(KernelMode m) const {

@@ -30,6 +30,7 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/dense_panel_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/device_panels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_sweep_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/schur_gemm.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu

@@ -663,7 +663,7 @@ INSTANTIATE_TEST_SUITE_P(Generated, CudaSupernodalFSolves,
                          ::testing::Values("circuit:2000:40", "powergrid:1200:12", "lap3d7:16x16x16"), spec_name);
 
 // Wide supernodes (a 3-D grid's separators: hundreds of columns) solve their diagonal blocks
-// with the whole block, narrow ones with a warp; without graphs the levels are plain launches.
+// in many 32-column tiles, narrow ones in one; without graphs the sweeps are plain launches.
 TEST(CudaSupernodalLU, panel_solves_on_wide_supernodes_and_without_graphs_match_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   Options o = panel_solve_options();
@@ -678,6 +678,32 @@ TEST(CudaSupernodalLU, panel_solves_on_wide_supernodes_and_without_graphs_match_
   o.cuda.level_graph = false;
   check_matrix("circuit:2000:40", o);
   check_matrix("lap3d7:16x16x16", o);
+}
+
+// The self-scheduled sweeps (the default) on blocks of one warp and of 512 threads: more
+// supernodes than blocks resident at once (circuit:20000: 3391 of them), tiles of 32 columns
+// cut anywhere in a wide supernode's diagonal block (lap3d7).
+TEST(CudaSupernodalLU, self_scheduled_solves_on_any_block_size_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = panel_solve_options();
+  ASSERT_TRUE(o.cuda.supernodal_self_scheduled_solve);
+  for (int threads : {32, 512}) {
+    SCOPED_TRACE(threads);
+    o.cuda.supernodal_solve_threads = threads;
+    check_matrix("circuit:20000:200", o);
+    check_matrix("lap3d7:16x16x16", o);
+  }
+}
+
+// A launch per level instead of the self-scheduled sweeps: the same kernels' arithmetic.
+TEST(CudaSupernodalLU, level_by_level_panel_solves_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = panel_solve_options();
+  o.cuda.supernodal_self_scheduled_solve = false;
+  check_matrix("circuit:20000:200", o);
+  check_matrix("lap3d7:30x30x30", o);
+  o.cuda.level_graph = false;
+  check_matrix("powergrid:1200:12", o);
 }
 
 // The panel solves run none of the trsv module's kernels; the solves through F report theirs.

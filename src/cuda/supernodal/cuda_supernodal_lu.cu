@@ -113,7 +113,7 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
     dense = std::make_unique<DensePanelLU>(plan, panels->args(), mem, stream);
   }
   if (o.cuda.supernodal_panel_solve)
-    panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda.level_graph, mem, stream);
+    panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda, mem, stream);
   else
     solves = std::make_unique<LuSolves>(s, o, device, mem, stream, panels->factor());
   refinement = std::make_unique<DeviceRefinement>(n, s.input_nnz, pattern, panels->input_values(), mem, *staging,

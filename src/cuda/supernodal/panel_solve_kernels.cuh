@@ -1,14 +1,16 @@
 #pragma once
-// Interface of the supernodal triangular solves' kernels (panel_solve_kernels.cu): one launch
-// per level of the supernodal tree, a thread block per supernode of the level, on the panels
-// of include/gpuglu/supernodes.hpp. The CPU oracle is reference/supernodal_solve.cpp; each
-// sweep below is one of its four functions restricted to one level.
+// Interface of the supernodal triangular solves' kernels (panel_solve_kernels.cu): a thread
+// block per supernode on the panels of include/gpuglu/supernodes.hpp, either one launch per
+// level of the supernodal tree or one self-scheduled launch per sweep, whose supernodes wait
+// on counters of the supernodes they depend on (analysis/supernode_targets.hpp). The CPU
+// oracle is reference/supernodal_solve.cpp; each sweep below is one of its four functions.
 //
 // A level's supernodes write only their own columns' entries of x (the dense triangular
 // solve of their diagonal block) and, in the forward sweeps, subtract their products from
 // the rows below them - their ancestors' columns, which later levels own and which a level's
 // supernodes may share: those subtractions are atomic. The backward sweeps read the rows
-// below, which earlier launches (the ancestors' levels) have made final.
+// below, which the ancestors (earlier launches, or blocks the counters waited for) have made
+// final.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -34,6 +36,26 @@ enum class PanelSweep {
   lower_transpose,  // L^T x = x: descending; y -= L21^T x(below), then L^T's unit diagonal blocks
 };
 
+// The self-scheduled sweep's tasks and synchronization (panel_sweep_kernels.cu): task i is
+// tile tasks[i].y (32 columns) of supernode tasks[i].x, in level order and tiles ascending
+// (the backward sweeps take them reversed); ticket (reset to 0 before the sweep) hands them
+// out; pending[s] (reset to the number of tiles s waits on) reaches 0 when s may start; done[s]
+// (reset to 0) counts s's finished tiles; a finished tile of s decrements pending at
+// signal[signal_ptr[s] .. signal_ptr[s + 1]): its targets in the forward sweeps, its sources in
+// the backward ones.
+struct PanelSweepSync {
+  const int2* tasks;
+  int32_t num_tasks;
+  int32_t* ticket;
+  int32_t* pending;
+  int32_t* done;
+  const int64_t* signal_ptr;
+  const int32_t* signal;
+};
+
+// The self-scheduled sweeps' tiles: columns of a supernode's diagonal block per task.
+constexpr int32_t kPanelSolveTile = 32;
+
 // At most this many threads per block (the kernels' launch bound).
 constexpr int kPanelSolveMaxThreads = 512;
 // A supernode with at most this many columns keeps its part of x in shared memory during its
@@ -47,5 +69,11 @@ constexpr int32_t kPanelSolveMaxStagedCols = 4096;
 // through GPUGLU_CUDA_CHECK; may be called during stream capture.
 void launch_panel_solve(PanelSweep sweep, const PanelSolveArgs& a, int64_t begin, int32_t count, int threads,
                         int32_t staged_cols, double* x, cudaStream_t stream);
+
+// The whole sweep on x in one launch of sync.num_tasks blocks of `threads` (a multiple of 32, at
+// most kPanelSolveMaxThreads), with sync reset as described above. Checks the launch through
+// GPUGLU_CUDA_CHECK; may be called during stream capture.
+void launch_panel_sweep(PanelSweep sweep, const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x,
+                        cudaStream_t stream);
 
 }  // namespace gpuglu::cuda::kernels

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analysis/supernode_targets.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/lu/lu_kernels.cuh"
 
@@ -18,11 +19,17 @@ namespace {
 constexpr int32_t kManyNodes = 132;
 constexpr int kManyNodesMaxThreads = 128;
 
+// The self-scheduled sweeps' block: every task gets the same. Measured on an H100 (seven
+// matrices, docs/performance.md): 256 threads fastest on five (wide supernodes' products with
+// the rows below want the threads), 128 on circuit:200000 (12% better) and memplus, 64 and 512
+// slower overall.
+constexpr int kSweepThreads = 256;
+
 int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 31) / 32 * 32)); }
 
 }  // namespace
 
-PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, bool level_graph,
+PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
                          DeviceMemory& mem, cudaStream_t stream)
     : n_(s.n), stream_(stream) {
   const Supernodes& sn = s.supernodes;
@@ -39,7 +46,50 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
   col_scale_ = mem.upload(s.col_scale, "the column scaling");
   work_ = mem.allocate<double>(static_cast<size_t>(n_), "the panel solves' work vector");
   if (n_ == 0) return;
+  if (tuning.supernodal_self_scheduled_solve)
+    init_self_scheduled(sn, tuning, mem);
+  else
+    init_levels(sn);
+  if (tuning.level_graph) {
+    forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
+    transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
+  }
+}
 
+// The tasks: every supernode's 32-column tiles, level order, tiles ascending. The counters in
+// one array: [forward ticket, backward ticket, then per supernode: forward pending, backward
+// pending, forward done, backward done]. A tile of a supernode releases its targets forward,
+// its sources backward, so a supernode waits forward on its sources' tiles, backward on its
+// targets'.
+void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tuning, DeviceMemory& mem) {
+  const int32_t count = sn.count;
+  sweep_threads_ = tuning.supernodal_solve_threads > 0 ? tuning.supernodal_solve_threads : kSweepThreads;
+  auto tiles = [&sn](int32_t t) { return (sn.cols(t) + kernels::kPanelSolveTile - 1) / kernels::kPanelSolveTile; };
+  std::vector<int2> tasks;
+  for (int32_t t : sn.level_nodes)
+    for (int32_t q = 0; q < tiles(t); ++q) tasks.push_back(make_int2(t, q));
+  const SupernodeTargets d = supernode_targets(sn);
+  counters_size_ = 2 + 4 * static_cast<size_t>(count);
+  std::vector<int32_t> init(counters_size_, 0);
+  int32_t* pending_forward = init.data() + 2;
+  int32_t* pending_backward = pending_forward + count;
+  for (int32_t t = 0; t < count; ++t) {
+    for (int64_t i = d.source_ptr[t]; i < d.source_ptr[t + 1]; ++i) pending_forward[t] += tiles(d.source[i]);
+    for (int64_t i = d.target_ptr[t]; i < d.target_ptr[t + 1]; ++i) pending_backward[t] += tiles(d.target[i]);
+  }
+  counters_init_ = mem.upload(init, "the panel solves' initial counters");
+  counters_ = mem.allocate<int32_t>(init.size(), "the panel solves' counters");
+  const int2* dev_tasks = mem.upload(tasks, "the panel solves' tasks");
+  const int32_t num_tasks = static_cast<int32_t>(tasks.size());
+  int32_t* pending = counters_ + 2;
+  int32_t* done = pending + 2 * static_cast<size_t>(count);
+  forward_sync_ = {dev_tasks, num_tasks, counters_, pending, done, mem.upload(d.target_ptr, "the supernodes' targets"),
+                   mem.upload(d.target, "the supernodes' targets")};
+  backward_sync_ = {dev_tasks, num_tasks, counters_ + 1, pending + count, done + count,
+                    mem.upload(d.source_ptr, "the supernodes' sources"), mem.upload(d.source, "the supernodes' sources")};
+}
+
+void PanelSolves::init_levels(const Supernodes& sn) {
   // A block per supernode: threads for its rows below (the products) or a warp per column
   // (the backward sweeps' reductions), whichever is more, a multiple of 32.
   const int32_t levels = sn.num_levels();
@@ -61,16 +111,19 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
     lv.staged_cols = std::min(widest, kernels::kPanelSolveMaxStagedCols);
     levels_.push_back(lv);
   }
-  if (level_graph && !levels_.empty()) {
-    forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
-    transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
-  }
 }
 
 // A x = b: L ascending, U descending. A^T x = b: U^T ascending, L^T descending.
 void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
   const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
   const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
+  if (counters_ != nullptr) {
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
+                                      cudaMemcpyDeviceToDevice, stream));
+    kernels::launch_panel_sweep(up, args_, forward_sync_, sweep_threads_, work_, stream);
+    kernels::launch_panel_sweep(down, args_, backward_sync_, sweep_threads_, work_, stream);
+    return;
+  }
   for (const Level& lv : levels_)
     kernels::launch_panel_solve(up, args_, lv.begin, lv.count, lv.threads, lv.staged_cols, work_, stream);
   for (auto it = levels_.rbegin(); it != levels_.rend(); ++it)

@@ -5,9 +5,10 @@
 // through F with LuSolves). A x = b: the row permutation and scaling into a work vector, L's
 // sweep over the levels ascending, U's descending, the column scaling and permutation out;
 // A^T x = b: the column side in, U^T ascending, L^T descending, the row side out. A sweep is
-// a launch per level (panel_solve_kernels.cuh); each direction's sequence of sweeps on the
-// fixed work vector is captured once as a CUDA graph (unless the options turn graphs off),
-// so a solve is a gather, a graph launch and a scatter. The solves read the panels as the
+// one self-scheduled launch (Options::cuda.supernodal_self_scheduled_solve: its counters reset
+// by one copy before the two sweeps) or a launch per level (panel_solve_kernels.cuh); each
+// direction's sequence of sweeps on the fixed work vector is captured once as a CUDA graph
+// (unless the options turn graphs off), so a solve is a gather, a graph launch and a scatter. The solves read the panels as the
 // last factorization left them: nothing to gather after a factorization.
 #include <cuda_runtime.h>
 
@@ -19,6 +20,7 @@
 #include "cuda/common/graph_capture.hpp"
 #include "cuda/supernodal/panel_solve_kernels.cuh"
 #include "cuda/supernodal/supernodal_kernels.cuh"
+#include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {
@@ -26,11 +28,12 @@ namespace gpuglu::cuda {
 class PanelSolves final : public DeviceSolve {
  public:
   // s: a supernodal schedule that plan_supernodal() has checked; structure: its supernodes
-  // and panels on the device (DevicePanels::args()). Uploads the permutations, scalings and
-  // level order into mem; when level_graph, captures both directions' sweeps on stream
-  // (the device current, as the engine's init() has it).
-  PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, bool level_graph, DeviceMemory& mem,
-              cudaStream_t stream);
+  // and panels on the device (DevicePanels::args()). Uploads the permutations, scalings,
+  // level order and (self-scheduled) the sweeps' dependencies into mem; with
+  // tuning.level_graph, captures both directions' sweeps on stream (the device current, as
+  // the engine's init() has it).
+  PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
+              DeviceMemory& mem, cudaStream_t stream);
   ~PanelSolves() = default;  // the owner releases this (its graphs) before its stream, device current
   PanelSolves(const PanelSolves&) = delete;
   PanelSolves& operator=(const PanelSolves&) = delete;
@@ -48,13 +51,22 @@ class PanelSolves final : public DeviceSolve {
     int threads = 32;
     int32_t staged_cols = 0;  // the shared memory's columns (its widest supernode's, capped)
   };
+  void init_self_scheduled(const Supernodes& sn, const CudaTuning& tuning, DeviceMemory& mem);
+  void init_levels(const Supernodes& sn);
   // The two sweeps of one direction on work_.
   void enqueue_sweeps(bool transpose, cudaStream_t stream) const;
 
   int32_t n_ = 0;
   cudaStream_t stream_;
   kernels::PanelSolveArgs args_{};
-  std::vector<Level> levels_;
+  std::vector<Level> levels_;  // empty when self-scheduled
+  // Self-scheduled: the sweeps' block, and their counters (panel_solves.cu) with their initial
+  // values.
+  int sweep_threads_ = 0;
+  size_t counters_size_ = 0;
+  int32_t* counters_ = nullptr;
+  const int32_t* counters_init_ = nullptr;
+  kernels::PanelSweepSync forward_sync_{}, backward_sync_{};
   int32_t* row_perm_ = nullptr;
   int32_t* col_perm_ = nullptr;
   double* row_scale_ = nullptr;

@@ -1,0 +1,173 @@
+// The self-scheduled supernodal sweeps (panel_solve_kernels.cuh, launch_panel_sweep): one
+// launch per sweep, a thread block per task, a task being one 32-column tile of a supernode's
+// diagonal block (a supernode of ns columns has ceil(ns / 32) of them). Task (s, q):
+//   waits until every supernode s depends on is done (pending[s] == 0);
+//   backward sweeps: y_q -= (the product of its columns of the rows-below panel with x there);
+//   y_q -= M(q, j) y_j for the tiles j of s solved before q, each as soon as done[s] shows it
+//          final (a wide supernode's tiles work at once, each its own strip of the diagonal
+//          block, instead of one block walking the whole triangle);
+//   solves its 32 x 32 triangle (warp 0, panel_solve_device.cuh), writes y_q to x, bumps done[s];
+//   forward sweeps: x(rows below) -= (its columns of the rows-below panel) y_q, atomically;
+//   then releases its dependents: pending[t] -= 1 for each t it signals.
+// pending[t] therefore starts at the number of tiles t waits on: the tiles of its sources
+// (forward) or of its targets (backward).
+//
+// Deadlock freedom (as the trsv module's SLFR/SLFC): a block does not take its task by
+// blockIdx; its first thread takes a ticket from a global counter once the block is running,
+// and ticket i is the i-th task in level order, tiles ascending (reversed for the backward
+// sweeps). A task waits only on tasks with smaller tickets, held by blocks already running or
+// finished; by induction the smallest unfinished ticket waits on nothing unfinished, so it
+// finishes, whatever the number of resident blocks.
+//
+// Memory ordering: a task's warp 0 writes y_q into x, fences, synchronizes and bumps done[s]
+// (the later tiles of s read only y_q); then the task's atomics into the rows below (forward
+// sweeps), each thread fences, the block synchronizes, and its threads decrement the pending
+// counters. A waiter spins on a counter with acquire loads and fences; its block (or warp)
+// synchronizes and reads what other blocks wrote from L2 (__ldcg).
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/supernodal/panel_solve_device.cuh"
+#include "cuda/supernodal/panel_solve_kernels.cuh"
+
+namespace gpuglu::cuda::kernels {
+
+namespace {
+
+using panel_solve::kTile;
+using panel_solve::SolvePanel;
+using panel_solve::Sweep;
+using panel_solve::Tile;
+
+constexpr int kMaxWarps = kPanelSolveMaxThreads / 32;
+
+__device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
+  int32_t v;
+  asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// Spins until ready(*p). Blocks far ahead of the wavefront back off (as trsv_kernels.cu's
+// waits, measured there).
+constexpr unsigned kMaxBackoffNs = 256;
+template <class Ready>
+__device__ __forceinline__ void wait_until(const int32_t* p, Ready ready) {
+  unsigned ns = 16;
+  while (!ready(load_acquire(p))) {
+    __nanosleep(ns);
+    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+  }
+  // What the poller saw released is visible to the threads it synchronizes with next.
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
+// Thread (lane r, warp g) of the block: its share of sum_a m(a, jb + r) x[below[a]] over a
+// contiguous range of the rows below, warp g's (lanes stride the columns; a thread's loads are
+// consecutive, so the lines it touches are reused from L1).
+__device__ __forceinline__ double gather_below_share(const SolvePanel& p, const double* m, int64_t ld, int32_t jb,
+                                                     int32_t w, const double* x) {
+  const int r = static_cast<int>(threadIdx.x & 31u);
+  const int g = static_cast<int>(threadIdx.x >> 5);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int64_t chunk = (p.nb + warps - 1) / warps;
+  const int64_t lo = g * chunk;
+  const int64_t hi = min(p.nb, lo + chunk);
+  if (r >= w) return 0.0;
+  const double* col = m + (jb + r) * ld;
+  double sum = 0.0;
+#pragma unroll 8  // the loads in flight together: the loop is latency-bound
+  for (int64_t a = lo; a < hi; ++a) sum += col[a] * __ldcg(x + p.below[a]);
+  return sum;
+}
+
+// Thread (lane r, warp g): its share of sum_k M(jb + r, jc + k) y_k over tile jc's final entries
+// y = x[first + jc ..] (wc of them), warp g taking a contiguous range of k.
+template <PanelSweep S>
+__device__ __forceinline__ double tile_product_share(const SolvePanel& p, int32_t jb, int32_t w, int32_t jc,
+                                                     int32_t wc, const double* x) {
+  const int r = static_cast<int>(threadIdx.x & 31u);
+  const int g = static_cast<int>(threadIdx.x >> 5);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int chunk = (wc + warps - 1) / warps;
+  const int lo = g * chunk;
+  const int hi = min(wc, lo + chunk);
+  if (r >= w) return 0.0;
+  double sum = 0.0;
+  for (int k = lo; k < hi; ++k) sum += Sweep<S>::m(p.l, p.nr, jb + r, jc + k) * __ldcg(x + p.first + jc + k);
+  return sum;
+}
+
+template <PanelSweep S>
+__global__ void __launch_bounds__(kPanelSolveMaxThreads)
+    panel_sweep_kernel(PanelSolveArgs a, PanelSweepSync sync, double* x) {
+  using W = Sweep<S>;
+  __shared__ Tile tile;
+  __shared__ double partial[kMaxWarps][kTile];
+  __shared__ double yq[kTile];
+  __shared__ int32_t ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(sync.ticket, 1);
+  __syncthreads();
+  const int2 task = sync.tasks[W::forward ? ticket : sync.num_tasks - 1 - ticket];
+  const int32_t s = task.x;
+  const SolvePanel p = panel_solve::solve_panel_of(a, s);
+  const int32_t tiles = (p.ns + kTile - 1) / kTile;
+  const int32_t q = task.y;
+  const int32_t jb = q * kTile;
+  const int32_t w = min(kTile, p.ns - jb);
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int warp = static_cast<int>(threadIdx.x >> 5);
+  // The triangle's coefficients do not depend on x: loaded while the block waits.
+  if (warp == 0) panel_solve::load_tile<S>(tile, p, jb, lane);
+  if (threadIdx.x == 0) wait_until(sync.pending + s, [](int32_t v) { return v == 0; });
+  __syncthreads();
+
+  double acc = 0.0;
+  if constexpr (!W::forward) acc = gather_below_share(p, W::below(p), W::below_ld(p), jb, w, x);
+  // The tiles solved before q, in the order they finish: each warp waits for them itself.
+  const int32_t before = W::ascending ? q : tiles - 1 - q;
+  for (int32_t i = 0; i < before; ++i) {
+    const int32_t jc = (W::ascending ? i : tiles - 1 - i) * kTile;
+    if (lane == 0) wait_until(sync.done + s, [i](int32_t v) { return v > i; });
+    __syncwarp();
+    acc += tile_product_share<S>(p, jb, w, jc, min(kTile, p.ns - jc), x);
+  }
+  partial[warp][lane] = acc;
+  __syncthreads();
+  if (warp == 0) {
+    double y = 0.0;
+    if (lane < w) {
+      double sum = 0.0;
+      for (int g = 0; g < static_cast<int>(blockDim.x >> 5); ++g) sum += partial[g][lane];
+      y = __ldcg(x + p.first + jb + lane) - sum;
+    }
+    y = panel_solve::solve_tile<S>(tile, y, w, lane);
+    if (lane < w) {
+      x[p.first + jb + lane] = y;
+      yq[lane] = y;
+    }
+    // The next tiles of s need only y_q: released before the product with the rows below.
+    __threadfence();
+    __syncwarp();
+    if (lane == 0) atomicAdd(sync.done + s, 1);
+  }
+  __syncthreads();
+  if constexpr (W::forward) panel_solve::subtract_below(p, W::below(p) + jb * W::below_ld(p), W::below_ld(p), w, yq, x);
+  __threadfence();
+  __syncthreads();
+  for (int64_t j = sync.signal_ptr[s] + threadIdx.x; j < sync.signal_ptr[s + 1]; j += blockDim.x)
+    atomicSub(sync.pending + sync.signal[j], 1);
+}
+
+template <PanelSweep S>
+void launch(const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x, cudaStream_t stream) {
+  panel_sweep_kernel<S><<<static_cast<unsigned>(sync.num_tasks), threads, 0, stream>>>(a, sync, x);
+}
+
+}  // namespace
+
+void launch_panel_sweep(PanelSweep sweep, const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x,
+                        cudaStream_t stream) {
+  if (sync.num_tasks <= 0) return;
+  panel_solve::dispatch(sweep, [&](auto s) { launch<decltype(s)::value>(a, sync, threads, x, stream); });
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace gpuglu::cuda::kernels
