@@ -27,4 +27,17 @@ struct SupernodeTargets {
 // of_col along them.
 SupernodeTargets supernode_targets(const Supernodes& sn);
 
+// The self-scheduled sweeps' tasks: every supernode's tiles of `tile` columns, in level order
+// (Supernodes::level_nodes), tiles ascending. Runs of small supernodes (one tile, at most
+// small_cols columns and small_rows rows below) of one level form groups of up to `warps`
+// tasks (a warp each); every other task is a group of its own (a whole block).
+struct SweepTasks {
+  std::vector<int32_t> node, tile;  // task i: tile tile[i] of supernode node[i]
+  std::vector<int32_t> group_ptr;   // groups + 1: group g is tasks group_ptr[g] .. group_ptr[g + 1] - 1
+  std::vector<int8_t> by_warps;     // groups: 1 for a group of small supernodes
+  // The tiles of supernode t.
+  static int32_t tiles(const Supernodes& sn, int32_t t, int32_t tile) { return (sn.cols(t) + tile - 1) / tile; }
+};
+SweepTasks sweep_tasks(const Supernodes& sn, int32_t tile, int32_t small_cols, int64_t small_rows, int32_t warps);
+
 }  // namespace gpuglu

@@ -71,40 +71,45 @@ struct Sweep {
   __device__ static __forceinline__ bool before(int k, int i) { return ascending ? k < i : k > i; }
 };
 
-// One tile's triangle in shared memory as the lanes need it: c[k][lane] = m(jb + lane, jb + k)
-// where k comes before lane (0 elsewhere), and the pivots' reciprocals (a division on every
-// step's dependency chain cost more than the triangle's other work; the product differs from
-// the quotient by at most one rounding). Each lane writes and reads only its own entries (no
-// synchronization), and a step's 32 reads are consecutive words.
-struct Tile {
-  double c[kTile][kTile];
-  double inv_pivot[kTile];
+// One tile's triangle (N columns) in shared memory as the lanes need it: c[k][lane] =
+// m(jb + lane, jb + k) where k comes before lane (0 elsewhere), and the pivots' reciprocals
+// (a division on every step's dependency chain cost more than the triangle's other work; the
+// product differs from the quotient by at most one rounding). Each lane writes and reads only
+// its own entries (no synchronization), and a step's N reads are consecutive words.
+template <int N>
+struct TileOf {
+  double c[N][N];
+  double inv_pivot[N];
 };
+using Tile = TileOf<kTile>;
 
-template <PanelSweep S>
-__device__ __forceinline__ void load_tile(Tile& t, const SolvePanel& p, int32_t jb, int lane) {
+// Lanes 0 .. N - 1 load their rows (the others hold nothing).
+template <PanelSweep S, int N>
+__device__ __forceinline__ void load_tile(TileOf<N>& t, const SolvePanel& p, int32_t jb, int lane) {
   using W = Sweep<S>;
-  const int32_t w = min(kTile, p.ns - jb);
+  if (lane >= N) return;
+  const int32_t w = min(N, p.ns - jb);
 #pragma unroll 8
-  for (int k = 0; k < kTile; ++k)
+  for (int k = 0; k < N; ++k)
     t.c[k][lane] = (k < w && lane < w && W::before(k, lane)) ? W::m(p.l, p.nr, jb + lane, jb + k) : 0.0;
   if constexpr (!W::unit) t.inv_pivot[lane] = lane < w ? 1.0 / p.l[(jb + lane) * (p.nr + 1)] : 1.0;
 }
 
-// y of lane's entry solved with tile t (w entries); every lane of the warp calls it.
-template <PanelSweep S>
-__device__ __forceinline__ double solve_tile(const Tile& t, double y, int32_t w, int lane) {
+// y of lane's entry solved with tile t (w <= N entries); every lane of the warp calls it.
+template <PanelSweep S, int N>
+__device__ __forceinline__ double solve_tile(const TileOf<N>& t, double y, int32_t w, int lane) {
   using W = Sweep<S>;
   double inv_pivot = 1.0;
-  if constexpr (!W::unit) inv_pivot = t.inv_pivot[lane];
+  if constexpr (!W::unit)
+    if (lane < N) inv_pivot = t.inv_pivot[lane];
 #pragma unroll
-  for (int s = 0; s < kTile; ++s) {
-    const int k = W::ascending ? s : kTile - 1 - s;
+  for (int s = 0; s < N; ++s) {
+    const int k = W::ascending ? s : N - 1 - s;
     if (k < w) {  // uniform over the warp
       if constexpr (!W::unit)
         if (lane == k) y *= inv_pivot;
       const double yk = __shfl_sync(0xffffffffu, y, k);
-      if (W::before(k, lane)) y -= t.c[k][lane] * yk;  // predicated: 0 * Inf would be NaN
+      if (lane < N && W::before(k, lane)) y -= t.c[k][lane] * yk;  // predicated: 0 * Inf would be NaN
     }
   }
   return y;

@@ -37,15 +37,19 @@ enum class PanelSweep {
 };
 
 // The self-scheduled sweep's tasks and synchronization (panel_sweep_kernels.cu): task i is
-// tile tasks[i].y (32 columns) of supernode tasks[i].x, in level order and tiles ascending
-// (the backward sweeps take them reversed); ticket (reset to 0 before the sweep) hands them
-// out; pending[s] (reset to the number of tiles s waits on) reaches 0 when s may start; done[s]
-// (reset to 0) counts s's finished tiles; a finished tile of s decrements pending at
+// tile tasks[i].y (32 columns) of supernode tasks[i].x, in level order and tiles ascending;
+// group g is tasks group_ptr[g] .. group_ptr[g + 1] - 1, one per warp where group_by_warps[g]
+// (small supernodes of one level), else one task for the whole block; the backward sweeps take
+// the groups reversed. ticket (reset to 0 before the sweep) hands out groups; pending[s]
+// (reset to the number of tiles s waits on) reaches 0 when s may start; done[s] (reset to 0)
+// counts s's finished tiles; a finished tile of s decrements pending at
 // signal[signal_ptr[s] .. signal_ptr[s + 1]): its targets in the forward sweeps, its sources in
 // the backward ones.
 struct PanelSweepSync {
   const int2* tasks;
-  int32_t num_tasks;
+  const int32_t* group_ptr;
+  const int8_t* group_by_warps;
+  int32_t num_groups;
   int32_t* ticket;
   int32_t* pending;
   int32_t* done;
@@ -53,8 +57,12 @@ struct PanelSweepSync {
   const int32_t* signal;
 };
 
-// The self-scheduled sweeps' tiles: columns of a supernode's diagonal block per task.
+// The self-scheduled sweeps' tiles: columns of a supernode's diagonal block per task; a
+// supernode of one tile with at most kPanelSolveSmallCols columns and kPanelSolveSmallRows rows
+// below is small (a warp's task).
 constexpr int32_t kPanelSolveTile = 32;
+constexpr int32_t kPanelSolveSmallCols = 16;
+constexpr int32_t kPanelSolveSmallRows = 64;
 
 // At most this many threads per block (the kernels' launch bound).
 constexpr int kPanelSolveMaxThreads = 512;
@@ -70,7 +78,7 @@ constexpr int32_t kPanelSolveMaxStagedCols = 4096;
 void launch_panel_solve(PanelSweep sweep, const PanelSolveArgs& a, int64_t begin, int32_t count, int threads,
                         int32_t staged_cols, double* x, cudaStream_t stream);
 
-// The whole sweep on x in one launch of sync.num_tasks blocks of `threads` (a multiple of 32, at
+// The whole sweep on x in one launch of sync.num_groups blocks of `threads` (a multiple of 32, at
 // most kPanelSolveMaxThreads), with sync reset as described above. Checks the launch through
 // GPUGLU_CUDA_CHECK; may be called during stream capture.
 void launch_panel_sweep(PanelSweep sweep, const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x,

@@ -56,18 +56,19 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
   }
 }
 
-// The tasks: every supernode's 32-column tiles, level order, tiles ascending. The counters in
-// one array: [forward ticket, backward ticket, then per supernode: forward pending, backward
+// The tasks and groups: sweep_tasks (analysis/supernode_targets.hpp). The counters in one
+// array: [forward ticket, backward ticket, then per supernode: forward pending, backward
 // pending, forward done, backward done]. A tile of a supernode releases its targets forward,
 // its sources backward, so a supernode waits forward on its sources' tiles, backward on its
 // targets'.
 void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tuning, DeviceMemory& mem) {
   const int32_t count = sn.count;
   sweep_threads_ = tuning.supernodal_solve_threads > 0 ? tuning.supernodal_solve_threads : kSweepThreads;
-  auto tiles = [&sn](int32_t t) { return (sn.cols(t) + kernels::kPanelSolveTile - 1) / kernels::kPanelSolveTile; };
-  std::vector<int2> tasks;
-  for (int32_t t : sn.level_nodes)
-    for (int32_t q = 0; q < tiles(t); ++q) tasks.push_back(make_int2(t, q));
+  auto tiles = [&sn](int32_t t) { return SweepTasks::tiles(sn, t, kernels::kPanelSolveTile); };
+  const SweepTasks w = sweep_tasks(sn, kernels::kPanelSolveTile, kernels::kPanelSolveSmallCols,
+                                   kernels::kPanelSolveSmallRows, sweep_threads_ / 32);
+  std::vector<int2> tasks(w.node.size());
+  for (size_t i = 0; i < tasks.size(); ++i) tasks[i] = make_int2(w.node[i], w.tile[i]);
   const SupernodeTargets d = supernode_targets(sn);
   counters_size_ = 2 + 4 * static_cast<size_t>(count);
   std::vector<int32_t> init(counters_size_, 0);
@@ -80,12 +81,14 @@ void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tu
   counters_init_ = mem.upload(init, "the panel solves' initial counters");
   counters_ = mem.allocate<int32_t>(init.size(), "the panel solves' counters");
   const int2* dev_tasks = mem.upload(tasks, "the panel solves' tasks");
-  const int32_t num_tasks = static_cast<int32_t>(tasks.size());
+  const int32_t* dev_groups = mem.upload(w.group_ptr, "the panel solves' task groups");
+  const int8_t* dev_by_warps = mem.upload(w.by_warps, "the panel solves' task groups");
+  const int32_t num_groups = static_cast<int32_t>(w.by_warps.size());
   int32_t* pending = counters_ + 2;
   int32_t* done = pending + 2 * static_cast<size_t>(count);
-  forward_sync_ = {dev_tasks, num_tasks, counters_, pending, done, mem.upload(d.target_ptr, "the supernodes' targets"),
-                   mem.upload(d.target, "the supernodes' targets")};
-  backward_sync_ = {dev_tasks, num_tasks, counters_ + 1, pending + count, done + count,
+  forward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_, pending, done,
+                   mem.upload(d.target_ptr, "the supernodes' targets"), mem.upload(d.target, "the supernodes' targets")};
+  backward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_ + 1, pending + count, done + count,
                     mem.upload(d.source_ptr, "the supernodes' sources"), mem.upload(d.source, "the supernodes' sources")};
 }
 

@@ -1,6 +1,10 @@
 // The self-scheduled supernodal sweeps (panel_solve_kernels.cuh, launch_panel_sweep): one
-// launch per sweep, a thread block per task, a task being one 32-column tile of a supernode's
-// diagonal block (a supernode of ns columns has ceil(ns / 32) of them). Task (s, q):
+// launch per sweep, a thread block per group of tasks, a task being one 32-column tile of a
+// supernode's diagonal block (a supernode of ns columns has ceil(ns / 32) of them). A group is
+// one task for the whole block, or up to one task per warp where the supernodes are small
+// (at most kPanelSolveSmallCols columns and kPanelSolveSmallRows rows below, of one level):
+// the leaves of a circuit's tree are tens of thousands of those, and a block each paid its
+// fixed chain of latencies once per leaf. Task (s, q) of a block:
 //   waits until every supernode s depends on is done (pending[s] == 0);
 //   backward sweeps: y_q -= (the product of its columns of the rows-below panel with x there);
 //   y_q -= M(q, j) y_j for the tiles j of s solved before q, each as soon as done[s] shows it
@@ -12,18 +16,24 @@
 // pending[t] therefore starts at the number of tiles t waits on: the tiles of its sources
 // (forward) or of its targets (backward).
 //
-// Deadlock freedom (as the trsv module's SLFR/SLFC): a block does not take its task by
+// A small task, by one warp: the same steps on one tile with the warp's lanes and shuffles
+// only (run_small_task).
+//
+// Deadlock freedom (as the trsv module's SLFR/SLFC): a block does not take its group by
 // blockIdx; its first thread takes a ticket from a global counter once the block is running,
-// and ticket i is the i-th task in level order, tiles ascending (reversed for the backward
-// sweeps). A task waits only on tasks with smaller tickets, held by blocks already running or
-// finished; by induction the smallest unfinished ticket waits on nothing unfinished, so it
-// finishes, whatever the number of resident blocks.
+// and ticket i is the i-th group in level order, tiles ascending (reversed for the backward
+// sweeps; a group's tasks are of one level, independent). A task waits only on tasks of
+// groups with smaller tickets, held by blocks already running or finished; by induction the
+// smallest unfinished ticket waits on nothing unfinished, so it finishes, whatever the number
+// of resident blocks.
 //
 // Memory ordering: a task's warp 0 writes y_q into x, fences, synchronizes and bumps done[s]
 // (the later tiles of s read only y_q); then the task's atomics into the rows below (forward
 // sweeps), each thread fences, the block synchronizes, and its threads decrement the pending
 // counters. A waiter spins on a counter with acquire loads and fences; its block (or warp)
 // synchronizes and reads what other blocks wrote from L2 (__ldcg).
+#include <algorithm>
+
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/supernodal/panel_solve_device.cuh"
 #include "cuda/supernodal/panel_solve_kernels.cuh"
@@ -36,6 +46,7 @@ using panel_solve::kTile;
 using panel_solve::SolvePanel;
 using panel_solve::Sweep;
 using panel_solve::Tile;
+using SmallTile = panel_solve::TileOf<kPanelSolveSmallCols>;
 
 constexpr int kMaxWarps = kPanelSolveMaxThreads / 32;
 
@@ -95,17 +106,75 @@ __device__ __forceinline__ double tile_product_share(const SolvePanel& p, int32_
   return sum;
 }
 
+// Supernode s (one tile of ns <= kPanelSolveSmallCols columns, nb <= kPanelSolveSmallRows rows
+// below) by the calling warp: lane r holds y_r, lanes a and a + 32 the rows below.
+template <PanelSweep S>
+__device__ void run_small_task(const PanelSolveArgs& a, const PanelSweepSync& sync, int32_t s, SmallTile& tile,
+                               double* x) {
+  using W = Sweep<S>;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const SolvePanel p = panel_solve::solve_panel_of(a, s);
+  const int32_t nb = static_cast<int32_t>(p.nb);
+  const double* mb = W::below(p);
+  const int64_t ld = W::below_ld(p);
+  panel_solve::load_tile<S>(tile, p, 0, lane);
+  const int32_t row0 = lane < nb ? p.below[lane] : 0;
+  const int32_t row1 = lane + 32 < nb ? p.below[lane + 32] : 0;
+  if (lane == 0) wait_until(sync.pending + s, [](int32_t v) { return v == 0; });
+  __syncwarp();
+  double y = lane < p.ns ? __ldcg(x + p.first + lane) : 0.0;
+  if constexpr (!W::forward) {
+    // y_r -= sum_a m(a, r) x[below[a]]: x's entries loaded by their lanes, broadcast by shuffles.
+    const double x0 = lane < nb ? __ldcg(x + row0) : 0.0;
+    const double x1 = lane + 32 < nb ? __ldcg(x + row1) : 0.0;
+    double sum = 0.0;
+    for (int32_t b = 0; b < nb; ++b) {  // uniform over the warp
+      const double xb = __shfl_sync(0xffffffffu, b < 32 ? x0 : x1, b & 31);
+      if (lane < p.ns) sum += mb[b + lane * ld] * xb;
+    }
+    y -= sum;
+  }
+  y = panel_solve::solve_tile<S>(tile, y, p.ns, lane);
+  if (lane < p.ns) x[p.first + lane] = y;
+  if constexpr (W::forward) {
+    // x[below[a]] -= sum_k m(a, k) y_k, a = lane and lane + 32.
+    double sum0 = 0.0, sum1 = 0.0;
+    for (int32_t k = 0; k < p.ns; ++k) {  // uniform over the warp
+      const double yk = __shfl_sync(0xffffffffu, y, k);
+      if (lane < nb) sum0 += mb[lane + k * ld] * yk;
+      if (lane + 32 < nb) sum1 += mb[lane + 32 + k * ld] * yk;
+    }
+    if (lane < nb) atomicAdd(x + row0, -sum0);
+    if (lane + 32 < nb) atomicAdd(x + row1, -sum1);
+  }
+  __threadfence();
+  __syncwarp();
+  for (int64_t j = sync.signal_ptr[s] + lane; j < sync.signal_ptr[s + 1]; j += 32)
+    atomicSub(sync.pending + sync.signal[j], 1);
+}
+
 template <PanelSweep S>
 __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     panel_sweep_kernel(PanelSolveArgs a, PanelSweepSync sync, double* x) {
   using W = Sweep<S>;
-  __shared__ Tile tile;
+  // A block's whole-block tile or its warps' small tiles (sized at launch).
+  extern __shared__ double tile_memory[];
+  Tile& tile = *reinterpret_cast<Tile*>(tile_memory);
   __shared__ double partial[kMaxWarps][kTile];
   __shared__ double yq[kTile];
   __shared__ int32_t ticket;
   if (threadIdx.x == 0) ticket = atomicAdd(sync.ticket, 1);
   __syncthreads();
-  const int2 task = sync.tasks[W::forward ? ticket : sync.num_tasks - 1 - ticket];
+  const int32_t group = W::forward ? ticket : sync.num_groups - 1 - ticket;
+  const int32_t begin = sync.group_ptr[group];
+  const int32_t size = sync.group_ptr[group + 1] - begin;
+  if (sync.group_by_warps[group]) {  // uniform over the block
+    const int32_t i = static_cast<int32_t>(threadIdx.x >> 5);
+    if (i < size)
+      run_small_task<S>(a, sync, sync.tasks[begin + i].x, reinterpret_cast<SmallTile*>(tile_memory)[i], x);
+    return;
+  }
+  const int2 task = sync.tasks[begin];
   const int32_t s = task.x;
   const SolvePanel p = panel_solve::solve_panel_of(a, s);
   const int32_t tiles = (p.ns + kTile - 1) / kTile;
@@ -158,14 +227,15 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
 
 template <PanelSweep S>
 void launch(const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x, cudaStream_t stream) {
-  panel_sweep_kernel<S><<<static_cast<unsigned>(sync.num_tasks), threads, 0, stream>>>(a, sync, x);
+  const size_t shared = std::max(sizeof(Tile), static_cast<size_t>(threads / 32) * sizeof(SmallTile));
+  panel_sweep_kernel<S><<<static_cast<unsigned>(sync.num_groups), threads, shared, stream>>>(a, sync, x);
 }
 
 }  // namespace
 
 void launch_panel_sweep(PanelSweep sweep, const PanelSolveArgs& a, const PanelSweepSync& sync, int threads, double* x,
                         cudaStream_t stream) {
-  if (sync.num_tasks <= 0) return;
+  if (sync.num_groups <= 0) return;
   panel_solve::dispatch(sweep, [&](auto s) { launch<decltype(s)::value>(a, sync, threads, x, stream); });
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
