@@ -680,9 +680,10 @@ TEST(CudaSupernodalLU, panel_solves_on_wide_supernodes_and_without_graphs_match_
   check_matrix("lap3d7:16x16x16", o);
 }
 
-// The self-scheduled sweeps (the default) on blocks of one warp and of 512 threads: more
-// supernodes than blocks resident at once (circuit:20000: 3391 of them), tiles of 32 columns
-// cut anywhere in a wide supernode's diagonal block (lap3d7).
+// The self-scheduled sweeps (the default) on blocks of one warp and of 512 threads: groups of
+// one small supernode and of sixteen, more groups than blocks resident at once (circuit:20000:
+// ~3900 supernodes), tiles of 32 columns cut anywhere in a wide supernode's diagonal block
+// (lap3d7).
 TEST(CudaSupernodalLU, self_scheduled_solves_on_any_block_size_match_the_cpu_engine) {
   GPUGLU_REQUIRE_GPU();
   Options o = panel_solve_options();

@@ -1,49 +1,27 @@
 #pragma once
-// Device pieces of the supernodal triangular solves (panel_solve_kernels.cu): one supernode's
-// dense solve with its diagonal block and its product with the rows below, by one thread
-// block, on y = its part of x (ns entries, in shared memory or in x itself).
+// Device pieces of the supernodal triangular solves (panel_solve_kernels.cu, a block per
+// supernode; panel_sweep_kernels.cu, a block or a warp per tile): the dense solves with a
+// supernode's diagonal block and the products with its rows below, on y = its part of x.
 //
-// The diagonal block goes in tiles of 32 columns. The block's first warp solves a tile's
-// 32 x 32 triangle with y in lanes (lane i holds y_i, a shuffle broadcasts each finished
-// entry) and the triangle's entries staged in shared memory beforehand, all 32 loads per lane
-// issued together: a step is a shared load, a shuffle and an FMA. (In registers, the tile
-// made every thread of every block hold 64 of them: 128 registers, 4 blocks of 128 threads
-// per SM.) (Column by column with the entries read at each
-// step, every column paid a memory round trip: ~12 us per level of 20-40-column supernodes on
-// an H100, where the whole triangle now costs about one.) Then every thread subtracts the
-// tile's product from the block's later rows of y, one row each, and the next tile follows a
-// barrier.
+// The diagonal block goes in tiles of 32 columns. One warp solves a tile's triangle with y in
+// its lanes (lane i holds y_i, a shuffle broadcasts each finished entry) and the triangle's
+// entries staged in shared memory beforehand, all loads of a lane issued together: a step is a
+// shared load, a shuffle and an FMA. Column by column with the entries read at each step, every
+// column paid a memory round trip (~12 us per level of 20-40-column supernodes on an H100,
+// where a tile now costs about one); in registers, the tile made every thread of every block
+// hold 64 of them (128 registers). A block walking a whole diagonal block subtracts each
+// tile's product from its later rows of y, one row per thread, between barriers.
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/supernodal/panel_device.cuh"
 #include "cuda/supernodal/panel_solve_kernels.cuh"
 
 namespace gpuglu::cuda::kernels::panel_solve {
 
+using kernels::Panel;  // panel_device.cuh: a supernode's panels (only read here)
+
 constexpr int kTile = kPanelSolveTile;
-
-struct SolvePanel {
-  int32_t first;         // its first column
-  int32_t ns;            // columns
-  int64_t nr;            // rows (the L panel's leading dimension)
-  int64_t nb;            // rows below its columns (the U^T panel's leading dimension)
-  const int32_t* below;  // those rows
-  const double* l;       // L panel: nr x ns
-  const double* u;       // U^T panel: nb x ns
-};
-
-__device__ __forceinline__ SolvePanel solve_panel_of(const PanelSolveArgs& a, int32_t s) {
-  SolvePanel p;
-  p.first = a.first[s];
-  p.ns = a.first[s + 1] - p.first;
-  const int64_t rb = a.rows_ptr[s];
-  p.nr = a.rows_ptr[s + 1] - rb;
-  p.nb = p.nr - p.ns;
-  p.below = a.rows + rb + p.ns;
-  p.l = a.panels + a.l_ptr[s];
-  p.u = a.panels + a.u_ptr[s];
-  return p;
-}
 
 // What each sweep solves with the diagonal block d (d(i, k) = d[i + k nr]: U's upper triangle
 // with the pivots, L's strict lower one):
@@ -63,10 +41,10 @@ struct Sweep {
   }
   // The panel of the rows below that the sweep multiplies (nb x ns, column-major): L21 for L
   // and L^T, U12^T for U and U^T; and its leading dimension.
-  __device__ static __forceinline__ const double* below(const SolvePanel& p) {
+  __device__ static __forceinline__ const double* below(const Panel& p) {
     return unit ? p.l + p.ns : p.u;
   }
-  __device__ static __forceinline__ int64_t below_ld(const SolvePanel& p) { return unit ? p.nr : p.nb; }
+  __device__ static __forceinline__ int64_t below_ld(const Panel& p) { return unit ? p.nr : p.nu; }
   // Whether entry k of a tile is solved before entry i.
   __device__ static __forceinline__ bool before(int k, int i) { return ascending ? k < i : k > i; }
 };
@@ -85,7 +63,7 @@ using Tile = TileOf<kTile>;
 
 // Lanes 0 .. N - 1 load their rows (the others hold nothing).
 template <PanelSweep S, int N>
-__device__ __forceinline__ void load_tile(TileOf<N>& t, const SolvePanel& p, int32_t jb, int lane) {
+__device__ __forceinline__ void load_tile(TileOf<N>& t, const Panel& p, int32_t jb, int lane) {
   using W = Sweep<S>;
   if (lane >= N) return;
   const int32_t w = min(N, p.ns - jb);
@@ -118,7 +96,7 @@ __device__ __forceinline__ double solve_tile(const TileOf<N>& t, double y, int32
 // The tile at jb solved: y_i -= sum_k m(i, jb + k) y_{jb + k} for the rows i of the diagonal
 // block still to come, a thread each. No barrier inside.
 template <PanelSweep S>
-__device__ __forceinline__ void update_after_tile(double* y, const SolvePanel& p, int32_t jb) {
+__device__ __forceinline__ void update_after_tile(double* y, const Panel& p, int32_t jb) {
   using W = Sweep<S>;
   const int32_t w = min(kTile, p.ns - jb);
   const int32_t lo = W::ascending ? jb + w : 0;
@@ -133,14 +111,14 @@ __device__ __forceinline__ void update_after_tile(double* y, const SolvePanel& p
 
 // The tile solved first (its coefficients may be loaded ahead of the wait for x).
 template <PanelSweep S>
-__device__ __forceinline__ int32_t first_tile(const SolvePanel& p) {
+__device__ __forceinline__ int32_t first_tile(const Panel& p) {
   return Sweep<S>::ascending ? 0 : (p.ns - 1) / kTile * kTile;
 }
 
 // The diagonal block's solve; t holds the first tile (load_tile by warp 0).
 // Called by the whole block; y is final and visible to the block afterwards.
 template <PanelSweep S>
-__device__ void solve_diagonal_block(double* y, const SolvePanel& p, Tile& t) {
+__device__ void solve_diagonal_block(double* y, const Panel& p, Tile& t) {
   using W = Sweep<S>;
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const bool warp0 = threadIdx.x < 32;
@@ -164,9 +142,9 @@ __device__ void solve_diagonal_block(double* y, const SolvePanel& p, Tile& t) {
 // dimension ld), atomically (other supernodes share ancestors' rows): a thread per row a;
 // when the rows are fewer than the threads, groups of threads take every groups-th column and
 // each adds its partial sum. No barrier inside.
-__device__ __forceinline__ void subtract_below(const SolvePanel& p, const double* m, int64_t ld, int32_t cols,
+__device__ __forceinline__ void subtract_below(const Panel& p, const double* m, int64_t ld, int32_t cols,
                                                const double* y, double* x) {
-  const int64_t nb = p.nb;
+  const int64_t nb = p.nu;
   if (nb == 0) return;
   const int nt = static_cast<int>(blockDim.x);
   const int tid = static_cast<int>(threadIdx.x);
@@ -186,9 +164,9 @@ __device__ __forceinline__ void subtract_below(const SolvePanel& p, const double
 // dimension ld): a warp per column k, its lanes over a, a warp reduction. x is read from L2
 // (__ldcg): in the self-scheduled sweep other blocks wrote it during this launch. No barrier
 // inside.
-__device__ __forceinline__ void gather_below(const SolvePanel& p, const double* m, int64_t ld, double* y,
+__device__ __forceinline__ void gather_below(const Panel& p, const double* m, int64_t ld, double* y,
                                              const double* x) {
-  if (p.nb == 0) return;
+  if (p.nu == 0) return;
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int warp = static_cast<int>(threadIdx.x >> 5);
   const int warps = static_cast<int>(blockDim.x >> 5);
@@ -196,7 +174,7 @@ __device__ __forceinline__ void gather_below(const SolvePanel& p, const double* 
     const double* col = m + k * ld;
     double sum = 0.0;
 #pragma unroll 4
-    for (int64_t a = lane; a < p.nb; a += 32) sum += col[a] * __ldcg(x + p.below[a]);
+    for (int64_t a = lane; a < p.nu; a += 32) sum += col[a] * __ldcg(x + p.below[a]);
     for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
     if (lane == 0) y[k] -= sum;
   }
@@ -206,7 +184,7 @@ __device__ __forceinline__ void gather_below(const SolvePanel& p, const double* 
 // holds x's values on entry (read from L2); the first tile loaded into warp 0's t. Ends with
 // y final; the caller copies a staged y back.
 template <PanelSweep S>
-__device__ __forceinline__ void sweep_supernode(const SolvePanel& p, double* y, Tile& t, double* x) {
+__device__ __forceinline__ void sweep_supernode(const Panel& p, double* y, Tile& t, double* x) {
   using W = Sweep<S>;
   if constexpr (W::forward) {
     solve_diagonal_block<S>(y, p, t);

@@ -9,13 +9,12 @@ namespace gpuglu::cuda::kernels {
 
 namespace {
 
-using panel_solve::SolvePanel;
 using panel_solve::Tile;
 
 // Stages y (shared memory when at most staged_cols columns, else x itself: no other block
 // touches those entries during the sweep), runs the sweep, copies a staged y back.
 template <PanelSweep S>
-__device__ __forceinline__ void run_supernode(const SolvePanel& p, Tile& t, int32_t staged_cols, double* y_shared,
+__device__ __forceinline__ void run_supernode(const Panel& p, Tile& t, int32_t staged_cols, double* y_shared,
                                               double* x) {
   const int tid = static_cast<int>(threadIdx.x);
   const int nt = static_cast<int>(blockDim.x);
@@ -36,7 +35,7 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     panel_level_kernel(PanelSolveArgs a, const int32_t* __restrict__ nodes, int32_t staged_cols, double* x) {
   extern __shared__ double y_shared[];
   __shared__ Tile t;
-  const SolvePanel p = panel_solve::solve_panel_of(a, nodes[blockIdx.x]);
+  const Panel p = panel_of(a.structure, nodes[blockIdx.x]);
   if (threadIdx.x < 32)
     panel_solve::load_tile<S>(t, p, panel_solve::first_tile<S>(p), static_cast<int>(threadIdx.x));
   run_supernode<S>(p, t, staged_cols, y_shared, x);

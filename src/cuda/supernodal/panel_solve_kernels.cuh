@@ -15,17 +15,14 @@
 
 #include <cstdint>
 
+#include "cuda/supernodal/supernodal_kernels.cuh"
+
 namespace gpuglu::cuda::kernels {
 
 // The supernodal structure and the factored panels, as the solves read them (fixed for the
 // engine's life; the panels' values change with each factorization).
 struct PanelSolveArgs {
-  const int32_t* first;        // count + 1
-  const int64_t* rows_ptr;     // count + 1
-  const int32_t* rows;
-  const int64_t* l_ptr;        // count + 1
-  const int64_t* u_ptr;        // count + 1
-  const double* panels;        // the value array
+  SupernodeArgs structure;     // the factorization's (the solves only read the panels)
   const int32_t* level_nodes;  // count: Supernodes::level_nodes
 };
 

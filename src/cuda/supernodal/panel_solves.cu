@@ -33,12 +33,7 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
                          DeviceMemory& mem, cudaStream_t stream)
     : n_(s.n), stream_(stream) {
   const Supernodes& sn = s.supernodes;
-  args_.first = structure.first;
-  args_.rows_ptr = structure.rows_ptr;
-  args_.rows = structure.rows;
-  args_.l_ptr = structure.l_ptr;
-  args_.u_ptr = structure.u_ptr;
-  args_.panels = structure.panels;
+  args_.structure = structure;
   args_.level_nodes = mem.upload(sn.level_nodes, "the supernodes in level order");
   row_perm_ = mem.upload(s.row_perm, "the row permutation");
   col_perm_ = mem.upload(s.col_perm, "the column permutation");

@@ -43,7 +43,6 @@ namespace gpuglu::cuda::kernels {
 namespace {
 
 using panel_solve::kTile;
-using panel_solve::SolvePanel;
 using panel_solve::Sweep;
 using panel_solve::Tile;
 using SmallTile = panel_solve::TileOf<kPanelSolveSmallCols>;
@@ -73,14 +72,14 @@ __device__ __forceinline__ void wait_until(const int32_t* p, Ready ready) {
 // Thread (lane r, warp g) of the block: its share of sum_a m(a, jb + r) x[below[a]] over a
 // contiguous range of the rows below, warp g's (lanes stride the columns; a thread's loads are
 // consecutive, so the lines it touches are reused from L1).
-__device__ __forceinline__ double gather_below_share(const SolvePanel& p, const double* m, int64_t ld, int32_t jb,
+__device__ __forceinline__ double gather_below_share(const Panel& p, const double* m, int64_t ld, int32_t jb,
                                                      int32_t w, const double* x) {
   const int r = static_cast<int>(threadIdx.x & 31u);
   const int g = static_cast<int>(threadIdx.x >> 5);
   const int warps = static_cast<int>(blockDim.x >> 5);
-  const int64_t chunk = (p.nb + warps - 1) / warps;
+  const int64_t chunk = (p.nu + warps - 1) / warps;
   const int64_t lo = g * chunk;
-  const int64_t hi = min(p.nb, lo + chunk);
+  const int64_t hi = min(p.nu, lo + chunk);
   if (r >= w) return 0.0;
   const double* col = m + (jb + r) * ld;
   double sum = 0.0;
@@ -89,22 +88,35 @@ __device__ __forceinline__ double gather_below_share(const SolvePanel& p, const 
   return sum;
 }
 
-// Thread (lane r, warp g): its share of sum_k M(jb + r, jc + k) y_k over tile jc's final entries
-// y = x[first + jc ..] (wc of them), warp g taking a contiguous range of k.
+// Thread (lane r, warp g)'s share of sum_k M(jb + r, jc + k) y_k over an earlier tile jc of the
+// same supernode (wc columns, y = x[first + jc ..] final once done[s] shows it), warp g taking a
+// contiguous range of k. load() reads the first kAhead coefficients, which do not depend on x,
+// before the wait (blocks of 8 or more warps hold all of theirs); add() takes y.
+constexpr int kAhead = 4;
 template <PanelSweep S>
-__device__ __forceinline__ double tile_product_share(const SolvePanel& p, int32_t jb, int32_t w, int32_t jc,
-                                                     int32_t wc, const double* x) {
-  const int r = static_cast<int>(threadIdx.x & 31u);
-  const int g = static_cast<int>(threadIdx.x >> 5);
-  const int warps = static_cast<int>(blockDim.x >> 5);
-  const int chunk = (wc + warps - 1) / warps;
-  const int lo = g * chunk;
-  const int hi = min(wc, lo + chunk);
-  if (r >= w) return 0.0;
-  double sum = 0.0;
-  for (int k = lo; k < hi; ++k) sum += Sweep<S>::m(p.l, p.nr, jb + r, jc + k) * __ldcg(x + p.first + jc + k);
-  return sum;
-}
+struct TileProduct {
+  double m[kAhead];
+  int lo, hi;
+  __device__ __forceinline__ void load(const Panel& p, int32_t jb, int32_t w, int32_t jc, int32_t wc) {
+    const int r = static_cast<int>(threadIdx.x & 31u);
+    const int warps = static_cast<int>(blockDim.x >> 5);
+    const int chunk = (wc + warps - 1) / warps;
+    lo = static_cast<int>(threadIdx.x >> 5) * chunk;
+    hi = r < w ? min(wc, lo + chunk) : lo;  // rows past the tile take nothing
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u) m[u] = lo + u < hi ? Sweep<S>::m(p.l, p.nr, jb + r, jc + lo + u) : 0.0;
+  }
+  __device__ __forceinline__ double add(const Panel& p, int32_t jb, int32_t jc, const double* x) const {
+    const int r = static_cast<int>(threadIdx.x & 31u);
+    double sum = 0.0;
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u)
+      if (lo + u < hi) sum += m[u] * __ldcg(x + p.first + jc + lo + u);
+    for (int k = lo + kAhead; k < hi; ++k)
+      sum += Sweep<S>::m(p.l, p.nr, jb + r, jc + k) * __ldcg(x + p.first + jc + k);
+    return sum;
+  }
+};
 
 // Supernode s (one tile of ns <= kPanelSolveSmallCols columns, nb <= kPanelSolveSmallRows rows
 // below) by the calling warp: lane r holds y_r, lanes a and a + 32 the rows below.
@@ -113,8 +125,8 @@ __device__ void run_small_task(const PanelSolveArgs& a, const PanelSweepSync& sy
                                double* x) {
   using W = Sweep<S>;
   const int lane = static_cast<int>(threadIdx.x & 31u);
-  const SolvePanel p = panel_solve::solve_panel_of(a, s);
-  const int32_t nb = static_cast<int32_t>(p.nb);
+  const Panel p = panel_of(a.structure, s);
+  const int32_t nb = static_cast<int32_t>(p.nu);
   const double* mb = W::below(p);
   const int64_t ld = W::below_ld(p);
   panel_solve::load_tile<S>(tile, p, 0, lane);
@@ -176,7 +188,7 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
   }
   const int2 task = sync.tasks[begin];
   const int32_t s = task.x;
-  const SolvePanel p = panel_solve::solve_panel_of(a, s);
+  const Panel p = panel_of(a.structure, s);
   const int32_t tiles = (p.ns + kTile - 1) / kTile;
   const int32_t q = task.y;
   const int32_t jb = q * kTile;
@@ -188,15 +200,20 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
   if (threadIdx.x == 0) wait_until(sync.pending + s, [](int32_t v) { return v == 0; });
   __syncthreads();
 
+  // y_q's entries are final now (forward: its descendants are done; backward: the forward sweep
+  // wrote them), read ahead of the products.
+  const double xq = warp == 0 && lane < w ? __ldcg(x + p.first + jb + lane) : 0.0;
   double acc = 0.0;
   if constexpr (!W::forward) acc = gather_below_share(p, W::below(p), W::below_ld(p), jb, w, x);
   // The tiles solved before q, in the order they finish: each warp waits for them itself.
   const int32_t before = W::ascending ? q : tiles - 1 - q;
   for (int32_t i = 0; i < before; ++i) {
     const int32_t jc = (W::ascending ? i : tiles - 1 - i) * kTile;
+    TileProduct<S> product;
+    product.load(p, jb, w, jc, min(kTile, p.ns - jc));
     if (lane == 0) wait_until(sync.done + s, [i](int32_t v) { return v > i; });
     __syncwarp();
-    acc += tile_product_share<S>(p, jb, w, jc, min(kTile, p.ns - jc), x);
+    acc += product.add(p, jb, jc, x);
   }
   partial[warp][lane] = acc;
   __syncthreads();
@@ -205,7 +222,7 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     if (lane < w) {
       double sum = 0.0;
       for (int g = 0; g < static_cast<int>(blockDim.x >> 5); ++g) sum += partial[g][lane];
-      y = __ldcg(x + p.first + jb + lane) - sum;
+      y = xq - sum;
     }
     y = panel_solve::solve_tile<S>(tile, y, w, lane);
     if (lane < w) {
