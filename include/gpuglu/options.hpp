@@ -121,9 +121,10 @@ struct CudaTuning {
   int32_t trsv_run_passes = -1;          // LEVR single-block runs per level segment (-1: 1 up to 8192 rows, else 0), at most 64
   int32_t kahn_blocks_per_sm = -1;       // the GPU level analysis's grid (src/cuda/trsv/kahn_shape.hpp)
   int32_t kahn_narrow_rows = -1;         // its frontiers of at most this many rows run in one block
-  // Supernodal LU engine: the triangular solves on the panels, level by level of the supernodal
-  // tree (false: through F, by the column LU's level-scheduled solves). Measured on an H100
-  // (docs/performance.md): 1.4-5.6x faster than the solves through F.
+  // Supernodal LU engine: the triangular solves on the panels, by the supernodal tree (false:
+  // through F, by the column LU's level-scheduled solves). Measured on an H100
+  // (docs/performance.md): 1.4-5.6x faster than the solves through F when they still went
+  // level by level; self-scheduled since.
   bool supernodal_panel_solve = true;
   // Supernodal LU engine, solves on the panels: each sweep one self-scheduled launch, a block per
   // supernode starting once the supernodes it depends on are done (false: a launch per level of

@@ -81,10 +81,13 @@ void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tu
   const int32_t num_groups = static_cast<int32_t>(w.by_warps.size());
   int32_t* pending = counters_ + 2;
   int32_t* done = pending + 2 * static_cast<size_t>(count);
-  forward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_, pending, done,
-                   mem.upload(d.target_ptr, "the supernodes' targets"), mem.upload(d.target, "the supernodes' targets")};
-  backward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_ + 1, pending + count, done + count,
-                    mem.upload(d.source_ptr, "the supernodes' sources"), mem.upload(d.source, "the supernodes' sources")};
+  const int64_t* target_ptr = mem.upload(d.target_ptr, "the supernodes' targets");
+  const int32_t* target = mem.upload(d.target, "the supernodes' targets");
+  const int64_t* source_ptr = mem.upload(d.source_ptr, "the supernodes' sources");
+  const int32_t* source = mem.upload(d.source, "the supernodes' sources");
+  forward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_, pending, done, target_ptr, target};
+  backward_sync_ = {dev_tasks,    dev_groups, dev_by_warps, num_groups, counters_ + 1, pending + count,
+                    done + count, source_ptr, source};
 }
 
 void PanelSolves::init_levels(const Supernodes& sn) {

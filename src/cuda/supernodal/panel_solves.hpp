@@ -1,15 +1,16 @@
 #pragma once
 // The supernodal engine's triangular solves on its panels (include/gpuglu/supernodes.hpp),
-// level by level of the supernodal tree - the GPU form of reference/supernodal_solve.cpp,
-// for CudaSupernodalLU when Options::cuda.supernodal_panel_solve is set (otherwise it solves
+// by the supernodal tree - the GPU form of reference/supernodal_solve.cpp, for
+// CudaSupernodalLU when Options::cuda.supernodal_panel_solve is set (otherwise it solves
 // through F with LuSolves). A x = b: the row permutation and scaling into a work vector, L's
-// sweep over the levels ascending, U's descending, the column scaling and permutation out;
-// A^T x = b: the column side in, U^T ascending, L^T descending, the row side out. A sweep is
-// one self-scheduled launch (Options::cuda.supernodal_self_scheduled_solve: its counters reset
-// by one copy before the two sweeps) or a launch per level (panel_solve_kernels.cuh); each
-// direction's sequence of sweeps on the fixed work vector is captured once as a CUDA graph
-// (unless the options turn graphs off), so a solve is a gather, a graph launch and a scatter. The solves read the panels as the
-// last factorization left them: nothing to gather after a factorization.
+// sweep up the tree, U's down, the column scaling and permutation out; A^T x = b: the column
+// side in, U^T up, L^T down, the row side out. A sweep is one self-scheduled launch
+// (Options::cuda.supernodal_self_scheduled_solve, panel_sweep_kernels.cu: its counters reset by
+// one copy before the two sweeps) or a launch per level (panel_solve_kernels.cu); each
+// direction's sequence on the fixed work vector is captured once as a CUDA graph (unless the
+// options turn graphs off), so a solve is a gather, a graph launch and a scatter. The solves
+// read the panels as the last factorization left them: nothing to gather after a
+// factorization.
 #include <cuda_runtime.h>
 
 #include <cstdint>
