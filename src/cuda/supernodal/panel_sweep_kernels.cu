@@ -35,6 +35,7 @@
 #include <algorithm>
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/spin_wait.cuh"
 #include "cuda/supernodal/panel_solve_device.cuh"
 #include "cuda/supernodal/panel_solve_kernels.cuh"
 
@@ -49,23 +50,11 @@ using SmallTile = panel_solve::TileOf<kPanelSolveSmallCols>;
 
 constexpr int kMaxWarps = kPanelSolveMaxThreads / 32;
 
-__device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
-  int32_t v;
-  asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Spins until ready(*p). Blocks far ahead of the wavefront back off (as trsv_kernels.cu's
-// waits, measured there).
-constexpr unsigned kMaxBackoffNs = 256;
+// Spins until ready(*p) (common/spin_wait.cuh); what the poller saw released is then visible
+// to the threads it synchronizes with next.
 template <class Ready>
 __device__ __forceinline__ void wait_until(const int32_t* p, Ready ready) {
-  unsigned ns = 16;
-  while (!ready(load_acquire(p))) {
-    __nanosleep(ns);
-    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
-  }
-  // What the poller saw released is visible to the threads it synchronizes with next.
+  spin_until(p, ready);
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 

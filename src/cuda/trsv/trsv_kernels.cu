@@ -39,6 +39,7 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_scalar.cuh"
 #include "cuda/common/programmatic_launch.cuh"
+#include "cuda/common/spin_wait.cuh"
 #include "cuda/trsv/trsv_kernels.cuh"
 
 #include <algorithm>
@@ -84,23 +85,12 @@ __device__ __forceinline__ DComplex load_value_relaxed(const DComplex* p) {
   return DComplex{bits_to_double(re), bits_to_double(im)};
 }
 
-__device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
-  int32_t v;
-  asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Polls x[j] until it leaves kPending. Warps far ahead of the wavefront would otherwise poll
-// the L2 continuously: measured on an H100 (lap2d9 1024^2), tight spinning by every resident
-// warp made the self-scheduled kernels slower than cuSPARSE, so the poll interval doubles
-// up to kMaxBackoffNs after each miss.
-constexpr unsigned kMaxBackoffNs = 256;
+// Polls x[j] until it leaves kPending (backing off: common/spin_wait.cuh).
 __device__ __forceinline__ double wait_value(const double* p) {
   unsigned long long bits = load_relaxed(p);
-  unsigned ns = 16;
+  unsigned ns = kFirstBackoffNs;
   while (bits == kPending) {
-    __nanosleep(ns);
-    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+    back_off(ns);
     bits = load_relaxed(p);
   }
   return bits_to_double(bits);
@@ -109,21 +99,16 @@ __device__ __forceinline__ double wait_value(const double* p) {
 __device__ __forceinline__ DComplex wait_value(const DComplex* p) {
   unsigned long long re, im;
   load_relaxed(p, re, im);
-  unsigned ns = 16;
+  unsigned ns = kFirstBackoffNs;
   while (re == kPending || im == kPending) {
-    __nanosleep(ns);
-    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
+    back_off(ns);
     load_relaxed(p, re, im);
   }
   return DComplex{bits_to_double(re), bits_to_double(im)};
 }
 
 __device__ __forceinline__ void wait_zero(const int32_t* p) {
-  unsigned ns = 16;
-  while (load_acquire(p) != 0) {
-    __nanosleep(ns);
-    ns = ns < kMaxBackoffNs ? 2 * ns : kMaxBackoffNs;
-  }
+  spin_until(p, [](int32_t v) { return v == 0; });
 }
 
 template <int G>
