@@ -127,8 +127,9 @@ struct CudaTuning {
   // level by level; self-scheduled since.
   bool supernodal_panel_solve = true;
   // Supernodal LU engine, solves on the panels: each sweep one self-scheduled launch, a block per
-  // supernode starting once the supernodes it depends on are done (false: a launch per level of
-  // the supernodal tree). Results agree to rounding (the forward sweeps' atomics).
+  // 32-column tile of a supernode (a warp per small supernode), starting once the tiles it
+  // depends on are done (false: a launch per level of the supernodal tree, a block per
+  // supernode). Results agree to rounding (the forward sweeps' atomics).
   bool supernodal_self_scheduled_solve = true;
   // Threads per block of the self-scheduled sweeps (-1: the engine's measured default), a
   // multiple of 32 from 32 to 512.

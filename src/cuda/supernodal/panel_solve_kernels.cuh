@@ -1,9 +1,10 @@
 #pragma once
-// Interface of the supernodal triangular solves' kernels (panel_solve_kernels.cu): a thread
-// block per supernode on the panels of include/gpuglu/supernodes.hpp, either one launch per
-// level of the supernodal tree or one self-scheduled launch per sweep, whose supernodes wait
-// on counters of the supernodes they depend on (analysis/supernode_targets.hpp). The CPU
-// oracle is reference/supernodal_solve.cpp; each sweep below is one of its four functions.
+// Interface of the supernodal triangular solves' kernels on the panels of
+// include/gpuglu/supernodes.hpp: one launch per level of the supernodal tree, a thread block
+// per supernode (panel_solve_kernels.cu), or one self-scheduled launch per sweep, a block per
+// 32-column tile or a warp per small supernode, each waiting on counters of the tiles it
+// depends on (panel_sweep_kernels.cu, analysis/supernode_targets.hpp). The CPU oracle is
+// reference/supernodal_solve.cpp; each sweep below is one of its four functions.
 //
 // A level's supernodes write only their own columns' entries of x (the dense triangular
 // solve of their diagonal block) and, in the forward sweeps, subtract their products from

@@ -224,7 +224,8 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     if (lane == 0) atomicAdd(sync.done + s, 1);
   }
   __syncthreads();
-  if constexpr (W::forward) panel_solve::subtract_below(p, W::below(p) + jb * W::below_ld(p), W::below_ld(p), w, yq, x);
+  if constexpr (W::forward)
+    panel_solve::subtract_below(p, W::below(p) + jb * W::below_ld(p), W::below_ld(p), w, yq, x);
   __threadfence();
   __syncthreads();
   for (int64_t j = sync.signal_ptr[s] + threadIdx.x; j < sync.signal_ptr[s + 1]; j += blockDim.x)
