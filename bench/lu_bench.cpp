@@ -8,15 +8,18 @@
 //   gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--repeat N] [--warmup N]
 //                   [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto]
 //                   [--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack]
-//                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal]
+//                   [--no-graph] [--staging auto|pinned|direct] [--lu-engine column|supernodal|auto]
+//                   (default auto: Options::lu_engine) [--skip PEER,...] (klu, cusolverrf, cudss)
 //                   [--panel-solve|--f-solve]  (the supernodal engine's solves on its panels, the
 //                   default, or through F: CudaTuning) [--stepped-max-nodes N] (its stepped
 //                   panel factorization's level limit, 0: off; CudaTuning) [--no-resident] (its
 //                   panels staged 16 columns at a time instead of resident whole; CudaTuning)
 //                   [--dense-min-cols N] (its supernodes factored by cuSOLVER; 0: none; CudaTuning)
+//                   [--streams N] (its blocked and GEMM supernodes on N streams; CudaTuning)
 //                   [--level-solve] (its panel solves a launch per level, not self-scheduled)
 //                   [--solve-threads N] (the self-scheduled sweeps' block; CudaTuning)
 //                   [--ordering NAME] (Options::ordering; the records' variant names a given one)
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -60,8 +63,11 @@ struct Args {
   std::string out = "docs/performance/results.jsonl";
   std::string device;
   bool petsc = true, umfpack = true;
+  // --skip klu,cusolverrf: peers left out (KLU and cusolverRf take minutes on G3_circuit's
+  // factor; cuDSS is the peer there).
+  std::vector<std::string> skip;
   gpuglu::CudaTuning cuda;  // --no-graph, --staging
-  gpuglu::LuEngine lu_engine = gpuglu::LuEngine::column;
+  gpuglu::LuEngine lu_engine = gpuglu::LuEngine::automatic;
   gpuglu::Ordering ordering = gpuglu::Ordering::automatic;
 };
 
@@ -70,9 +76,9 @@ struct Args {
                "gpuglu_lu_bench: %s\nusage: gpuglu_lu_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] "
                "[--repeat N] [--warmup N] [--analysis-repeat N] [--threads N] [--backend cpu|cuda|auto] "
                "[--out FILE|-] [--device NAME] [--no-petsc] [--no-umfpack] [--no-graph] "
-               "[--staging auto|pinned|direct] [--lu-engine column|supernodal] [--panel-solve|--f-solve] "
-               "[--stepped-max-nodes N] [--no-resident] [--dense-min-cols N] [--level-solve] [--solve-threads N] "
-               "[--ordering auto|amd|metis|colamd|natural]\n",
+               "[--staging auto|pinned|direct] [--lu-engine column|supernodal|auto] [--skip PEER,...] "
+               "[--panel-solve|--f-solve] [--stepped-max-nodes N] [--no-resident] [--dense-min-cols N] [--streams N] "
+               "[--level-solve] [--solve-threads N] [--ordering auto|amd|metis|colamd|natural]\n",
                why.c_str());
   std::exit(2);
 }
@@ -90,6 +96,8 @@ std::string supernodal_label(const gpuglu::CudaTuning& c) {
   if (c.supernodal_resident_panels) l += "resident-";
   if (c.supernodal_dense_min_cols > 0) l += "dense" + std::to_string(c.supernodal_dense_min_cols) + "-";
   if (c.supernodal_stepped_max_nodes > 0) l += "stepped-";
+  if (c.supernodal_streams != gpuglu::CudaTuning{}.supernodal_streams)
+    l += "streams" + std::to_string(c.supernodal_streams) + "-";
   return l;
 }
 
@@ -107,12 +115,14 @@ Args parse(int argc, char** argv) {
     else if (k == "--device") a.device = r.value();
     else if (k == "--no-petsc") a.petsc = false;
     else if (k == "--no-umfpack") a.umfpack = false;
+    else if (k == "--skip") r.append_list(a.skip);
     else if (k == "--no-graph") a.cuda.level_graph = false;
     else if (k == "--panel-solve") a.cuda.supernodal_panel_solve = true;
     else if (k == "--f-solve") a.cuda.supernodal_panel_solve = false;
     else if (k == "--stepped-max-nodes") a.cuda.supernodal_stepped_max_nodes = r.integer(0);
     else if (k == "--no-resident") a.cuda.supernodal_resident_panels = false;
     else if (k == "--dense-min-cols") a.cuda.supernodal_dense_min_cols = r.integer(0);
+    else if (k == "--streams") a.cuda.supernodal_streams = r.integer(1);
     else if (k == "--level-solve") a.cuda.supernodal_self_scheduled_solve = false;
     else if (k == "--solve-threads") a.cuda.supernodal_solve_threads = r.integer(32);
     else if (k == "--staging") {
@@ -228,7 +238,7 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   // The bare triangular solves, the work klu_solve does.
   lu.set_refinement(0, o.refine_tolerance);
   r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.solve(b.data(), x.data()); });
-  const bool supernodal = args.lu_engine == gpuglu::LuEngine::supernodal;
+  const bool supernodal = lu.lu_engine() == gpuglu::LuEngine::supernodal;
   const std::string ordering =
       args.ordering == gpuglu::Ordering::automatic ? "" : std::string(gpuglu::to_string(args.ordering)) + "-";
   r.variant = std::string("gpuglu-") + (supernodal ? supernodal_label(args.cuda) : "") + ordering +
@@ -287,18 +297,21 @@ int main(int argc, char** argv) {
       const Ours ours = run_ours(m, b, args);
       const gb::PeerRun pr{args.warmup, args.repeat};
       std::vector<PeerResult> peers;
-      peers.push_back(run_peer("klu", [&] { return gb::run_klu(m.a, b, pr); }));
+      auto wanted = [&](const char* peer) {
+        return std::find(args.skip.begin(), args.skip.end(), peer) == args.skip.end();
+      };
+      if (wanted("klu")) peers.push_back(run_peer("klu", [&] { return gb::run_klu(m.a, b, pr); }));
       if (args.umfpack) peers.push_back(run_peer("umfpack", [&] { return gb::run_umfpack(m.a, b, pr); }));
 #ifdef GPUGLU_BENCH_HAVE_PETSC
       if (args.petsc) peers.push_back(run_peer("petsc", [&] { return gb::run_petsc_lu(m.a, b, pr); }));
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDA
-      if (args.backend == gpuglu::Backend::cuda)
+      if (args.backend == gpuglu::Backend::cuda && wanted("cusolverrf"))
         peers.push_back(
             run_peer("cusolverrf", [&] { return gb::run_cusolverrf(m.a, b, pr, ours.schedule, ours.factor); }));
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
-      if (args.backend == gpuglu::Backend::cuda)
+      if (args.backend == gpuglu::Backend::cuda && wanted("cudss"))
         peers.push_back(run_peer("cudss", [&] { return gb::run_cudss(m.a, b, pr); }));
 #endif
       const gpuglu::Schedule& s = ours.schedule;
@@ -407,7 +420,7 @@ int main(int argc, char** argv) {
         emit("lu_solve", ours.solve_ms, p.name + "_solve", p.t.solve_ms);
         if (!ok) std::printf("  (%s failed on %s: %s)\n", p.name.c_str(), m.name.c_str(), p.failure.c_str());
       }
-      const gb::PeerTimes& k = peers[0].t;
+      const gb::PeerTimes k = peers.empty() ? gb::PeerTimes{} : peers[0].t;  // KLU's unless skipped
       const double kaf = k.analyze_ms + k.factor_ms;
       std::printf("%-28s %9lld %10lld %11lld | %9.3f %9.3f %9.2f | %9.3f %9.3f %9.2f | %8.3f %8.3f\n",
                   m.name.c_str(), static_cast<long long>(base.n), static_cast<long long>(base.nnz),

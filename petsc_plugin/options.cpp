@@ -144,7 +144,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(list("-mat_gpuglu_ordering", "Fill-reducing ordering; petsc = the one of -pc_factor_mat_ordering_type",
                  kOrderingNames, &o.ordering));
   PetscCall(list("-mat_gpuglu_lu_engine",
-                 "LU numeric engine: column (GLU3.0 levels of columns) or supernodal (dense panels on C + C^T)",
+                 "LU numeric engine: column (GLU3.0 levels of columns), supernodal (dense panels on C + C^T), auto "
+                 "(supernodal where the GPU factors a real matrix)",
                  kLuEngineNames, &o.lu_engine));
   PetscCall(flag("-mat_gpuglu_matching", "MC64-style maximum-product matching and scaling", &o.matching));
   PetscCall(flag("-mat_gpuglu_scaling", "MC64 row/column scaling (with matching)", &o.scaling));

@@ -102,6 +102,7 @@ class BasicSolver {
   const std::string& backend_note() const noexcept { return ldlt_ ? ldlt_->backend_note() : lu_->backend_note(); }
   int64_t device_bytes() const noexcept { return ldlt_ ? ldlt_->device_bytes() : lu_->device_bytes(); }
   TrsvKernel trsv_kernel() const noexcept { return ldlt_ ? ldlt_->trsv_kernel() : lu_->trsv_kernel(); }
+  LuEngine lu_engine() const noexcept { return lu_ ? lu_->lu_engine() : LuEngine::column; }  // LU / ILU only
 
  private:
   std::unique_ptr<BasicSparseLU<Scalar>> lu_;

@@ -203,7 +203,8 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu incomplete LU, ILU(%d) by levels of fill, in PETSc's ordering:\n",
                                      f->options.ilu_levels));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, f->options.lu_engine == LuEngine::supernodal
+    PetscCall(PetscViewerASCIIPrintf(viewer, (f->solver.analyzed() ? f->solver.lu_engine() : f->options.lu_engine) ==
+                                                     LuEngine::supernodal
                                                  ? "gpuglu sparse LU (supernodal, static pivoting):\n"
                                                  : "gpuglu sparse LU (GLU3.0, static pivoting):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));

@@ -247,7 +247,8 @@ if want supernodal; then
     # columns at a time instead of resident whole; supernodal+denseN: supernodes of N columns
     # and more factored by cuSOLVER, 0: none; supernodal+levelsolve: panel solves a launch per
     # level; supernodal+threadsN: the self-scheduled sweeps on blocks of N threads (CudaTuning);
-    # +orderNAME: Options::ordering (amd, metis, ...).
+    # +orderNAME: Options::ordering (amd, metis, ...); +streamsN: a level's blocked and GEMM
+    # supernodes on N streams (CudaTuning).
     for engine in ${GPUGLU_DEVICE_SUPERNODAL_ENGINES:-supernodal column}; do
       flags=(--lu-engine "${engine%%+*}")
       [[ $engine == *+fsolve* ]] && flags+=(--f-solve)
@@ -257,9 +258,14 @@ if want supernodal; then
       [[ $engine == *+levelsolve* ]] && flags+=(--level-solve)
       [[ $engine =~ \+threads([0-9]+) ]] && flags+=(--solve-threads "${BASH_REMATCH[1]}")
       [[ $engine =~ \+order([a-z]+) ]] && flags+=(--ordering "${BASH_REMATCH[1]}")
+      [[ $engine =~ \+streams([0-9]+) ]] && flags+=(--streams "${BASH_REMATCH[1]}")
       echo "== gpuglu_lu_bench ${flags[*]}"
+      # GPUGLU_DEVICE_SUPERNODAL_SKIP: peers left out (e.g. klu,cusolverrf for G3_circuit).
+      skip=()
+      [[ -n ${GPUGLU_DEVICE_SUPERNODAL_SKIP:-} ]] && skip=(--skip "$GPUGLU_DEVICE_SUPERNODAL_SKIP")
       timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
-        --warmup 1 --repeat 5 --no-petsc --no-umfpack --out "$out/results.jsonl" "${sn_matrices[@]}"
+        --warmup 1 --repeat 5 --analysis-repeat ${GPUGLU_DEVICE_SUPERNODAL_ANALYSIS_REPEAT:-3} --no-petsc --no-umfpack \
+        "${skip[@]}" --out "$out/results.jsonl" "${sn_matrices[@]}"
       echo "bench ($engine): exit $?"
     done
   } 2>&1 | tee "$out/supernodal.log"
@@ -277,7 +283,9 @@ if want ts; then
       # The peers once (with the first variant), gpuglu once per variant; each run under
       # GPUGLU_DEVICE_TS_TIMEOUT seconds. GPUGLU_DEVICE_TS_INFO=1: gpuglu's -info lines (each solve).
       solvers=${GPUGLU_DEVICE_TS_SOLVERS:-gpuglu,petsc,klu,mumps}
-      for variant in "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine supernodal" "-mat_gpuglu_backend cuda"; do
+      # The defaults (backend auto, lu_engine auto: the supernodal engine on the GPU), then the
+      # column engine on the GPU.
+      for variant in "-mat_gpuglu_backend auto" "-mat_gpuglu_backend cuda -mat_gpuglu_lu_engine column"; do
         OMP_NUM_THREADS=1 python3 "$root/scripts/ts_bench.py" --exe "$ts_exe" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
           --grid ${GPUGLU_DEVICE_TS_GRID:-224} --steps ${GPUGLU_DEVICE_TS_STEPS:-10} --gpuglu-options "$variant" \
           --timeout ${GPUGLU_DEVICE_TS_TIMEOUT:-150} --solvers "$solvers" --out "$out/results.jsonl" \

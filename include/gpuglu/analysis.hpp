@@ -15,7 +15,9 @@ namespace gpuglu {
 // a: square CSR with sorted, unique column indices; values are needed for the
 // matching (pattern-only input is allowed when options.matching is false).
 // given_perm: with Ordering::given, a permutation (new -> old) of 0..n-1 applied
-// symmetrically after the matching; ignored otherwise.
+// symmetrically after the matching; ignored otherwise. options.lu_engine picks the column or
+// the supernodal analysis; LuEngine::automatic here means supernodal for backend cuda and
+// column otherwise (SparseLU resolves it with the device in view before calling this).
 // Throws Error: not_square, invalid_input, empty_row, nan_or_inf,
 // structurally_singular, index_overflow, out_of_memory.
 Schedule analyze(const CsrView<int64_t, double>& a, const Options& options,

@@ -163,6 +163,9 @@ class BasicSparseLU {
   const FactorStats& factor_stats() const noexcept;
   const SolveStats& solve_stats() const noexcept;
   Backend active_backend() const noexcept;  // the backend that runs factor()/solve()
+  // The engine of the current schedule (Options::lu_engine resolved; column for ILU and
+  // for KLU's re-pivoted order); before analyze(), the option as given.
+  LuEngine lu_engine() const noexcept;
   // Schedules built by this object (reuse is observable): analyze() calls plus the
   // re-analyses of PivotPolicy::repivot (FactorStats::repivots), which replace the schedule.
   int64_t analysis_count() const noexcept;

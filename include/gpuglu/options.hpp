@@ -48,9 +48,14 @@ enum class LuEngine {
   // Supernodes on the pattern of C + C^T: dense panels factored and updated by dense
   // kernels, levels of the supernodal tree (include/gpuglu/supernodes.hpp; issue 14).
   supernodal,
+  // The default: supernodal where the GPU factors a real matrix (there it passes cuDSS;
+  // docs/performance.md), column on the CPU backend, for complex scalars and for ILU (the
+  // column engine is the faster of the two on one CPU core for the small factors the
+  // automatic backend leaves there). Resolved per analysis (SparseLU::lu_engine()).
+  automatic,
 };
-inline constexpr std::array<EnumName<LuEngine>, 2> kLuEngineNames{
-    {{LuEngine::column, "column"}, {LuEngine::supernodal, "supernodal"}}};
+inline constexpr std::array<EnumName<LuEngine>, 3> kLuEngineNames{
+    {{LuEngine::column, "column"}, {LuEngine::supernodal, "supernodal"}, {LuEngine::automatic, "auto"}}};
 
 // What the factorization does when static pivoting fails: a pivot tiny relative to its
 // column, an Inf/NaN produced by the elimination, or a solve whose backward error stays
@@ -159,6 +164,11 @@ struct CudaTuning {
   // reports as the CPU engine does). 0: never. Not bitwise the panel kernels' factor (cuSOLVER
   // sums in its own order, with FMAs): the same to rounding.
   int32_t supernodal_dense_min_cols = 64;
+  // Supernodal LU engine: the blocked and GEMM supernodes of a level run on up to this many
+  // streams side by side (each with its own cuBLAS/cuSOLVER handles and workspaces, which
+  // device_bytes() counts); 1: one after another on the engine's stream. Measured on the H100
+  // (docs/performance.md, "Supernodal LU, seventh step").
+  int32_t supernodal_streams = 4;
 };
 
 // GLU3.0 kernel modes, chosen per level from its size (paper Sec. III-B2).
@@ -224,7 +234,7 @@ struct Options {
   // Off: fewer fill, more perturbed pivots on KKT-like matrices (and no inertia there).
   bool symmetric_pairs = true;
   // The complete LU's numeric engine (ILU(k) always runs the column engine).
-  LuEngine lu_engine = LuEngine::column;
+  LuEngine lu_engine = LuEngine::automatic;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).

@@ -78,7 +78,10 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     options.scaling = false;
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
-  const bool supernodal = options.lu_engine == LuEngine::supernodal && options.ilu_levels < 0;
+  const LuEngine engine = options.lu_engine != LuEngine::automatic ? options.lu_engine
+                         : options.backend == Backend::cuda     ? LuEngine::supernodal
+                                                                : LuEngine::column;
+  const bool supernodal = engine == LuEngine::supernodal && options.ilu_levels < 0;
   options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/supernodal);
   Schedule s;
   s.n = a.n;

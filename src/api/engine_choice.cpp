@@ -19,6 +19,19 @@ void check_backend_request(const Options& o) {
 }
 
 template <class Scalar>
+LuEngine resolve_lu_engine(const Options& o) {
+  if (o.lu_engine != LuEngine::automatic) return o.lu_engine;
+  if (is_complex_v<Scalar> || o.ilu_levels >= 0 || !built_with_cuda()) return LuEngine::column;
+  switch (o.backend) {
+    case Backend::cpu: return LuEngine::column;
+    case Backend::cuda: return LuEngine::supernodal;
+    case Backend::automatic: break;
+  }
+  if (o.auto_gpu_min_factor_nnz < 0) return LuEngine::column;
+  return query_device(o.device, local_rank_from_environment()).usable ? LuEngine::supernodal : LuEngine::column;
+}
+
+template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
@@ -71,12 +84,14 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 }
 
 template void check_backend_request<double>(const Options&);
+template LuEngine resolve_lu_engine<double>(const Options&);
 template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
                                     FactorStats&);
 template void check_backend_request<Complex>(const Options&);
+template LuEngine resolve_lu_engine<Complex>(const Options&);
 template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);

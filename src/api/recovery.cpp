@@ -1,7 +1,7 @@
 // What SparseLU does when static pivots fail (Options::pivot_policy; docs/design.md,
 // "Recovery"): re-analyze with KLU's partial pivoting (repivot), or, by default, a fresh
-// static analysis of the current values, then KLU's order, then a reported failure
-// (automatic). The engines know nothing of this: they factor and solve what they are given.
+// static analysis of the current values, the column engine's static order where the
+// supernodal one failed, then KLU's order, then a reported failure (automatic). The engines know nothing of this: they factor and solve what they are given.
 #include <cmath>
 #include <new>
 #include <string>
@@ -94,7 +94,8 @@ double BasicSparseLU<Scalar>::Impl::check_solve() {
 // PivotPolicy::automatic: the factor of the current schedule failed (why). The schedules
 // after it are tried in turn until accept() takes one's factor: a fresh static analysis of
 // the current values (the fast path again; skipped when the schedule was analyzed from
-// them), then KLU's partial pivoting (skipped when the schedule already is KLU's for them).
+// them), the column engine's static schedule (where the failing one is supernodal), then
+// KLU's partial pivoting (skipped when the schedule already is KLU's for them).
 // False: none was accepted, and fstats describes the last attempt.
 template <class Scalar>
 bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
@@ -121,6 +122,16 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
     factor_with_schedule(PivotRule::from(options));
     if (accept()) return true;
   }
+  if (schedule.supernodal) {
+    // Nested dissection on C + C^T met a tiny pivot that AMD's order on C often avoids
+    // (KKT systems such as tuma1): the column engine's static schedule of these values
+    // comes before KLU's order, and is kept by later factorizations as KLU's would be.
+    reanalyze_static(LuEngine::column);
+    reanalyzed = true;
+    restart(reanalyzed);
+    factor_with_schedule(PivotRule::from(options));
+    if (accept()) return true;
+  }
   if (schedule_fits_values && schedule.repivoted) return false;
   if (!switch_to_partial_pivoting()) return false;
   restart(reanalyzed);
@@ -130,9 +141,11 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
 }
 
 // The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
-// would run it had these values come first.
+// would run it had these values come first; engine: the engine it analyzes for from now on
+// (automatic: the one analyze() resolved).
 template <class Scalar>
-void BasicSparseLU<Scalar>::Impl::reanalyze_static() {
+void BasicSparseLU<Scalar>::Impl::reanalyze_static(LuEngine engine) {
+  if (engine != LuEngine::automatic) analysis_options.lu_engine = engine;
   Schedule fresh = analyze_values();
   replace_schedule(std::move(fresh));
   ++reanalyses;
@@ -162,7 +175,7 @@ template void BasicSparseLU<double>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<double>::Impl::assess_factor();
 template double BasicSparseLU<double>::Impl::check_solve();
 template bool BasicSparseLU<double>::Impl::recover(RecoveryReason, const std::function<bool()>&);
-template void BasicSparseLU<double>::Impl::reanalyze_static();
+template void BasicSparseLU<double>::Impl::reanalyze_static(LuEngine);
 template bool BasicSparseLU<double>::Impl::solves_must_meet_tolerance() const;
 template void BasicSparseLU<double>::Impl::fail_factor();
 template void BasicSparseLU<Complex>::Impl::repivot_once();
@@ -171,7 +184,7 @@ template void BasicSparseLU<Complex>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<Complex>::Impl::assess_factor();
 template double BasicSparseLU<Complex>::Impl::check_solve();
 template bool BasicSparseLU<Complex>::Impl::recover(RecoveryReason, const std::function<bool()>&);
-template void BasicSparseLU<Complex>::Impl::reanalyze_static();
+template void BasicSparseLU<Complex>::Impl::reanalyze_static(LuEngine);
 template bool BasicSparseLU<Complex>::Impl::solves_must_meet_tolerance() const;
 template void BasicSparseLU<Complex>::Impl::fail_factor();
 

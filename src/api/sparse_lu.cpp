@@ -70,9 +70,17 @@ template <class I>
 void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int32_t* given) {
   discard();
   api::check_backend_request<Scalar>(options);
-  schedule = gpuglu::analyze(api::real_view(a, magnitudes), options, given);
+  analysis_options = options;
+  analysis_options.lu_engine = api::resolve_lu_engine<Scalar>(options);
+  schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
   accept_normwise = false;
   backend = api::choose_backend<Scalar>(options, schedule, device);
+  if (backend == Backend::cpu && options.lu_engine == LuEngine::automatic && schedule.supernodal) {
+    // The automatic backend left a small factor on the CPU, where the column engine is the
+    // faster one (docs/performance.md); an analysis of a small factor costs little.
+    analysis_options.lu_engine = LuEngine::column;
+    schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
+  }
   pattern.assign(a);
   rowptr32.assign(pattern.rowptr(), pattern.rowptr() + schedule.n + 1);
   if (given) given_perm.assign(given, given + schedule.n);
@@ -128,7 +136,7 @@ CsrView<int32_t, Scalar> BasicSparseLU<Scalar>::Impl::analyzed_matrix() const {
 
 template <class Scalar>
 Schedule BasicSparseLU<Scalar>::Impl::analyze_values() {
-  return gpuglu::analyze(api::real_view(analyzed_matrix(), magnitudes), options,
+  return gpuglu::analyze(api::real_view(analyzed_matrix(), magnitudes), analysis_options,
                          given_perm.empty() ? nullptr : given_perm.data());
 }
 
@@ -435,6 +443,11 @@ template <class Scalar>
 const SolveStats& BasicSparseLU<Scalar>::solve_stats() const noexcept { return impl_->sstats; }
 template <class Scalar>
 Backend BasicSparseLU<Scalar>::active_backend() const noexcept { return impl_->backend; }
+template <class Scalar>
+LuEngine BasicSparseLU<Scalar>::lu_engine() const noexcept {
+  if (!impl_->analyzed) return impl_->options.lu_engine;
+  return impl_->schedule.supernodal ? LuEngine::supernodal : LuEngine::column;
+}
 template <class Scalar>
 int64_t BasicSparseLU<Scalar>::analysis_count() const noexcept { return impl_->analysis_count; }
 template <class Scalar>

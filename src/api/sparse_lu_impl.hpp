@@ -20,6 +20,9 @@ namespace gpuglu {
 template <class Scalar>
 struct BasicSparseLU<Scalar>::Impl {
   Options options;
+  // options with LuEngine::automatic resolved by analyze(); the re-analyses of the same
+  // pattern use them, so that a recovery keeps the engine.
+  Options analysis_options;
   Backend backend = Backend::cpu;  // the backend analyze() chose; a re-analysis keeps it
   bool analyzed = false;
   bool factored = false;
@@ -99,7 +102,7 @@ struct BasicSparseLU<Scalar>::Impl {
   RecoveryReason assess_factor();
   double check_solve();
   bool recover(RecoveryReason why, const std::function<bool()>& accept);
-  void reanalyze_static();
+  void reanalyze_static(LuEngine engine = LuEngine::automatic);
   bool solves_must_meet_tolerance() const;
   void fail_factor();
 

@@ -1,4 +1,4 @@
-// PivotPolicy::automatic with backend cuda: the scenarios of the CPU tests
+// PivotPolicy::automatic with backend cuda, on both LU engines: the scenarios of the CPU tests
 // (tests/unit/reference/recovery_checks.hpp). A recovery rebuilds the CUDA engine for the
 // new schedule and the solves keep running on the device; the check after every solve reads
 // its backward error with x, in the same synchronization. Skipped without a usable GPU.
@@ -12,39 +12,49 @@
 namespace gpuglu::test {
 namespace {
 
+// Every scenario on the column engine and on the default one (supernodal for these real
+// matrices): a recovery must not depend on which engine the static pivots ran on.
+template <class Check>
+void for_each_engine(Check check) {
+  for (const Options& o : {cuda_options(), default_cuda_options()}) {
+    SCOPED_TRACE(o.lu_engine == LuEngine::column ? "column engine" : "default engine");
+    check(o);
+  }
+}
+
 TEST(SparseLUCudaRecovery, a_zero_static_pivot_re_pivots) {
   GPUGLU_REQUIRE_GPU();
-  check_auto_recovers_a_zero_static_pivot(cuda_options());
+  for_each_engine([](const Options& o) { check_auto_recovers_a_zero_static_pivot(o); });
 }
 
 TEST(SparseLUCudaRecovery, refactorization_is_independent_of_history) {
   GPUGLU_REQUIRE_GPU();
-  check_refactorization_is_independent_of_history(cuda_options());
+  for_each_engine([](const Options& o) { check_refactorization_is_independent_of_history(o); });
 }
 
 TEST(SparseLUCudaRecovery, suspicious_growth_is_checked_in_the_factorization) {
   GPUGLU_REQUIRE_GPU();
-  check_suspicious_growth_is_checked_in_the_factorization(cuda_options());
+  for_each_engine([](const Options& o) { check_suspicious_growth_is_checked_in_the_factorization(o); });
 }
 
 TEST(SparseLUCudaRecovery, a_solve_above_the_tolerance_recovers_in_the_solve) {
   GPUGLU_REQUIRE_GPU();
-  check_a_solve_above_the_tolerance_recovers(cuda_options());
+  for_each_engine([](const Options& o) { check_a_solve_above_the_tolerance_recovers(o); });
 }
 
 TEST(SparseLUCudaRecovery, report_fails_and_perturb_flags_an_inaccurate_solve) {
   GPUGLU_REQUIRE_GPU();
-  check_report_and_perturb_on_an_inaccurate_solve(cuda_options());
+  for_each_engine([](const Options& o) { check_report_and_perturb_on_an_inaccurate_solve(o); });
 }
 
 TEST(SparseLUCudaRecovery, never_a_success_with_a_wrong_answer) {
   GPUGLU_REQUIRE_GPU();
-  check_auto_never_succeeds_with_a_wrong_answer(cuda_options());
+  for_each_engine([](const Options& o) { check_auto_never_succeeds_with_a_wrong_answer(o); });
 }
 
 TEST(SparseLUCudaRecovery, nan_mid_sequence_fails_only_its_factorization) {
   GPUGLU_REQUIRE_GPU();
-  check_nan_mid_sequence(cuda_options());
+  for_each_engine([](const Options& o) { check_nan_mid_sequence(o); });
 }
 
 // The engine stays on the GPU through a recovery: the new schedule's factor is the device's.

@@ -34,6 +34,7 @@ TEST(SparseLUCudaRepivot, matches_the_cpu_reference_bitwise) {
   const CsrMatrix<int32_t, double> a = swapped_pairs_matrix(2000, 7);
   Options cpu = with_policy(static_diagonal(Options()), PivotPolicy::repivot);
   cpu.backend = Backend::cpu;
+  cpu.lu_engine = LuEngine::column;
   cpu.cpu_right_looking = true;
   Options gpu = cpu;
   gpu.backend = Backend::cuda;

@@ -49,6 +49,7 @@ void check_against_cpu(const char* spec, int32_t ilu_levels, double tol) {
 
   Options cpu;
   cpu.backend = Backend::cpu;
+  cpu.lu_engine = LuEngine::column;  // the trsv kernels are the column engine's solves
   cpu.ilu_levels = ilu_levels;
   if (ilu_levels >= 0) cpu.ordering = Ordering::natural;
   cpu.refine_steps = 0;  // the bare triangular solves are compared

@@ -1,5 +1,6 @@
-// PivotPolicy::automatic on the CPU backend: failed static pivots recover (a fresh analysis,
-// then KLU's partial pivoting) or fail visibly; never a success with a wrong answer.
+// PivotPolicy::automatic on the CPU backend, both LU engines: failed static pivots recover (a
+// fresh analysis, the column engine's static order after a supernodal one, then KLU's partial
+// pivoting) or fail visibly; never a success with a wrong answer.
 // The scenarios are shared with the CUDA tests (recovery_checks.hpp).
 #include <gtest/gtest.h>
 
@@ -12,10 +13,21 @@
 namespace gpuglu::test {
 namespace {
 
-Options cpu_options() {
+Options cpu_options(LuEngine engine = LuEngine::column) {
   Options o;
   o.backend = Backend::cpu;
+  o.lu_engine = engine;
   return o;
+}
+
+// Every scenario on both LU engines (the supernodal one is the GPU's default): a recovery
+// must not depend on which engine the static pivots ran on.
+template <class Check>
+void for_each_engine(Check check) {
+  for (LuEngine e : {LuEngine::column, LuEngine::supernodal}) {
+    SCOPED_TRACE(std::string(to_string(e)) + " engine");
+    check(cpu_options(e));
+  }
 }
 
 TEST(SparseLURecovery, auto_is_the_default_policy_and_parses) {
@@ -24,27 +36,33 @@ TEST(SparseLURecovery, auto_is_the_default_policy_and_parses) {
   EXPECT_EQ(parse_pivot_policy("auto"), PivotPolicy::automatic);
 }
 
-TEST(SparseLURecovery, a_zero_static_pivot_re_pivots) { check_auto_recovers_a_zero_static_pivot(cpu_options()); }
+TEST(SparseLURecovery, a_zero_static_pivot_re_pivots) {
+  for_each_engine([](const Options& o) { check_auto_recovers_a_zero_static_pivot(o); });
+}
 
 TEST(SparseLURecovery, refactorization_is_independent_of_history) {
-  check_refactorization_is_independent_of_history(cpu_options());
+  for_each_engine([](const Options& o) { check_refactorization_is_independent_of_history(o); });
 }
 
 TEST(SparseLURecovery, suspicious_growth_is_checked_in_the_factorization) {
-  check_suspicious_growth_is_checked_in_the_factorization(cpu_options());
+  for_each_engine([](const Options& o) { check_suspicious_growth_is_checked_in_the_factorization(o); });
 }
 
 TEST(SparseLURecovery, a_solve_above_the_tolerance_recovers_in_the_solve) {
-  check_a_solve_above_the_tolerance_recovers(cpu_options());
+  for_each_engine([](const Options& o) { check_a_solve_above_the_tolerance_recovers(o); });
 }
 
 TEST(SparseLURecovery, report_fails_and_perturb_flags_an_inaccurate_solve) {
-  check_report_and_perturb_on_an_inaccurate_solve(cpu_options());
+  for_each_engine([](const Options& o) { check_report_and_perturb_on_an_inaccurate_solve(o); });
 }
 
-TEST(SparseLURecovery, never_a_success_with_a_wrong_answer) { check_auto_never_succeeds_with_a_wrong_answer(cpu_options()); }
+TEST(SparseLURecovery, never_a_success_with_a_wrong_answer) {
+  for_each_engine([](const Options& o) { check_auto_never_succeeds_with_a_wrong_answer(o); });
+}
 
-TEST(SparseLURecovery, nan_mid_sequence_fails_only_its_factorization) { check_nan_mid_sequence(cpu_options()); }
+TEST(SparseLURecovery, nan_mid_sequence_fails_only_its_factorization) {
+  for_each_engine([](const Options& o) { check_nan_mid_sequence(o); });
+}
 
 // Many right-hand sides: a recovery in one column leaves the columns before it (already
 // within the tolerance) and solves the rest with the new factor.
