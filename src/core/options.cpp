@@ -63,6 +63,8 @@ void validate(const Options& o) {
   require(c.supernodal_stepped_min_entries >= 0, "cuda.supernodal_stepped_min_entries", ">= 0",
           c.supernodal_stepped_min_entries);
   require(c.supernodal_dense_min_cols >= 0, "cuda.supernodal_dense_min_cols", ">= 0", c.supernodal_dense_min_cols);
+  require(c.supernodal_streams >= 1 && c.supernodal_streams <= 32, "cuda.supernodal_streams", "[1, 32]",
+          c.supernodal_streams);
   const int32_t st = c.supernodal_solve_threads;
   require(st == -1 || (st >= 32 && st <= 512 && st % 32 == 0), "cuda.supernodal_solve_threads",
           "-1 or a multiple of 32 in [32, 512]", st);

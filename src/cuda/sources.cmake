@@ -33,6 +33,7 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_sweep_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/schur_gemm.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernode_lanes.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/resident_panel_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_plan.cpp

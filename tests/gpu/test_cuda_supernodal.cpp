@@ -609,6 +609,22 @@ TEST(CudaSupernodalLU, staged_panels_match_the_cpu_engine) {
     check_matrix(spec, o);
 }
 
+// A level's blocked and GEMM supernodes on one stream, on two, and on eight (CudaTuning::
+// supernodal_streams), by cuSOLVER and by the blocked kernels: each lane's own handles and
+// workspaces, and the joins before the level's next part, give the CPU engine's factor to
+// rounding whatever the spread.
+TEST(CudaSupernodalLU, blocked_and_gemm_supernodes_on_several_streams_match_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  for (int32_t streams : {1, 2, 8})
+    for (int32_t dense_min_cols : {64, 0}) {
+      SCOPED_TRACE("streams " + std::to_string(streams) + ", dense_min_cols " + std::to_string(dense_min_cols));
+      Options o = supernodal_options();
+      o.cuda.supernodal_streams = streams;
+      o.cuda.supernodal_dense_min_cols = dense_min_cols;
+      for (const char* spec : {"lap3d7:30x30x30", "powergrid:1200:12"}) check_matrix(spec, o);
+    }
+}
+
 // Every level factored in steps of 16 columns, the trailing updates by the whole grid
 // (CudaTuning::supernodal_stepped_max_nodes; by default only levels of few supernodes): the
 // same factor as the one-block kernel's, so the same agreement with the CPU engine. Then an

@@ -3,10 +3,12 @@
 //                                                               (supernodal_plan.hpp)
 //   DevicePanels      the panels, A's values, F gathered from the panels, the state
 //                                                               (device_panels.hpp)
-//   SchurGemm         cuBLAS for the large supernodes' complements (schur_gemm.hpp)
-//   DensePanelLU      cuSOLVER's unpivoted LU of the blocked supernodes' panels, the pivot
-//                     test checked afterwards; a failed check redoes the factorization with
-//                     the panel kernels, which the engine then keeps to (dense_panel_lu.hpp)
+//   SupernodeLanes    a level's blocked and GEMM supernodes side by side on a few streams,
+//                     each with its SchurGemm (cuBLAS for the large supernodes' complements,
+//                     schur_gemm.hpp) and DensePanelLU (cuSOLVER's unpivoted LU of the blocked
+//                     supernodes' panels, the pivot test checked afterwards; a failed check
+//                     redoes the factorization with the panel kernels, which the engine then
+//                     keeps to: dense_panel_lu.hpp)                (supernode_lanes.hpp)
 //   LuSolves          CudaLU's triangular solves, on F          (lu/lu_solves.hpp)
 //   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
 //                     on the panels, level by level               (panel_solves.hpp)
@@ -25,10 +27,9 @@
 #include "cuda/common/host_staging.hpp"
 #include "cuda/lu/device_refinement.hpp"
 #include "cuda/lu/lu_solves.hpp"
-#include "cuda/supernodal/dense_panel_lu.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/panel_solves.hpp"
-#include "cuda/supernodal/schur_gemm.hpp"
+#include "cuda/supernodal/supernode_lanes.hpp"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
 #include "gpuglu/status.hpp"
@@ -46,10 +47,10 @@ struct CudaSupernodalLU::Impl {
   // Built in this order by init(), released in the reverse one by ~Impl.
   std::unique_ptr<HostStaging> staging;
   std::unique_ptr<DevicePanels> panels;
-  std::unique_ptr<SchurGemm> gemm;  // only with large supernodes
-  // Only with blocked supernodes (and supernodal_dense_min_cols); dropped after a failed pivot
-  // check, the panel kernels then factoring those supernodes.
-  std::unique_ptr<DensePanelLU> dense;
+  // Only with large (GEMM) or blocked supernodes; the dense panel LU only with blocked ones
+  // (and supernodal_dense_min_cols), dropped after a failed pivot check, the panel kernels
+  // then factoring those supernodes.
+  std::unique_ptr<SupernodeLanes> lanes;
   int64_t pivot_fallbacks = 0;
   std::unique_ptr<LuSolves> solves;           // the solves through F, or
   std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
@@ -82,8 +83,7 @@ CudaSupernodalLU::Impl::~Impl() {
   // The solvers (their graphs) and the cuBLAS handle run on `stream`: they go before it does.
   solves.reset();
   panel_solves.reset();
-  dense.reset();
-  gemm.reset();
+  lanes.reset();
   panels.reset();
   for (cudaEvent_t e : {ev_start, ev_end})
     if (e) cudaEventDestroy(e);
@@ -108,10 +108,8 @@ void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int devic
   staging = std::make_unique<HostStaging>(o.cuda.staging);
   panels = std::make_unique<DevicePanels>(s, plan, mem, *staging);
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
-    gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, stream);
-  if (plan.blocked_nodes > 0 && o.cuda.supernodal_dense_min_cols > 0) {
-    dense = std::make_unique<DensePanelLU>(plan, panels->args(), mem, stream);
-  }
+    lanes = std::make_unique<SupernodeLanes>(plan, panels->args(), o.cuda.supernodal_dense_min_cols > 0,
+                                             o.cuda.supernodal_streams, mem, stream);
   if (o.cuda.supernodal_panel_solve)
     panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda, mem, stream);
   else
@@ -146,21 +144,14 @@ void CudaSupernodalLU::Impl::enqueue_level(const SupernodalPlan::Level& lv, int 
                                      lv.panel_smem, stream);
       break;
     case 1:
-      for (const BlockedNode& b : lv.blocked) {
-        if (dense) {
-          dense->factor(a, b);
-          gemm->solve_ut(a, b);
-        } else {
-          gemm->factor_blocked(a, b);
-        }
-      }
+      if (!lv.blocked.empty()) lanes->factor_blocked(a, lv.blocked);
       break;
     case 2:
       kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count,
                                    lv.direct_tiles, stream);
       break;
     default:
-      for (const GemmNode& g : lv.gemm) gemm->enqueue(a, g);
+      if (!lv.gemm.empty()) lanes->subtract_complements(a, lv.gemm);
       break;
   }
 }
@@ -212,10 +203,10 @@ EngineFactorResult CudaSupernodalLU::Impl::factor_input(const PivotRule& rule) {
   m.factored = false;
   m.f_host_current = false;
   float ms = m.factor_once(rule);
-  if (m.dense && m.panels->unstable_panel()) {
+  if (m.lanes && m.lanes->dense() && m.panels->unstable_panel()) {
     // A dense panel failed its pivot test: the panel kernels decide (perturb or report) as the
     // CPU engine does. The same matrix's next values likely fail again, so they stay in charge.
-    m.dense.reset();
+    m.lanes->drop_dense();
     ++m.pivot_fallbacks;
     ms += m.factor_once(rule);
   }
