@@ -24,6 +24,12 @@ __device__ __forceinline__ int32_t load_acquire(const int32_t* p) {
   return v;
 }
 
+// *p += v with release semantics: what the calling thread wrote, and what threads that
+// synchronized with it before (a barrier) wrote, is visible to whoever acquires the new value.
+__device__ __forceinline__ void add_release(int32_t* p, int32_t v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // Polls *p with acquire loads until ready(value).
 template <class Ready>
 __device__ __forceinline__ void spin_until(const int32_t* p, Ready ready) {

@@ -27,8 +27,8 @@
 // smallest unfinished ticket waits on nothing unfinished, so it finishes, whatever the number
 // of resident blocks.
 //
-// Memory ordering: a task's warp 0 writes y_q into x, fences, synchronizes and bumps done[s]
-// (the later tiles of s read only y_q); then the task's atomics into the rows below (forward
+// Memory ordering: a task's warp 0 writes y_q into x, synchronizes, and its lane 0 bumps done[s]
+// with a release reduction (the later tiles of s read only y_q); then the task's atomics into the rows below (forward
 // sweeps), each thread fences, the block synchronizes, and its threads decrement the pending
 // counters. A waiter spins on a counter with acquire loads and fences; its block (or warp)
 // synchronizes and reads what other blocks wrote from L2 (__ldcg).
@@ -200,8 +200,10 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     const int32_t jc = (W::ascending ? i : tiles - 1 - i) * kTile;
     TileProduct<S> product;
     product.load(p, jb, w, jc, min(kTile, p.ns - jc));
-    if (lane == 0) wait_until(sync.done + s, [i](int32_t v) { return v > i; });
-    __syncwarp();
+    // One poller per block: every block of a wide supernode's tiles waits on the same word,
+    // and a poller per warp multiplied the traffic on it that the signal has to get through.
+    if (threadIdx.x == 0) wait_until(sync.done + s, [i](int32_t v) { return v > i; });
+    __syncthreads();
     acc += product.add(p, jb, jc, x);
   }
   partial[warp][lane] = acc;
@@ -218,10 +220,11 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
       x[p.first + jb + lane] = y;
       yq[lane] = y;
     }
-    // The next tiles of s need only y_q: released before the product with the rows below.
-    __threadfence();
+    // The next tiles of s need only y_q: released before the product with the rows below, by
+    // one release (the warp's writes ordered before it by the barrier) rather than a
+    // sequentially consistent fence by every lane.
     __syncwarp();
-    if (lane == 0) atomicAdd(sync.done + s, 1);
+    if (lane == 0) add_release(sync.done + s, 1);
   }
   __syncthreads();
   if constexpr (W::forward)
