@@ -69,12 +69,17 @@ struct PanelPivots {
 
   // Column col's pivot from its value pivot0 and its column's largest magnitude (finite: no
   // NaN/Inf in the column). False when the column fails (failed holds it); otherwise pivot is
-  // pivot0 or, for a tiny pivot, its perturbation.
-  __device__ bool decide(double pivot0, double colmax, bool finite, int32_t col, double& pivot) {
+  // pivot0 or, for a tiny pivot, its perturbation. statistics: this thread keeps min_ratio and
+  // max_active (the one that publishes; the others skip the division, which sits on the
+  // column's critical path when every thread waits for the slowest at the next barrier).
+  __device__ bool decide(double pivot0, double colmax, bool finite, int32_t col, double& pivot,
+                         bool statistics = true) {
     const double apiv = fabs(pivot0);
-    const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
-    min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
-    max_active = colmax > max_active ? colmax : max_active;
+    if (statistics) {
+      const double ratio = colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0;
+      min_ratio = ratio < min_ratio ? ratio : min_ratio;  // a NaN ratio is skipped, as atomic_min_nonneg does
+      max_active = colmax > max_active ? colmax : max_active;
+    }
     pivot = pivot0;
     if (!finite) {
       failed = col;
@@ -91,7 +96,7 @@ struct PanelPivots {
     return true;
   }
 
-  // By thread 0 alone.
+  // By one thread alone, the one that kept the statistics.
   __device__ void publish(const SupernodeArgs& a, int32_t s) const {
     FactorState* st = a.state;
     atomic_min_nonneg(&st->min_ratio_bits, min_ratio);

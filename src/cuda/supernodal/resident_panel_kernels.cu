@@ -70,12 +70,15 @@ __device__ void factor_resident(const SupernodeArgs& a, int32_t s, int32_t k0, i
   }
   __syncthreads();
   PanelPivots pivots(a.state);
+  // The pivot statistics (a division per column) by the block's last thread: its warp has the
+  // fewest rows to scale, so the division does not lengthen the column's step.
+  const bool keeper = tid == nthreads - 1;
   for (int32_t c = 0; c < w; ++c) {
     const int32_t k = k0 + c;  // the pivot's row
     double* col = L + static_cast<int64_t>(c) * nr;
     const double pivot0 = col[k];
     double pivot;
-    if (!pivots.decide(pivot0, next_max, next_finite != 0, p.first + k, pivot)) break;  // uniform
+    if (!pivots.decide(pivot0, next_max, next_finite != 0, p.first + k, pivot, keeper)) break;  // uniform
     for (int64_t i = k + 1 + tid; i < nr; i += nthreads) col[i] = __ddiv_rn(col[i], pivot);
     __syncthreads();  // B: column k scaled; every thread has read pivot0 and next_max
     if (tid == 0 && pivot != pivot0) col[k] = pivot;  // read by no one before the write-back
@@ -108,7 +111,7 @@ __device__ void factor_resident(const SupernodeArgs& a, int32_t s, int32_t k0, i
   __syncthreads();
   for (int64_t e = tid; e < nr * w; e += nthreads) gl[e] = L[e];
   for (int64_t e = tid; e < nu * w; e += nthreads) p.u[e] = U[e];
-  if (tid == 0) pivots.publish(a, s);
+  if (keeper) pivots.publish(a, s);
 }
 
 __global__ void __launch_bounds__(1024) panel_resident_kernel(SupernodeArgs a, const int32_t* __restrict__ nodes) {
