@@ -1,7 +1,8 @@
 // What SparseLU does when static pivots fail (Options::pivot_policy; docs/design.md,
 // "Recovery"): re-analyze with KLU's partial pivoting (repivot), or, by default, a fresh
 // static analysis of the current values, the column engine's static order where the
-// supernodal one failed, then KLU's order, then a reported failure (automatic). The engines know nothing of this: they factor and solve what they are given.
+// supernodal one failed, then KLU's order, then a reported failure (automatic). The engines
+// know nothing of this: they factor and solve what they are given.
 #include <cmath>
 #include <new>
 #include <string>
