@@ -28,9 +28,9 @@
 // of resident blocks.
 //
 // Memory ordering: a task's warp 0 writes y_q into x, synchronizes, and its lane 0 bumps done[s]
-// with a release reduction (the later tiles of s read only y_q); then the task's atomics into the rows below (forward
-// sweeps), each thread fences, the block synchronizes, and its threads decrement the pending
-// counters. A waiter spins on a counter with acquire loads and fences; its block (or warp)
+// with a release reduction (the later tiles of s read only y_q); then the task's atomics into
+// the rows below (forward sweeps), each thread fences, the block synchronizes, and its threads
+// decrement the pending counters. A waiter spins on a counter with acquire loads and fences; its block (or warp)
 // synchronizes and reads what other blocks wrote from L2 (__ldcg).
 #include <algorithm>
 

@@ -9,13 +9,12 @@ namespace gpuglu::cuda {
 
 SupernodeLanes::SupernodeLanes(const SupernodalPlan& plan, const kernels::SupernodeArgs& a, bool dense, int max_lanes,
                                DeviceMemory& mem, cudaStream_t stream)
-    : stream_(stream), dense_(dense) {
+    : stream_(stream), dense_(dense && plan.blocked_nodes > 0) {
   if (plan.gemm_nodes == 0 && plan.blocked_nodes == 0) return;
   size_t widest = 1;
   for (const SupernodalPlan::Level& lv : plan.levels) widest = std::max({widest, lv.blocked.size(), lv.gemm.size()});
   const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
   lanes_.resize(count);
-  const bool any_blocked = plan.blocked_nodes > 0;
   for (size_t i = 0; i < count; ++i) {
     Lane& l = lanes_[i];
     if (i == 0) {
@@ -25,10 +24,9 @@ SupernodeLanes::SupernodeLanes(const SupernodalPlan& plan, const kernels::Supern
       GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
     }
     l.gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, l.stream);
-    if (dense_ && any_blocked) l.dense = std::make_unique<DensePanelLU>(plan, a, mem, l.stream);
+    if (dense_) l.dense = std::make_unique<DensePanelLU>(plan, a, mem, l.stream);
   }
   if (count > 1) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-  dense_ = dense_ && any_blocked;
 }
 
 SupernodeLanes::~SupernodeLanes() {
