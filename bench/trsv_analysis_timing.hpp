@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cuda/trsv/trsv_levels.hpp"
-#include "trsv/triangle.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/triangle.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gpuglu::bench {
 

@@ -43,10 +43,10 @@
 #include "results_jsonl.hpp"
 #include "timing.hpp"
 #include "trsv_analysis_timing.hpp"
-#include "trsv/kernel_choice.hpp"
-#include "trsv/reference_trsv.hpp"
-#include "trsv/triangle.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/kernel_choice.hpp"
+#include "cpu/reference_trsv.hpp"
+#include "analysis/triangle.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gb = gpuglu::bench;
 namespace trsv = gpuglu::trsv;

@@ -263,15 +263,15 @@ struct Options {
   KernelModeThresholds modes;
   // The kernel of the GPU triangular solves (LU, ILU and their transposes): R. Li's LEVR /
   // LEVC / SLFR / SLFC, or cuSPARSE SpSV; automatic picks from each triangle's analysis
-  // (src/trsv/kernel_choice.hpp has the rule and its measurements).
+  // (src/analysis/kernel_choice.hpp has the rule and its measurements).
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
   TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   CudaTuning cuda;
   // Threads of the reference backend; 0 = OpenMP's default.
   int32_t num_threads = 0;
   // The CPU backend runs each level left-looking (every column gathers its updates:
-  // KLU's work, src/reference/level_gather.hpp). true: it runs the GPU's right-looking,
-  // target-grouped updates instead (src/reference/level_numeric.hpp), e.g. to check them.
+  // KLU's work, src/cpu/level_gather.hpp). true: it runs the GPU's right-looking,
+  // target-grouped updates instead (src/cpu/level_numeric.hpp), e.g. to check them.
   bool cpu_right_looking = false;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Which kernel runs a sparse triangular solve (src/trsv, src/cuda/trsv). The names are
+// Which kernel runs a sparse triangular solve (src/analysis (trsv), src/cuda/trsv). The names are
 // those of R. Li's paper on sparse triangular solves in CUDA (Sec. 4.3; docs/design.md), and
 // they are the values of -mat_gpuglu_trsv.
 #include <array>
@@ -11,7 +11,7 @@
 namespace gpuglu {
 
 enum class TrsvKernel {
-  automatic,  // "auto": chosen from the analysis (trsv::choose_kernel, rule and measurements in src/trsv/kernel_choice.hpp)
+  automatic,  // "auto": chosen from the analysis (trsv::choose_kernel, rule and measurements in src/analysis/kernel_choice.hpp)
   levr,       // level-scheduled, row-wise (Li's Algorithm 1; one launch per level, a CUDA graph with programmatic dependent launch)
   levc,       // level-scheduled, column-wise (Algorithm 2; atomics into not-yet-solved rows)
   slfr,       // self-scheduled, row-wise (Algorithm 3; one launch, waits for each dependency)

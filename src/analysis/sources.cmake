@@ -21,4 +21,11 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/symmetric_symbolic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symmetric_pairs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/analyze_symmetric.cpp
+  # the triangular-solve module's CPU side: triangles of a factor, their level analysis,
+  # the solve kernel's choice (its GPU kernels are in src/cuda/trsv)
+  ${CMAKE_CURRENT_LIST_DIR}/triangle.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/transpose.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/factor_triangles.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trsv_analysis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/kernel_choice.cpp
 )

@@ -1,6 +1,6 @@
 #pragma once
 // The seam between SparseLU and the numeric engines (docs/design.md, "One seam"): an
-// engine executes one Schedule on one device - the CPU reference engine (src/reference),
+// engine executes one Schedule on one device - the CPU reference engine (src/cpu),
 // the CUDA engine (src/cuda) - and knows nothing of pivot policies, recoveries or PETSc.
 // SparseLU holds one engine, builds a new one when the schedule changes, and decides
 // everything above the arithmetic. Only core types cross the seam.
@@ -89,7 +89,7 @@ using NumericEngine = BasicNumericEngine<double>;
 void copy_device_to_host(const double* d_src, double* h_dst, int64_t n);
 void copy_host_to_device(const double* h_src, double* d_dst, int64_t n);
 
-// The CPU reference engine (src/reference/cpu_engine.cpp): OpenMP over the columns of a
+// The CPU reference engine (src/cpu/cpu_engine.cpp): OpenMP over the columns of a
 // level, left-looking gather or (Options::cpu_right_looking) the GPU's right-looking updates.
 // Scalar: double or std::complex<double>. hermitian (complex, symmetric schedules only): the
 // schedule is factored A = L D L^H instead of L D L^T (ldlt_numeric.hpp).

@@ -1,5 +1,5 @@
 #pragma once
-// What every numeric engine (src/reference, src/cuda) takes and returns: the pivot rule
+// What every numeric engine (src/cpu, src/cuda) takes and returns: the pivot rule
 // taken from Options and the statistics a numeric factorization returns.
 #include <cstdint>
 

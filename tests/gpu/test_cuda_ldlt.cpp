@@ -274,7 +274,7 @@ TEST(CudaLDLT, graph_plain_launches_and_persistent_kernel_agree_bitwise) {
 }
 
 // Blocks a (J - I) of order 3: the first pivot of each is an exact zero that no fill
-// rescues (the reference test's matrix, tests/unit/reference/test_sparse_ldlt.cpp).
+// rescues (the reference test's matrix, tests/unit/cpu/test_sparse_ldlt.cpp).
 Csr zero_diagonal_blocks(int32_t blocks) {
   std::vector<Triplet<int32_t, double>> e;
   for (int32_t k = 0; k < blocks; ++k)

@@ -23,10 +23,10 @@
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/matrix_ops.hpp"
-#include "reference/level_numeric.hpp"
-#include "reference/refinement.hpp"
-#include "reference/scatter.hpp"
-#include "reference/triangular_solve.hpp"
+#include "cpu/level_numeric.hpp"
+#include "cpu/refinement.hpp"
+#include "cpu/scatter.hpp"
+#include "cpu/triangular_solve.hpp"
 
 namespace gpuglu::test {
 namespace {

@@ -1,4 +1,4 @@
-// cuda::TriangularSolver (src/cuda/cuda_trsv) against the CPU reference (src/trsv/
+// cuda::TriangularSolver (src/cuda/cuda_trsv) against the CPU reference (src/analysis/
 // reference_trsv): every kernel (levr, levc, slfr, slfc, cusparse, auto) on L and U parts of
 // 2-D 5- and 9-point and 3-D 7-point Laplacians, random triangles, a long chain, a diagonal,
 // unit and stored diagonals, many right-hand sides, new values without a new analysis,
@@ -25,9 +25,9 @@
 #include "gpuglu/device.hpp"
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
-#include "trsv/kernel_choice.hpp"
-#include "trsv/reference_trsv.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/kernel_choice.hpp"
+#include "cpu/reference_trsv.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

@@ -29,7 +29,7 @@
 #include "cuda/trsv/pattern_solver.hpp"
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

@@ -22,8 +22,8 @@
 #include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
-#include "trsv/reference_trsv.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "cpu/reference_trsv.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

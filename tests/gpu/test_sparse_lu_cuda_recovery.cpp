@@ -1,5 +1,5 @@
 // PivotPolicy::automatic with backend cuda, on both LU engines: the scenarios of the CPU tests
-// (tests/unit/reference/recovery_checks.hpp). A recovery rebuilds the CUDA engine for the
+// (tests/unit/cpu/recovery_checks.hpp). A recovery rebuilds the CUDA engine for the
 // new schedule and the solves keep running on the device; the check after every solve reads
 // its backward error with x, in the same synchronization. Skipped without a usable GPU.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // PivotPolicy::repivot with backend cuda: the scenarios of the CPU tests
-// (tests/unit/reference/repivot_checks.hpp), with the CUDA engine rebuilt for KLU's
+// (tests/unit/cpu/repivot_checks.hpp), with the CUDA engine rebuilt for KLU's
 // pattern and reused by the next factorizations. Skipped without a usable GPU.
 #include <gtest/gtest.h>
 

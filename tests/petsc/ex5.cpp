@@ -58,7 +58,7 @@ PetscErrorCode history_matrix(Mat* A) {
   PetscFunctionReturn(0);
 }
 
-// Found by a search over random matrices with tiny diagonals (tests/unit/reference/
+// Found by a search over random matrices with tiny diagonals (tests/unit/cpu/
 // recovery_checks.hpp, unstable_static_matrix): diagonal static pivots pass the threshold
 // test but grow to 1.7e17, so refinement cannot repair them; KLU's backward error is 3e-16.
 PetscErrorCode unstable_matrix(Mat* A) {

@@ -8,8 +8,8 @@
 #include "cuda/ldlt/ldlt_kernels.cuh"
 #include "cuda/lu/lu_kernels.cuh"
 #include "gpuglu/status.hpp"
-#include "trsv/factor_triangles.hpp"
-#include "trsv/transpose.hpp"
+#include "analysis/factor_triangles.hpp"
+#include "analysis/transpose.hpp"
 
 namespace gpuglu::cuda {
 

@@ -7,8 +7,8 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
 #include "cuda/lu/lu_kernels.cuh"
-#include "trsv/factor_triangles.hpp"
-#include "trsv/transpose.hpp"
+#include "analysis/factor_triangles.hpp"
+#include "analysis/transpose.hpp"
 
 namespace gpuglu::cuda {
 

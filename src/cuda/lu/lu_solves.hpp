@@ -22,7 +22,7 @@
 #include "cuda/trsv/pattern_solver.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
-#include "trsv/triangle.hpp"
+#include "analysis/triangle.hpp"
 
 namespace gpuglu::cuda {
 

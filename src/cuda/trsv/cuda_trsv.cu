@@ -36,7 +36,7 @@
 #include "cuda/common/device_scalar.hpp"
 #include "cuda/common/graph_capture.hpp"
 #include "cuda/trsv/trsv_kernels.cuh"
-#include "trsv/kernel_choice.hpp"
+#include "analysis/kernel_choice.hpp"
 
 namespace gpuglu::cuda {
 namespace {

@@ -21,8 +21,8 @@
 
 #include "gpuglu/options.hpp"
 #include "gpuglu/trsv_kernel.hpp"
-#include "trsv/triangle.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/triangle.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gpuglu::cuda {
 

@@ -4,7 +4,7 @@
 #include <complex>
 
 #include "gpuglu/status.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gpuglu::cuda {
 

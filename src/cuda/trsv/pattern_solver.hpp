@@ -10,7 +10,7 @@
 #include "cuda/trsv/cuda_trsv.hpp"
 #include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/options.hpp"
-#include "trsv/triangle.hpp"
+#include "analysis/triangle.hpp"
 
 namespace gpuglu::cuda {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Launchers of the sparse triangular-solve kernels (R. Li, Sec. 4.3; the rule that picks one
-// is in src/trsv/kernel_choice.hpp, the object that drives them in cuda_trsv.cu).
+// is in src/analysis/kernel_choice.hpp, the object that drives them in cuda_trsv.cu).
 // Every launcher checks its launch (GPUGLU_CUDA_CHECK(cudaGetLastError())).
 //
 // Templates on the kernels' scalar T (cuda/common/device_scalar.hpp): double or DComplex,
@@ -14,7 +14,7 @@
 
 namespace gpuglu::cuda::trsv_kernels {
 
-// The triangle on the device (src/trsv/triangle.hpp's storage rules): CSR with the diagonal
+// The triangle on the device (src/analysis/triangle.hpp's storage rules): CSR with the diagonal
 // last (lower) or first (upper) in its row when stored, and the off-diagonal CSC.
 template <class T>
 struct BasicDeviceTriangle {

@@ -24,8 +24,8 @@
 #include <cstdint>
 
 #include "gpuglu/options.hpp"
-#include "trsv/triangle.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/triangle.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gpuglu::cuda {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gpuglu/status.hpp"
-#include "trsv/reference_trsv.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "cpu/reference_trsv.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

@@ -8,10 +8,10 @@
 
 #include "gpuglu/generators.hpp"
 #include "gpuglu/lu.hpp"
-#include "trsv/factor_triangles.hpp"
-#include "trsv/reference_trsv.hpp"
-#include "trsv/transpose.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/factor_triangles.hpp"
+#include "cpu/reference_trsv.hpp"
+#include "analysis/transpose.hpp"
+#include "analysis/trsv_analysis.hpp"
 
 namespace gpuglu::trsv {
 namespace {

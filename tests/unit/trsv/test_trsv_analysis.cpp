@@ -10,8 +10,8 @@
 
 #include "gpuglu/status.hpp"
 #include "gpuglu/trsv_kernel.hpp"
-#include "trsv/kernel_choice.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/kernel_choice.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

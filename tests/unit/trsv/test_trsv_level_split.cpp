@@ -1,4 +1,4 @@
-// The analysis split for the GPU level path (src/trsv/trsv_analysis.hpp): analyze() ==
+// The analysis split for the GPU level path (src/analysis/trsv_analysis.hpp): analyze() ==
 // analyze_dependencies() + compute_levels(), field for field; analyze_dependencies leaves
 // the levels empty (what cuda::compute_levels_on_device fills); widest_level; and, where no
 // GPU is usable (CI), cuda::analyze_with_device_levels reports invalid input as the CPU
@@ -11,7 +11,7 @@
 #include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/status.hpp"
-#include "trsv/trsv_analysis.hpp"
+#include "analysis/trsv_analysis.hpp"
 #include "trsv_test_support.hpp"
 
 namespace gpuglu::test {

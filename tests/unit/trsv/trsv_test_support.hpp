@@ -1,5 +1,5 @@
 #pragma once
-// Triangles and helpers shared by the CPU tests of src/trsv and the GPU tests of
+// Triangles and helpers shared by the CPU tests of src/analysis (trsv) and the GPU tests of
 // src/cuda/cuda_trsv (tests/gpu/test_cuda_trsv.cpp): random sparse triangles, a chain
 // (n levels), a diagonal, Laplacian parts, random right-hand sides, the relative error.
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpuglu/generators.hpp"
-#include "trsv/triangle.hpp"
+#include "analysis/triangle.hpp"
 
 namespace gpuglu::test {
 

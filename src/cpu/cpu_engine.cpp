@@ -1,0 +1,147 @@
+// The CPU reference engine behind the numeric-engine seam (core/numeric_engine.hpp): the
+// oracle every GPU kernel is tested against and the backend where no GPU is used. A
+// symmetric schedule runs the LDL^T executor and solves; all else is shared. One template
+// serves double and std::complex<double> (the supernodal schedule: double only).
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
+#include "cpu/level_gather.hpp"
+#include "cpu/ldlt_numeric.hpp"
+#include "cpu/level_numeric.hpp"
+#include "cpu/refinement.hpp"
+#include "cpu/scatter.hpp"
+#include "cpu/supernodal_numeric.hpp"
+#include "cpu/supernodal_solve.hpp"
+#include "cpu/triangular_solve.hpp"
+
+namespace gpuglu {
+
+namespace {
+
+template <class T>
+class CpuEngine final : public BasicNumericEngine<T> {
+ public:
+  CpuEngine(const Schedule& s, PatternRef pattern, const Options& o, bool hermitian)
+      : s_(s),
+        pattern_(pattern),
+        threads_(o.num_threads),
+        right_looking_(o.cpu_right_looking),
+        trsv_kernel_(o.trsv_kernel),
+        hermitian_(hermitian && is_complex_v<T> && s.symmetric),
+        f_(s.f_rowind.size(), T(0.0)),
+        panels_(s.supernodal ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
+        solve_work_(static_cast<size_t>(s.n), T(0.0)) {
+    if (s.supernodal && !std::is_same_v<T, double>)
+      throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use the column engine");
+    if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
+    refine_work_.resize(s.n);
+  }
+
+  EngineFactorResult factor(const T* a_values, const PivotRule& rule) override {
+    a_values_ = a_values;
+    EngineFactorResult out;
+    const reference::ScatterResult sc =
+        reference::scatter_values(s_, a_values, f_.data(), conjugate_.empty() ? nullptr : conjugate_.data());
+    out.max_abs_input = sc.max_abs;
+    if (sc.bad_entry >= 0) {
+      out.bad_entry = sc.bad_entry;
+      out.stats.status = Status::nan_or_inf;
+      return out;
+    }
+    if (rule.diagonal_shift != 0.0)
+      for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
+    if (s_.supernodal)
+      out.stats = factor_supernodal(rule);
+    else if (s_.symmetric)
+      out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_, hermitian_);
+    else if (right_looking_)
+      out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
+    else
+      out.stats = reference::factor_levels_gather(s_, f_.data(), rule, threads_);
+    return out;
+  }
+
+  EngineSolveResult solve(const T* b, T* x, bool transpose, int32_t max_steps, const RefineTarget& target) override {
+    EngineSolveResult out;
+    triangular_solves(b, x, transpose);
+    if (max_steps == 0) return out;
+    reference::BasicCsrRef<T> a{s_.n, pattern_.rowptr, pattern_.colind, a_values_};
+    if (s_.row_scale.size() == static_cast<size_t>(s_.n) && s_.col_scale.size() == static_cast<size_t>(s_.n)) {
+      a.row_scale = s_.row_scale.data();
+      a.col_scale = s_.col_scale.data();
+    }
+    const reference::RefineOutcome r = reference::refine_with<T>(
+        [&](const T* rhs, T* d) { triangular_solves(rhs, d, transpose); }, a, transpose, b, x, max_steps, target,
+        refine_work_);
+    out.refine_steps = r.steps;
+    out.backward_error = r.backward_error;
+    out.normwise_error = r.normwise_error;
+    return out;
+  }
+
+  const std::vector<T>& factor_values() override { return f_; }
+  Backend backend() const noexcept override { return Backend::cpu; }
+  int64_t device_bytes() const noexcept override { return 0; }
+  TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
+
+ private:
+  // The scattered C moves from F's layout into the panels, is factored there, and comes back
+  // to F, where the solves (and factor_values()) read it.
+  NumericStats factor_supernodal(const PivotRule& rule) {
+    if constexpr (!std::is_same_v<T, double>) {
+      return NumericStats{};  // unreachable: the constructor refuses a complex supernodal schedule
+    } else {
+      const std::vector<int64_t>& pos = s_.supernodes.f_pos;
+      std::fill(panels_.begin(), panels_.end(), 0.0);
+      for (size_t i = 0; i < f_.size(); ++i) panels_[static_cast<size_t>(pos[i])] = f_[i];
+      const NumericStats st = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
+      for (size_t i = 0; i < f_.size(); ++i) f_[i] = panels_[static_cast<size_t>(pos[i])];
+      return st;
+    }
+  }
+
+  void triangular_solves(const T* b, T* x, bool transpose) {
+    if constexpr (std::is_same_v<T, double>) {
+      if (s_.supernodal) {
+        reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose);
+        return;
+      }
+    }
+    if (s_.symmetric)
+      reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data(), hermitian_);
+    else if (transpose)
+      reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());
+    else
+      reference::solve_with_factor(s_, f_.data(), b, x, solve_work_.data());
+  }
+
+  const Schedule& s_;
+  PatternRef pattern_;
+  int32_t threads_;
+  bool right_looking_;
+  TrsvKernel trsv_kernel_;
+  bool hermitian_;
+  std::vector<char> conjugate_;  // hermitian_: the entries the scatter conjugates
+  std::vector<T> f_;
+  std::vector<double> panels_;  // the supernodal engine's (include/gpuglu/supernodes.hpp), real only
+  std::vector<T> solve_work_;
+  reference::BasicRefineWork<T> refine_work_;
+  const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
+};
+
+}  // namespace
+
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cpu_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                            bool hermitian) {
+  return std::make_unique<CpuEngine<Scalar>>(s, pattern, o, hermitian);
+}
+
+template std::unique_ptr<BasicNumericEngine<double>> make_cpu_engine(const Schedule&, PatternRef, const Options&, bool);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_cpu_engine(const Schedule&, PatternRef, const Options&,
+                                                                      bool);
+
+}  // namespace gpuglu

@@ -1,0 +1,47 @@
+#include "cpu/scatter.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/scalar.hpp"
+
+namespace gpuglu::reference {
+
+template <class T>
+ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate) {
+  ScatterResult out;
+  const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  std::fill(f, f + nnz_f, T(0.0));
+  const int64_t nnz = s.input_nnz;
+  const int64_t* map = s.value_map.data();
+  const double* scale = s.value_scale.data();
+  // x * 0 is NaN exactly when x is NaN or Inf: one multiply-add per entry keeps the
+  // common (finite) case a single branch-free pass; the culprit is located only on failure.
+  T probe = T(0.0);
+  double max_abs = 0.0;
+  for (int64_t p = 0; p < nnz; ++p) {
+    T v = a_values[p];
+    if constexpr (is_complex_v<T>) {
+      if (conjugate && conjugate[p]) v = std::conj(v);
+    }
+    probe += v * 0.0;
+    const T c = scale[p] * v;
+    f[map[p]] += c;
+    max_abs = std::max(max_abs, magnitude(c));
+  }
+  if (probe != probe) {
+    for (int64_t p = 0; p < nnz; ++p) {
+      if (!is_finite(a_values[p])) {
+        out.bad_entry = p;
+        break;
+      }
+    }
+  }
+  out.max_abs = max_abs;
+  return out;
+}
+
+template ScatterResult scatter_values(const Schedule&, const double*, double*, const char*);
+template ScatterResult scatter_values(const Schedule&, const Complex*, Complex*, const char*);
+
+}  // namespace gpuglu::reference

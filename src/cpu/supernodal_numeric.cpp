@@ -1,0 +1,164 @@
+#include "cpu/supernodal_numeric.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace gpuglu::reference {
+
+namespace {
+
+struct NodeOutcome {
+  NumericStats stats;
+  bool failed = false;
+};
+
+// The unpivoted LU of supernode s's panels, column by column (the header's rule): the
+// static-pivot test against the column's largest entry in its L panel, L scaled below the
+// pivot (divided, as the column engine and the GPU kernels do), the rank-1 update of the
+// rest of the L panel and of the U^T panel.
+NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const PivotRule& rule) {
+  NodeOutcome out;
+  NumericStats& st = out.stats;
+  const int32_t ns = sn.cols(s);
+  const int64_t nr = sn.nrows(s);
+  const int64_t nb = nr - ns;
+  double* l = panels + sn.l_ptr[s];
+  double* ut = panels + sn.u_ptr[s];
+  for (int32_t k = 0; k < ns; ++k) {
+    double* lk = l + static_cast<int64_t>(k) * nr;
+    double colmax = 0.0;
+    bool finite = true;
+    for (int64_t i = 0; i < nr; ++i) {
+      const double a = std::fabs(lk[i]);
+      colmax = a > colmax ? a : colmax;
+      finite &= a <= std::numeric_limits<double>::max();
+    }
+    const int32_t col = sn.first[s] + k;
+    double pivot = lk[k];
+    const double apiv = std::fabs(pivot);
+    st.max_active = std::max(st.max_active, colmax);
+    st.min_pivot_ratio = std::min(st.min_pivot_ratio, colmax > 0.0 ? apiv / colmax : 0.0);
+    const bool tiny = rule.tiny(apiv, colmax);
+    if (!finite || (tiny && rule.policy == PivotPolicy::report)) {
+      st.status = Status::numerically_singular;
+      st.pivot_column = col;
+      st.pivot_value = pivot;
+      out.failed = true;
+      return out;
+    }
+    if (tiny) {
+      pivot = rule.perturbed(pivot, colmax);
+      lk[k] = pivot;
+      if (st.perturbed_pivots++ == 0) st.first_perturbed = col;
+    }
+    for (int64_t i = k + 1; i < nr; ++i) lk[i] /= pivot;
+    for (int32_t j = k + 1; j < ns; ++j) {
+      double* lj = l + static_cast<int64_t>(j) * nr;
+      const double u = lj[k];
+      if (u != 0.0)
+        for (int64_t i = k + 1; i < nr; ++i) lj[i] -= lk[i] * u;
+    }
+    const double* utk = ut + static_cast<int64_t>(k) * nb;
+    for (int32_t j = k + 1; j < ns; ++j) {
+      double* utj = ut + static_cast<int64_t>(j) * nb;
+      const double lkj = lk[j];
+      if (lkj != 0.0)
+        for (int64_t a = 0; a < nb; ++a) utj[a] -= lkj * utk[a];
+    }
+  }
+  return out;
+}
+
+// Subtracts s's Schur complement L21 U12 from its ancestors (the header's target rule).
+// pos: n entries of scratch, -1 everywhere on entry and on return. Concurrent callers of one
+// level may share targets: their subtractions are atomic.
+void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vector<int64_t>& pos) {
+  const int32_t ns = sn.cols(s);
+  const int64_t nr = sn.nrows(s);
+  const int64_t nb = nr - ns;
+  const double* l21 = panels + sn.l_ptr[s] + ns;
+  const double* ut = panels + sn.u_ptr[s];
+  const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
+  int32_t mapped = -1;  // the supernode whose rows pos holds
+  for (int64_t b = 0; b < nb; ++b) {
+    const int32_t rb = below[b];
+    const int32_t t = sn.of_col[rb];
+    const int32_t nst = sn.cols(t);
+    const int64_t nrt = sn.nrows(t);
+    if (t != mapped) {
+      if (mapped >= 0)
+        for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+      for (int64_t p = sn.rows_ptr[t]; p < sn.rows_ptr[t + 1]; ++p) pos[sn.rows[p]] = p - sn.rows_ptr[t];
+      mapped = t;
+    }
+    double* lt = panels + sn.l_ptr[t];
+    double* utt = panels + sn.u_ptr[t];
+    const int64_t cb = rb - sn.first[t];
+    for (int64_t a = b; a < nb; ++a) {
+      double lsum = 0.0, usum = 0.0;
+      for (int32_t k = 0; k < ns; ++k) {
+        lsum += l21[a + static_cast<int64_t>(k) * nr] * ut[b + static_cast<int64_t>(k) * nb];
+        usum += l21[b + static_cast<int64_t>(k) * nr] * ut[a + static_cast<int64_t>(k) * nb];
+      }
+      const int64_t p = pos[below[a]];
+      double* ltarget = lt + p + cb * nrt;
+#pragma omp atomic
+      *ltarget -= lsum;
+      if (a == b) continue;
+      double* utarget = p >= nst ? utt + (p - nst) + cb * (nrt - nst) : lt + cb + p * nrt;
+#pragma omp atomic
+      *utarget -= usum;
+    }
+  }
+  if (mapped >= 0)
+    for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+}
+
+void merge(NumericStats& into, const NumericStats& from) {
+  if (from.status != Status::ok &&
+      (into.status == Status::ok || from.pivot_column < into.pivot_column)) {
+    into.status = from.status;
+    into.pivot_column = from.pivot_column;
+    into.pivot_value = from.pivot_value;
+  }
+  if (from.perturbed_pivots > 0 && (into.first_perturbed < 0 || from.first_perturbed < into.first_perturbed))
+    into.first_perturbed = from.first_perturbed;
+  into.perturbed_pivots += from.perturbed_pivots;
+  into.min_pivot_ratio = std::min(into.min_pivot_ratio, from.min_pivot_ratio);
+  into.max_active = std::max(into.max_active, from.max_active);
+}
+
+}  // namespace
+
+NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads) {
+  const Supernodes& sn = s.supernodes;
+  NumericStats total;
+  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(nthreads));
+  for (int32_t level = 0; level < sn.num_levels(); ++level) {
+    const int64_t begin = sn.level_ptr[level];
+    const int64_t end = sn.level_ptr[level + 1];
+    std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (end - begin > 1)
+    for (int64_t i = begin; i < end; ++i) {
+      const int32_t node = sn.level_nodes[i];
+      NodeOutcome o = factor_panel(sn, node, panels, rule);
+      if (!o.failed) {
+        std::vector<int64_t>& pos = scratch[static_cast<size_t>(omp_get_thread_num())];
+        if (pos.empty()) pos.assign(static_cast<size_t>(s.n), -1);
+        update_ancestors(sn, node, panels, pos);
+      }
+      outcomes[static_cast<size_t>(i - begin)] = o;
+    }
+    // A failed supernode skips its update and the others go on, as on the GPU, so that both
+    // report the smallest failing column; merged in supernode order.
+    for (const NodeOutcome& o : outcomes) merge(total, o.stats);
+  }
+  return total;
+}
+
+}  // namespace gpuglu::reference

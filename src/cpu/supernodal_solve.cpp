@@ -1,0 +1,118 @@
+#include "cpu/supernodal_solve.hpp"
+
+#include <cstdint>
+
+#include "cpu/triangular_solve.hpp"
+
+namespace gpuglu::reference {
+
+namespace {
+
+struct PanelView {
+  int32_t first, ns;
+  int64_t nr, nb;
+  const int32_t* below;
+  const double* l;   // nr x ns, leading dimension nr
+  const double* ut;  // nb x ns, leading dimension nb
+};
+
+PanelView view(const Schedule& s, const double* panels, int32_t t) {
+  const Supernodes& sn = s.supernodes;
+  PanelView p;
+  p.first = sn.first[t];
+  p.ns = sn.cols(t);
+  p.nr = sn.nrows(t);
+  p.nb = p.nr - p.ns;
+  p.below = sn.rows.data() + sn.rows_ptr[t] + p.ns;
+  p.l = panels + sn.l_ptr[t];
+  p.ut = panels + sn.u_ptr[t];
+  return p;
+}
+
+}  // namespace
+
+// Ascending supernodes: each one's columns are final once its descendants are done.
+void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x) {
+  for (int32_t t = 0; t < s.supernodes.count; ++t) {
+    const PanelView p = view(s, panels, t);
+    double* y = x + p.first;
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* lk = p.l + static_cast<int64_t>(k) * p.nr;
+      for (int32_t i = k + 1; i < p.ns; ++i) y[i] -= lk[i] * y[k];
+    }
+    for (int64_t a = 0; a < p.nb; ++a) {
+      double sum = 0.0;
+      for (int32_t k = 0; k < p.ns; ++k) sum += p.l[p.ns + a + static_cast<int64_t>(k) * p.nr] * y[k];
+      x[p.below[a]] -= sum;
+    }
+  }
+}
+
+// Descending supernodes: the rows below a supernode's columns are final before it.
+void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) {
+  for (int32_t t = s.supernodes.count - 1; t >= 0; --t) {
+    const PanelView p = view(s, panels, t);
+    double* y = x + p.first;
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;
+      double sum = 0.0;
+      for (int64_t a = 0; a < p.nb; ++a) sum += utk[a] * x[p.below[a]];
+      y[k] -= sum;
+    }
+    for (int32_t k = p.ns - 1; k >= 0; --k) {
+      const double* col = p.l + static_cast<int64_t>(k) * p.nr;  // U(0:k, k) above the pivot
+      y[k] /= col[k];
+      for (int32_t i = 0; i < k; ++i) y[i] -= col[i] * y[k];
+    }
+  }
+}
+
+void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, double* x) {
+  for (int32_t t = 0; t < s.supernodes.count; ++t) {
+    const PanelView p = view(s, panels, t);
+    double* y = x + p.first;
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* col = p.l + static_cast<int64_t>(k) * p.nr;
+      double sum = y[k];
+      for (int32_t i = 0; i < k; ++i) sum -= col[i] * y[i];  // U(i, k) y_i
+      y[k] = sum / col[k];
+    }
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;
+      for (int64_t a = 0; a < p.nb; ++a) x[p.below[a]] -= utk[a] * y[k];
+    }
+  }
+}
+
+void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x) {
+  for (int32_t t = s.supernodes.count - 1; t >= 0; --t) {
+    const PanelView p = view(s, panels, t);
+    double* y = x + p.first;
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* l21k = p.l + p.ns + static_cast<int64_t>(k) * p.nr;
+      double sum = 0.0;
+      for (int64_t a = 0; a < p.nb; ++a) sum += l21k[a] * x[p.below[a]];
+      y[k] -= sum;
+    }
+    for (int32_t k = p.ns - 1; k >= 0; --k) {
+      double sum = y[k];
+      for (int32_t i = k + 1; i < p.ns; ++i) sum -= p.l[i + static_cast<int64_t>(k) * p.nr] * y[i];  // L(i, k) y_i
+      y[k] = sum;
+    }
+  }
+}
+
+void solve_with_panels(const Schedule& s, const double* panels, const double* b, double* x, double* work,
+                       bool transpose) {
+  solve_permuted(s, b, x, work, transpose, [&](double* z) {
+    if (transpose) {
+      supernodal_upper_transpose_solve(s, panels, z);
+      supernodal_lower_unit_transpose_solve(s, panels, z);
+    } else {
+      supernodal_lower_unit_solve(s, panels, z);
+      supernodal_upper_solve(s, panels, z);
+    }
+  });
+}
+
+}  // namespace gpuglu::reference
