@@ -9,14 +9,19 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/common/device_copy.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/host_staging.cu
+  ${CMAKE_CURRENT_LIST_DIR}/engine/device_engine.cu
+  ${CMAKE_CURRENT_LIST_DIR}/engine/device_input.cu
+  ${CMAKE_CURRENT_LIST_DIR}/engine/device_refinement.cu
+  ${CMAKE_CURRENT_LIST_DIR}/engine/refine_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/engine/engine_factory.cu
+  ${CMAKE_CURRENT_LIST_DIR}/column/column_engine.cu
+  ${CMAKE_CURRENT_LIST_DIR}/column/column_recipe.cu
+  ${CMAKE_CURRENT_LIST_DIR}/column/device_factor.cu
+  ${CMAKE_CURRENT_LIST_DIR}/column/level_loop.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/cuda_lu.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/device_factor.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/level_loop.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/lu_solves.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/device_refinement.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/lu_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/solve_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/refine_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/cuda_ldlt.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_solves.cu

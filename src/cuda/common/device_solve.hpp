@@ -1,9 +1,12 @@
 #pragma once
-// What DeviceRefinement (src/cuda/lu/device_refinement.hpp) solves with: an engine's solve
+// What DeviceRefinement (src/cuda/engine/device_refinement.hpp) solves with: an engine's solve
 // of op(A) x = b on device vectors, on the engine's stream - the LU's (LuSolves: L then U,
 // U^T then L^T) or the LDL^T's (LdltSolves: L, D, L^T), permutations and scalings included.
 // Scalar: the seam's (double or std::complex<double>).
 #include <complex>
+#include <cstdint>
+
+#include "gpuglu/trsv_kernel.hpp"
 
 namespace gpuglu::cuda {
 
@@ -22,5 +25,17 @@ class BasicDeviceSolve {
 };
 
 using DeviceSolve = BasicDeviceSolve<double>;
+
+// The solves of a factor held apart from it (the triangles of L and U, or of L and L^T,
+// copied out of F): the column engines' and the supernodal LU's solves through F.
+template <class Scalar>
+class BasicFactorSolves : public BasicDeviceSolve<Scalar> {
+ public:
+  virtual ~BasicFactorSolves() = default;
+  // After each successful factorization: the solvers take the new factor (asynchronous).
+  virtual void gather() = 0;
+  virtual int64_t device_bytes() const = 0;  // the solvers' own device memory (not the engine's)
+  virtual TrsvKernel kernel() const = 0;     // the kernel the triangular solves run
+};
 
 }  // namespace gpuglu::cuda

@@ -1,5 +1,5 @@
 #pragma once
-// CudaLDLT: the CUDA numeric engine (core/numeric_engine.hpp) of a symmetric Schedule -
+// CudaLDLT: the column LDL^T engine on the device-engine shell, for a symmetric Schedule -
 // Chen & Wang's right-looking LDL^T by levels of the elimination tree on one GPU. Plain C++
 // (no CUDA types), so the API layer and the tests include it without nvcc.
 //
@@ -14,62 +14,27 @@
 // (reference::factor_ldlt_levels' rules: the scatter conjugates A's upper-triangle entries,
 // pivots drop their imaginary part, L^H is solved with conjugated values).
 #include <complex>
-#include <cstdint>
-#include <memory>
-#include <vector>
 
-#include "core/numeric_engine.hpp"
-#include "cuda/lu/cuda_lu.hpp"
+#include "cuda/column/column_engine.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {
 
 template <class Scalar>
-class BasicCudaLDLT final : public BasicNumericEngine<Scalar> {
+class BasicCudaLDLT final : public BasicColumnEngine<Scalar> {
  public:
   // s must be symmetric (analyze_symmetric). Uploads its pattern arrays once, allocates
   // every device buffer, builds the solvers of L and L^T, and captures the level loop as a
   // CUDA graph (unless o.cuda.level_graph is false, or o.modes.persistent_kernel), exactly
   // as CudaLU does with the same options. pattern: A's full CSR pattern (both triangles),
-  // in whose order factor() receives A's values when refinement is wanted (it is uploaded
-  // on the first refined solve; without it, solve() with max_steps > 0 throws).
+  // in whose order factor() receives A's values when refinement is wanted.
   // device_ordinal < 0: the calling thread's current device. Throws gpuglu::Error
   // (invalid_input for an unsymmetric schedule, out_of_memory naming the bytes asked,
   // device_error, no_device). hermitian (complex only; ignored for double): LDL^H, which
   // needs the pattern.
   BasicCudaLDLT(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern = {},
                 bool hermitian = false);
-  ~BasicCudaLDLT() override;
-  BasicCudaLDLT(const BasicCudaLDLT&) = delete;
-  BasicCudaLDLT& operator=(const BasicCudaLDLT&) = delete;
-
-  // a_values: A's values in the analyzed CSR order (s.input_nnz of them). Synchronous. A
-  // failure (tiny pivot under report, Inf/NaN during the elimination, NaN/Inf input) is a
-  // status in the result; a schedule whose pattern lacks an entry an update needs throws
-  // Error(invalid_input).
-  EngineFactorResult factor(const Scalar* a_values, const PivotRule& rule) override;
-
-  // x = A^{-1} b (A = A^T: transpose changes nothing), then up to max_steps refinement steps
-  // on the device, as CudaLU::solve. b and x may alias. Throws Error(not_factored) unless
-  // the last factor() succeeded.
-  EngineSolveResult solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
-                          const RefineTarget& target) override;
-
-  const std::vector<Scalar>& factor_values() override;  // L with D on its diagonal, downloaded once per factorization
-  void download_factor(Scalar* f_host) const;           // F values (s.f_rowind.size() of them)
-  Backend backend() const noexcept override { return Backend::cuda; }
-  int64_t device_bytes() const noexcept override;    // this object's device memory, its solvers' included
-  TrsvKernel trsv_kernel() const noexcept override;  // the kernel L's solve runs
-
-  // The level loop of the last factor(), as CudaLU reports it.
-  using LevelTiming = typename CudaLU::LevelTiming;
-  LevelTiming level_timing() const;
-  bool uses_graph() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
 };
 
 using CudaLDLT = BasicCudaLDLT<double>;

@@ -26,7 +26,7 @@
 namespace gpuglu::cuda {
 
 template <class Scalar>
-class BasicLdltSolves final : public BasicDeviceSolve<Scalar> {
+class BasicLdltSolves final : public BasicFactorSolves<Scalar> {
  public:
   using T = device_scalar_t<Scalar>;
   using Solver = BasicTriangularSolver<Scalar>;
@@ -34,18 +34,18 @@ class BasicLdltSolves final : public BasicDeviceSolve<Scalar> {
   // gather() and the D^{-1} step read). hermitian: L^H instead of L^T.
   BasicLdltSolves(const Schedule& s, const Options& o, int device, DeviceMemory& mem, cudaStream_t stream, const T* f,
                   const int64_t* diag, bool hermitian);
-  ~BasicLdltSolves();  // the solvers run on the owner's stream: destroy this before the stream
+  ~BasicLdltSolves() override;  // the solvers run on the owner's stream: destroy this before the stream
   BasicLdltSolves(const BasicLdltSolves&) = delete;
   BasicLdltSolves& operator=(const BasicLdltSolves&) = delete;
 
   // After each factorization: L's and L^T's solvers hold the new factor (asynchronous).
-  void gather();
+  void gather() override;
   // out = A^{-1} in; A = A^T, so `transpose` changes nothing. in and out are device
   // vectors of n and may alias. Asynchronous on the engine's stream.
   void solve_device(const Scalar* in, Scalar* out, bool transpose) override;
 
-  int64_t device_bytes() const;  // the solvers' own device memory (not what they took from mem)
-  TrsvKernel kernel() const;     // the kernel L's solve runs (the requested one without L)
+  int64_t device_bytes() const override;  // the solvers' own device memory (not what they took from mem)
+  TrsvKernel kernel() const override;     // the kernel L's solve runs (the requested one without L)
 
  private:
   int32_t n_;

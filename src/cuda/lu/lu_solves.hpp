@@ -27,7 +27,7 @@
 namespace gpuglu::cuda {
 
 template <class Scalar>
-class BasicLuSolves final : public BasicDeviceSolve<Scalar> {
+class BasicLuSolves final : public BasicFactorSolves<Scalar> {
  public:
   using T = device_scalar_t<Scalar>;
   using Solver = BasicTriangularSolver<Scalar>;
@@ -35,19 +35,19 @@ class BasicLuSolves final : public BasicDeviceSolve<Scalar> {
   // o.trsv_kernel, o.trsv_analysis (the GPU's level analysis falls back to the CPU's on a
   // device without cooperative launches), o.cuda (TrsvTuning, KahnTuning).
   BasicLuSolves(const Schedule& s, const Options& o, int device, DeviceMemory& mem, cudaStream_t stream, const T* f);
-  ~BasicLuSolves();  // the solvers run on the owner's stream: destroy this before the stream
+  ~BasicLuSolves() override;  // the solvers run on the owner's stream: destroy this before the stream
   BasicLuSolves(const BasicLuSolves&) = delete;
   BasicLuSolves& operator=(const BasicLuSolves&) = delete;
 
   // After each factorization: every solver built so far holds the new factor (asynchronous).
-  void gather();
+  void gather() override;
   // out = A^{-1} in (transpose: A^{-T} in) for the factor of the last gather(); in and out
   // are device vectors of n and may alias. Asynchronous, except that the first transposed
   // solve builds U^T and L^T (synchronously).
   void solve_device(const Scalar* in, Scalar* out, bool transpose) override;
 
-  int64_t device_bytes() const;  // the solvers' own device memory (not what they took from mem)
-  TrsvKernel kernel() const;     // the kernel U's solve runs (the requested one when n == 0)
+  int64_t device_bytes() const override;  // the solvers' own device memory (not what they took from mem)
+  TrsvKernel kernel() const override;     // the kernel U's solve runs (the requested one when n == 0)
 
  private:
   std::unique_ptr<Solver> make_solver(const trsv::Triangle& t, int64_t** pos_dev, const std::vector<int64_t>& pos,

@@ -11,13 +11,14 @@
 
 namespace gpuglu::cuda {
 
-DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, DeviceMemory& mem, HostStaging& staging)
-    : staging_(staging),
-      n_(s.n),
+DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
+                           HostStaging& staging)
+    : n_(s.n),
       nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
       input_nnz_(s.input_nnz),
       values_(s.supernodes.values),
       count_(s.supernodes.count),
+      input_(input),
       pivot_pos_host_(plan.pivot_pos) {
   const Supernodes& sn = s.supernodes;
   args_.first = mem.upload(sn.first, "the supernodes' first columns");
@@ -36,33 +37,14 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, Device
   pivot_pos_ = mem.upload(plan.pivot_pos, "the pivots' positions in the panels");
   f_pos_ = mem.upload(sn.f_pos, "F's positions in the panels");
   f_ = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
-  a_dev_ = mem.allocate<double>(static_cast<size_t>(input_nnz_), "the input values");
-  a_pinned_ = staging.pinned<double>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
   state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
-}
-
-void DevicePanels::upload_input(const double* a_values, cudaStream_t stream) {
-  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(double), stream);
-}
-
-void DevicePanels::upload_input_device(const double* d_values, cudaStream_t stream) {
-  if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_dev_, d_values, static_cast<size_t>(input_nnz_) * sizeof(double),
-                                    cudaMemcpyDefault, stream));
-}
-
-void DevicePanels::download_input(double* a_values, cudaStream_t stream) const {
-  if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_values, a_dev_, static_cast<size_t>(input_nnz_) * sizeof(double),
-                                    cudaMemcpyDeviceToHost, stream));
-  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.panels, 0, static_cast<size_t>(values_) * sizeof(double), stream));
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.failed, 0, static_cast<size_t>(count_), stream));
-  kernels::launch_scatter(input_nnz_, static_cast<const double*>(a_dev_), panel_map_, value_scale_, args_.panels,
+  kernels::launch_scatter(input_nnz_, input_, panel_map_, value_scale_, args_.panels,
                           args_.state, false, nullptr, stream);
   kernels::launch_shift_diagonal(n_, pivot_pos_, args_.panels, rule.diagonal_shift, stream);
 }

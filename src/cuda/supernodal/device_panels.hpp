@@ -22,8 +22,10 @@ namespace gpuglu::cuda {
 class DevicePanels {
  public:
   // Uploads s's supernodal structure and plan's maps into mem (each upload synchronous); the
-  // pinned buffers for A's values and the state come from staging.
-  DevicePanels(const Schedule& s, const SupernodalPlan& plan, DeviceMemory& mem, HostStaging& staging);
+  // state's pinned buffer comes from staging. input: A's values on the device (the engine
+  // shell's DeviceInput), what the scatter reads.
+  DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
+               HostStaging& staging);
   DevicePanels(const DevicePanels&) = delete;
   DevicePanels& operator=(const DevicePanels&) = delete;
 
@@ -31,14 +33,6 @@ class DevicePanels {
   const int32_t* panel_nodes() const { return panel_nodes_; }    // the plan's (the panel kernel's)
   const int32_t* direct_nodes() const { return direct_nodes_; }  // the plan's
   const double* factor() const { return f_; }                    // F, after enqueue_gather_factor()
-  const double* input_values() const { return a_dev_; }          // A's values of the last upload_input()
-
-  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream: from the
-  // host, or from device memory of this process (any device).
-  void upload_input(const double* a_values, cudaStream_t stream);
-  void upload_input_device(const double* d_values, cudaStream_t stream);
-  // The last upload's values to the host, synchronous.
-  void download_input(double* a_values, cudaStream_t stream) const;
   // What precedes the levels: the state and the failure flags reset, the panels zeroed, A's values
   // scattered (scaled) into them, rule.diagonal_shift added to every pivot.
   void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
@@ -55,7 +49,6 @@ class DevicePanels {
   void download_factor(double* f_host, cudaStream_t stream) const;
 
  private:
-  const HostStaging& staging_;
   int32_t n_ = 0;
   int64_t nnz_f_ = 0;
   int64_t input_nnz_ = 0;
@@ -69,8 +62,7 @@ class DevicePanels {
   int64_t* pivot_pos_ = nullptr;
   int64_t* f_pos_ = nullptr;
   double* f_ = nullptr;
-  double* a_dev_ = nullptr;
-  double* a_pinned_ = nullptr;
+  const double* input_ = nullptr;
   kernels::FactorState* state_pinned_ = nullptr;
   std::vector<int64_t> pivot_pos_host_;  // the failing pivot's position
 };

@@ -1,6 +1,6 @@
 // DeviceFactor (device_factor.hpp): uploads, the scatter before the level loop and the
 // state read after it. The kernels are lu_kernels.cu's.
-#include "cuda/lu/device_factor.hpp"
+#include "cuda/column/device_factor.hpp"
 
 #include "core/scalar.hpp"
 #include "cuda/common/cuda_check.hpp"
@@ -9,14 +9,14 @@
 namespace gpuglu::cuda {
 
 template <class Scalar>
-BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging,
-                                             const std::vector<char>& conjugate)
-    : staging_(staging),
-      n_(s.n),
+BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, const T* input, DeviceMemory& mem,
+                                             HostStaging& staging, const std::vector<char>& conjugate)
+    : n_(s.n),
       nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
       input_nnz_(s.input_nnz),
       accumulate_(s.symmetric),
-      f_diag_(s.f_diag) {
+      f_diag_(s.f_diag),
+      input_(input) {
   args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
   args_.rowind = mem.upload(s.f_rowind, "the factor's row indices");
   args_.diag = mem.upload(s.f_diag, "the factor's diagonal positions");
@@ -37,36 +37,14 @@ BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, DeviceMemory& me
     const std::vector<uint8_t> flags(conjugate.begin(), conjugate.end());
     conjugate_ = mem.upload(flags, "the Hermitian scatter's conjugation flags");
   }
-  a_dev_ = mem.allocate<T>(static_cast<size_t>(input_nnz_), "the input values");
-  a_pinned_ = staging.pinned<T>(static_cast<size_t>(input_nnz_), "the input values' staging buffer");
   state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
-}
-
-template <class Scalar>
-void BasicDeviceFactor<Scalar>::upload_input(const Scalar* a_values, cudaStream_t stream) {
-  staging_.upload(a_dev_, a_values, a_pinned_, static_cast<size_t>(input_nnz_) * sizeof(T), stream);
-}
-
-template <class Scalar>
-void BasicDeviceFactor<Scalar>::copy_input(const Scalar* d_values, cudaStream_t stream) {
-  if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_dev_, d_values, static_cast<size_t>(input_nnz_) * sizeof(T),
-                                    cudaMemcpyDefault, stream));
-}
-
-template <class Scalar>
-void BasicDeviceFactor<Scalar>::download_input(Scalar* a_values, cudaStream_t stream) const {
-  if (input_nnz_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_values, a_dev_, static_cast<size_t>(input_nnz_) * sizeof(T),
-                                    cudaMemcpyDeviceToHost, stream));
-  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <class Scalar>
 void BasicDeviceFactor<Scalar>::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.f, 0, static_cast<size_t>(nnz_f_) * sizeof(T), stream));
-  kernels::launch_scatter(input_nnz_, static_cast<const T*>(a_dev_), value_map_, value_scale_, args_.f, args_.state,
+  kernels::launch_scatter(input_nnz_, input_, value_map_, value_scale_, args_.f, args_.state,
                           accumulate_, conjugate_, stream);
   kernels::launch_shift_diagonal(n_, args_.diag, args_.f, rule.diagonal_shift, stream);
 }

@@ -28,10 +28,10 @@ class BasicDeviceFactor {
  public:
   using T = device_scalar_t<Scalar>;
   // Uploads s's factor pattern, level schedule, value map and scaling into mem (each upload
-  // synchronous); the pinned buffers for A's values and the state come from staging.
-  // conjugate (Hermitian LDL^H only; else empty): per input entry, whether the scatter
-  // conjugates it.
-  BasicDeviceFactor(const Schedule& s, DeviceMemory& mem, HostStaging& staging,
+  // synchronous); the state's pinned buffer comes from staging. input: A's values on the
+  // device (the engine shell's DeviceInput), what the scatter reads. conjugate (Hermitian
+  // LDL^H only; else empty): per input entry, whether the scatter conjugates it.
+  BasicDeviceFactor(const Schedule& s, const T* input, DeviceMemory& mem, HostStaging& staging,
                     const std::vector<char>& conjugate = {});
   BasicDeviceFactor(const BasicDeviceFactor&) = delete;
   BasicDeviceFactor& operator=(const BasicDeviceFactor&) = delete;
@@ -39,14 +39,6 @@ class BasicDeviceFactor {
   // The pointers every level kernel takes (fixed for the object's life, so a graph keeps them).
   const kernels::BasicLevelArgs<T>& level_args() const { return args_; }
   const T* values() const { return args_.f; }
-  const T* input_values() const { return a_dev_; }  // A's values of the last upload_input()
-
-  // A's values (input_nnz of them, CSR order) to the device, asynchronous on stream.
-  void upload_input(const Scalar* a_values, cudaStream_t stream);
-  // The same from device memory (any device of this process): one copy on stream, no host.
-  void copy_input(const Scalar* d_values, cudaStream_t stream);
-  // A's values of the last upload_input() / copy_input() to the host, synchronous.
-  void download_input(Scalar* a_values, cudaStream_t stream) const;
   // What precedes the level loop: the state reset for rule, F = 0, A's values scattered
   // (scaled; added where they share a position) into F, rule.diagonal_shift added to the
   // diagonal.
@@ -60,7 +52,6 @@ class BasicDeviceFactor {
   void download(Scalar* f_host, cudaStream_t stream) const;
 
  private:
-  const HostStaging& staging_;
   int32_t n_ = 0;
   int64_t nnz_f_ = 0;
   int64_t input_nnz_ = 0;
@@ -70,8 +61,7 @@ class BasicDeviceFactor {
   int64_t* value_map_ = nullptr;
   double* value_scale_ = nullptr;
   uint8_t* conjugate_ = nullptr;  // null: no entry is conjugated
-  T* a_dev_ = nullptr;
-  T* a_pinned_ = nullptr;
+  const T* input_ = nullptr;
   kernels::FactorState* state_pinned_ = nullptr;
 };
 

@@ -1,5 +1,5 @@
 // DeviceRefinement (device_refinement.hpp): the solve, the residuals and the refinement loop.
-#include "cuda/lu/device_refinement.hpp"
+#include "cuda/engine/device_refinement.hpp"
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
 // LevelLoop (level_loop.hpp): the plan, the graph, the persistent kernel's tasks, and the
 // launches. The pivot kernels are lu_kernels.cu's, the update kernels the engine's.
-#include "cuda/lu/level_loop.hpp"
+#include "cuda/column/level_loop.hpp"
 
 #include <algorithm>
 

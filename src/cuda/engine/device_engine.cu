@@ -1,0 +1,135 @@
+// The device-engine shell (device_engine.hpp): the seam's calls written once over the
+// context (engine_context.hpp) and one recipe.
+#include "cuda/engine/device_engine.hpp"
+
+#include <complex>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/common/device_solve.hpp"
+#include "cuda/engine/engine_context.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+template <class Scalar>
+BasicDeviceEngine<Scalar>::BasicDeviceEngine(const char* name, const Schedule& s, const Options& o,
+                                             int device_ordinal, PatternRef pattern)
+    : context_(std::make_unique<BasicEngineContext<Scalar>>(name, s, o, device_ordinal, pattern)), name_(name) {}
+
+// The recipe first (its graphs, solvers and library handles run on the context's stream),
+// then the context, both with the engine's device current.
+template <class Scalar>
+BasicDeviceEngine<Scalar>::~BasicDeviceEngine() {
+  ReleaseScope scope(context_->device);
+  if (context_->stream) cudaStreamSynchronize(context_->stream);
+  recipe_.reset();
+  context_.reset();
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::set_recipe(std::unique_ptr<BasicEngineRecipe<Scalar>> recipe) {
+  recipe_ = std::move(recipe);
+}
+
+template <class Scalar>
+int BasicDeviceEngine<Scalar>::device() const noexcept {
+  return context_->device;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::load_input(const Scalar* a_values) {
+  factored_ = false;
+  f_host_current_ = false;
+  context_->input->upload(a_values, context_->stream);
+}
+
+template <class Scalar>
+EngineFactorResult BasicDeviceEngine<Scalar>::factor(const Scalar* a_values, const PivotRule& rule) {
+  DeviceScope scope(context_->device);
+  load_input(a_values);
+  return factor_input(rule);
+}
+
+template <class Scalar>
+EngineFactorResult BasicDeviceEngine<Scalar>::factor_device(const Scalar* d_values, const PivotRule& rule) {
+  DeviceScope scope(context_->device);
+  factored_ = false;
+  f_host_current_ = false;
+  context_->input->copy(d_values, context_->stream);
+  return factor_input(rule);
+}
+
+template <class Scalar>
+EngineFactorResult BasicDeviceEngine<Scalar>::factor_input(const PivotRule& rule) {
+  EngineFactorResult out = recipe_->factor(rule);
+  factored_ = out.stats.status == Status::ok;
+  return out;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::download_input(Scalar* a_values) {
+  DeviceScope scope(context_->device);
+  context_->input->download(a_values, context_->stream);
+}
+
+template <class Scalar>
+BasicDeviceSolve<Scalar>& BasicDeviceEngine<Scalar>::factored_solves(const char* call) {
+  if (!factored_)
+    throw Error(Status::not_factored, name_ + "::" + call + ": no successful factorization to solve with");
+  return recipe_->solves();
+}
+
+template <class Scalar>
+EngineSolveResult BasicDeviceEngine<Scalar>::solve(const Scalar* b, Scalar* x, bool transpose, int32_t max_steps,
+                                                   const RefineTarget& target) {
+  BasicDeviceSolve<Scalar>& solves = factored_solves("solve");
+  if (context_->n == 0) return EngineSolveResult{};
+  DeviceScope scope(context_->device);
+  // A symmetric engine's plain solve and plain residual serve A^T x = b as well (and A^T's
+  // pattern, which the refinement would build for a transposed solve, is never needed).
+  return context_->refinement->solve(solves, b, x, transpose && !recipe_->symmetric(), max_steps, target);
+}
+
+template <class Scalar>
+EngineSolveResult BasicDeviceEngine<Scalar>::solve_device(const Scalar* d_b, Scalar* d_x, bool transpose,
+                                                          int32_t max_steps, const RefineTarget& target) {
+  BasicDeviceSolve<Scalar>& solves = factored_solves("solve_device");
+  if (context_->n == 0) return EngineSolveResult{};
+  DeviceScope scope(context_->device);
+  return context_->refinement->solve_device(solves, d_b, d_x, transpose && !recipe_->symmetric(), max_steps,
+                                            target);
+}
+
+template <class Scalar>
+const std::vector<Scalar>& BasicDeviceEngine<Scalar>::factor_values() {
+  if (!f_host_current_) {
+    f_host_.resize(static_cast<size_t>(context_->nnz_f));
+    download_factor(f_host_.data());
+    f_host_current_ = true;
+  }
+  return f_host_;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::download_factor(Scalar* f_host) const {
+  DeviceScope scope(context_->device);
+  recipe_->download_factor(f_host);
+}
+
+template <class Scalar>
+int64_t BasicDeviceEngine<Scalar>::device_bytes() const noexcept {
+  return context_->mem.bytes() + (recipe_ ? recipe_->device_bytes() : 0);
+}
+
+template <class Scalar>
+TrsvKernel BasicDeviceEngine<Scalar>::trsv_kernel() const noexcept {
+  return recipe_->trsv_kernel();
+}
+
+template class BasicDeviceEngine<double>;
+template class BasicDeviceEngine<std::complex<double>>;
+
+}  // namespace gpuglu::cuda

@@ -1,0 +1,35 @@
+// The one CUDA factory of the seam (core/numeric_engine.hpp): the recipe the schedule was
+// analyzed for, on the device-engine shell. A symmetric schedule (analyze_symmetric) is the
+// column LDL^T's, a supernodal one the supernodal LU's (real only: the engine choice refuses
+// a complex supernodal schedule before it gets here), any other the column LU's.
+#include <complex>
+#include <memory>
+#include <type_traits>
+
+#include "core/numeric_engine.hpp"
+#include "core/scalar.hpp"
+#include "cuda/ldlt/cuda_ldlt.hpp"
+#include "cuda/lu/cuda_lu.hpp"
+#include "cuda/supernodal/cuda_supernodal_lu.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu {
+
+template <class Scalar>
+std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                             int device_ordinal, bool hermitian) {
+  if (s.symmetric) return std::make_unique<cuda::BasicCudaLDLT<Scalar>>(s, o, device_ordinal, pattern, hermitian);
+  if constexpr (std::is_same_v<Scalar, double>) {
+    if (s.supernodal) return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
+  } else {
+    if (s.supernodal)
+      throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use lu_engine column");
+  }
+  return std::make_unique<cuda::BasicCudaLU<Scalar>>(s, o, device_ordinal, pattern);
+}
+template std::unique_ptr<BasicNumericEngine<double>> make_cuda_engine(const Schedule&, PatternRef, const Options&, int,
+                                                                      bool);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_cuda_engine(const Schedule&, PatternRef, const Options&,
+                                                                       int, bool);
+
+}  // namespace gpuglu
