@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Turns docs/performance/results.jsonl into the tables of docs/performance.md.
+"""Turns docs/performance/results.jsonl into the tables of docs/performance_history.md (where the generated tables live).
 
 Keeps, for every (device, benchmark, matrix, ours, peer), the newest record, and writes
 one table per device and benchmark between the markers
-<!-- perf-tables:begin --> and <!-- perf-tables:end --> of docs/performance.md, with the
+<!-- perf-tables:begin --> and <!-- perf-tables:end --> of docs/performance_history.md, with the
 geometric mean of ours_ms / peer_ms over the circuit-like matrices (SuiteSparse
 circuit/ folder and the circuit/powergrid generators) and over all matrices.
 Time ratios below 1 mean gpuglu is faster.
@@ -107,7 +107,7 @@ def render(records):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--results', default='docs/performance/results.jsonl')
-    ap.add_argument('--doc', default='docs/performance.md')
+    ap.add_argument('--doc', default='docs/performance_history.md')
     ap.add_argument('--print', action='store_true', help='print the tables instead of editing the doc')
     ap.add_argument('--plots-dir', help='folder of the SVG pictures (default: plots/ beside the results); '
                     'drawn when the doc has the perf-plots markers')
