@@ -6,8 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "cuda/lu/cuda_lu.hpp"
-#include "core/numeric_types.hpp"
+#include "gpuglu/profile.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
@@ -36,15 +35,14 @@ std::vector<LevelWork> level_work(const Schedule& s) {
 ModeProfile profile_level_modes(const Schedule& s, const double* a_values, const Options& o, int repeat) {
   ModeProfile p;
   p.work = level_work(s);
-  cuda::CudaLU engine(s, o, o.device < 0 ? 0 : o.device);
-  const PivotRule rule = PivotRule::from(o);
-  engine.profile_levels(a_values, rule);  // warm-up
-  std::vector<std::vector<float>> runs;
-  for (int r = 0; r < std::max(1, repeat); ++r) runs.push_back(engine.profile_levels(a_values, rule));
+  EngineProbe engine(s, o);
+  engine.profile_levels(a_values);  // warm-up
+  std::vector<std::vector<LevelProfile>> runs;
+  for (int r = 0; r < std::max(1, repeat); ++r) runs.push_back(engine.profile_levels(a_values));
   p.level_ms.resize(static_cast<size_t>(s.num_levels()));
   for (int32_t l = 0; l < s.num_levels(); ++l) {
     std::vector<double> v;
-    for (const auto& run : runs) v.push_back(run[l]);
+    for (const auto& run : runs) v.push_back(run[l].ms);
     p.level_ms[l] = static_cast<float>(median(v));
     const int m = static_cast<int>(s.level_mode[l]);
     p.ms[m] += p.level_ms[l];
@@ -119,11 +117,11 @@ std::string sweep_launch_shapes(const Schedule& s, const double* a_values, const
     variant.modes.rows_per_thread = rows;
     variant.modes.programmatic_launch = pdl != 0;
     variant.modes.persistent_kernel = persistent != 0;
-    cuda::CudaLU engine(s, variant, 0);
-    const PivotRule rule = PivotRule::from(variant);
-    engine.factor(a_values, rule);
+    variant.device = 0;
+    EngineProbe engine(s, variant);
+    engine.factor_device_ms(a_values);
     std::vector<double> ms;
-    for (int r = 0; r < std::max(1, repeat); ++r) ms.push_back(engine.factor(a_values, rule).device_ms);
+    for (int r = 0; r < std::max(1, repeat); ++r) ms.push_back(engine.factor_device_ms(a_values));
     char line[160];
     std::snprintf(line, sizeof line, "    launch shape threads<=%4d rows/thread %d pdl %d persistent %d: %9.3f ms (device)\n",
                   threads, rows, pdl, persistent, median(ms));

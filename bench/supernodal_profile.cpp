@@ -4,18 +4,16 @@
 #include <cstdio>
 #include <numeric>
 
-#include "core/numeric_types.hpp"
-#include "cuda/supernodal/cuda_supernodal_lu.hpp"
+#include "gpuglu/profile.hpp"
 #include "timing.hpp"
 
 namespace gpuglu::bench {
 
 SupernodalProfile profile_supernodal(const Schedule& s, const double* a_values, const Options& o, int repeat) {
-  cuda::CudaSupernodalLU engine(s, o, o.device < 0 ? 0 : o.device);
-  const PivotRule rule = PivotRule::from(o);
-  engine.profile_levels(a_values, rule);  // warm-up
-  std::vector<std::vector<cuda::CudaSupernodalLU::LevelTiming>> runs;
-  for (int r = 0; r < std::max(1, repeat); ++r) runs.push_back(engine.profile_levels(a_values, rule));
+  EngineProbe engine(s, o);
+  engine.profile_levels(a_values);  // warm-up
+  std::vector<std::vector<LevelProfile>> runs;
+  for (int r = 0; r < std::max(1, repeat); ++r) runs.push_back(engine.profile_levels(a_values));
   SupernodalProfile p;
   const size_t levels = runs[0].size();
   p.level_ms.resize(levels);

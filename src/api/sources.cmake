@@ -10,4 +10,5 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
   ${CMAKE_CURRENT_LIST_DIR}/engine_choice.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/engine_probe.cpp
 )

@@ -24,6 +24,11 @@ void BasicNumericEngine<Scalar>::download_input(Scalar*) {
   throw Error(Status::unsupported, "this numeric engine holds no device copy of A's values (download_input)");
 }
 
+template <class Scalar>
+std::vector<LevelProfile> BasicNumericEngine<Scalar>::profile_levels(const Scalar*, const PivotRule&) {
+  throw Error(Status::unsupported, "this numeric engine does not time its levels (profile_levels)");
+}
+
 std::vector<char> hermitian_mirrored_entries(const Schedule& s, PatternRef pattern) {
   if (pattern.n != s.n || !pattern.rowptr)
     throw Error(Status::invalid_input, "Hermitian LDL^H: the engine needs A's full pattern");

@@ -11,6 +11,7 @@
 #include "core/numeric_types.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/options.hpp"
+#include "gpuglu/profile.hpp"
 #include "gpuglu/schedule.hpp"
 #include "gpuglu/trsv_kernel.hpp"
 
@@ -79,6 +80,12 @@ class BasicNumericEngine {
   // A's values of the last factor_device() (input_nnz of them) to the host: what a pivot
   // policy's recovery needs (the re-analyses and KLU read them on the CPU).
   virtual void download_input(Scalar* a_values);
+
+  // Where one factorization's time goes (gpuglu/profile.hpp's EngineProbe): A's values
+  // factored with an event after every level (part), one entry per level; F holds the factor
+  // afterwards but the solves are not updated (factor() before solve()). Engines that launch
+  // by levels say so; the default throws Error(unsupported).
+  virtual std::vector<LevelProfile> profile_levels(const Scalar* a_values, const PivotRule& rule);
 };
 
 using NumericEngine = BasicNumericEngine<double>;

@@ -52,10 +52,13 @@ bool BasicColumnEngine<Scalar>::uses_graph() const {
 }
 
 template <class Scalar>
-std::vector<float> BasicColumnEngine<Scalar>::profile_levels(const Scalar* a_values, const PivotRule& rule) {
+std::vector<LevelProfile> BasicColumnEngine<Scalar>::profile_levels(const Scalar* a_values, const PivotRule& rule) {
   DeviceScope scope(this->device());
   this->load_input(a_values);
-  return column_->profile_levels(rule);
+  const std::vector<float> ms = column_->profile_levels(rule);
+  std::vector<LevelProfile> out(ms.size());
+  for (size_t l = 0; l < ms.size(); ++l) out[l].ms = ms[l];
+  return out;
 }
 
 template class BasicColumnEngine<double>;

@@ -26,9 +26,9 @@ class BasicColumnEngine : public BasicDeviceEngine<Scalar> {
   LevelTiming level_timing() const;
   bool uses_graph() const;
   // One factorization launched level by level (no graph) with an event after every level:
-  // the device time of each level. F holds the factor afterwards, but the solves are not
-  // updated: call factor() before solve().
-  std::vector<float> profile_levels(const Scalar* a_values, const PivotRule& rule);
+  // the device time of each level (LevelProfile::ms). F holds the factor afterwards, but the
+  // solves are not updated: call factor() before solve().
+  std::vector<LevelProfile> profile_levels(const Scalar* a_values, const PivotRule& rule) override;
 
  protected:
   // Checks s for a column engine (parts.symmetric: the LDL^T's schedule; name: the engine's,

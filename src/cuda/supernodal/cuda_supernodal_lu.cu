@@ -48,7 +48,7 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   TrsvKernel trsv_kernel() const noexcept override { return lu_solves ? lu_solves->kernel() : TrsvKernel::automatic; }
 
   void enqueue_level(const SupernodalPlan::Level& lv, int part);
-  std::vector<CudaSupernodalLU::LevelTiming> profile_levels(const PivotRule& rule);
+  std::vector<LevelProfile> profile_levels(const PivotRule& rule);
 
   EngineContext& c;
   SupernodalPlan plan;
@@ -150,7 +150,7 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
   return out;
 }
 
-std::vector<CudaSupernodalLU::LevelTiming> SupernodalRecipe::profile_levels(const PivotRule& rule) {
+std::vector<LevelProfile> SupernodalRecipe::profile_levels(const PivotRule& rule) {
   const size_t levels = plan.levels.size();
   std::vector<cudaEvent_t> ev(levels * 4 + 1, nullptr);
   for (cudaEvent_t& e : ev) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
@@ -162,11 +162,12 @@ std::vector<CudaSupernodalLU::LevelTiming> SupernodalRecipe::profile_levels(cons
       GPUGLU_CUDA_CHECK(cudaEventRecord(ev[l * 4 + part + 1], c.stream));
     }
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-  std::vector<CudaSupernodalLU::LevelTiming> out(levels);
+  std::vector<LevelProfile> out(levels);
   for (size_t l = 0; l < levels; ++l) {
     float* parts[4] = {&out[l].panel, &out[l].blocked, &out[l].direct, &out[l].gemm};
     for (int part = 0; part < 4; ++part)
       GPUGLU_CUDA_CHECK(cudaEventElapsedTime(parts[part], ev[l * 4 + part], ev[l * 4 + part + 1]));
+    out[l].ms = out[l].panel + out[l].blocked + out[l].direct + out[l].gemm;
   }
   for (cudaEvent_t e : ev) cudaEventDestroy(e);
   return out;
@@ -186,7 +187,7 @@ CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
   return {static_cast<int64_t>(p.direct_nodes.size()), p.gemm_nodes, p.blocked_nodes};
 }
 
-std::vector<CudaSupernodalLU::LevelTiming> CudaSupernodalLU::profile_levels(const double* a_values,
+std::vector<LevelProfile> CudaSupernodalLU::profile_levels(const double* a_values,
                                                                              const PivotRule& rule) {
   DeviceScope scope(device());
   load_input(a_values);

@@ -55,11 +55,9 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   int64_t pivot_fallbacks() const noexcept;
 
   // Where a factorization's time goes: one factorization of a_values run launch by launch
-  // with events around each of a level's four parts, in ms per level.
-  struct LevelTiming {
-    float panel = 0, blocked = 0, direct = 0, gemm = 0;
-  };
-  std::vector<LevelTiming> profile_levels(const double* a_values, const PivotRule& rule);
+  // with events around each of a level's four parts (LevelProfile's panel, blocked, direct,
+  // gemm; ms their sum).
+  std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
  private:
   SupernodalRecipe* supernodal_ = nullptr;  // the recipe, owned by the shell
