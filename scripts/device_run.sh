@@ -71,7 +71,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PATH=/usr/local/cuda/bin:$PATH
 # The GPU machine is a VM whose CPUID hides the CPU model: OpenBLAS's DYNAMIC_ARCH then falls
 # back to its Prescott (SSE3) kernels, which made the BLAS-based peers (CHOLMOD, UMFPACK,
-# MUMPS) 1.5-2.5x slower than the CPU can be. Name the kernels the CPU's flags allow.
+# MUMPS) understate what the CPU can do (docs/performance_history.md, LDL^T). Name the kernels
+# the CPU's flags allow.
 if [[ -z ${OPENBLAS_CORETYPE:-} ]]; then
   if grep -q -m1 avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
   elif grep -q -m1 avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi

@@ -23,10 +23,9 @@ MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std
 // Ordering::automatic resolved for a matrix of n unknowns: for the engines that work on an
 // elimination tree's levels (the LDL^T and the supernodal LU: tree_engine) AMD below
 // kMetisFromRows unknowns and METIS's nested dissection from there on, as Chen & Wang do for
-// LDL^T (docs/performance.md measures the switch on ours; for the supernodal LU nested
-// dissection gave a shallower tree - circuit:20000 12 levels instead of 57 - and most often
-// a smaller factor, and the GPU refactorization 1.2-3.4x faster on the six of seven matrices
-// measured where CHOLMOD's default had kept AMD);
+// LDL^T (docs/performance_history.md measures the switch on ours; for the supernodal LU nested
+// dissection gives a shallower supernodal tree and most often a smaller factor, and the
+// GPU refactors faster: docs/performance_history.md, supernodal sixth step);
 // AMD for the column LU (GLU3.0's levels). Any other ordering is returned as it is.
 constexpr int32_t kMetisFromRows = 5000;
 Ordering resolve_ordering(Ordering requested, int32_t n, bool tree_engine);

@@ -45,9 +45,9 @@ inline void set_permutations(Schedule& s, const std::vector<int32_t>& row_of_col
 // Arrays of the analysis that are resized and then overwritten whole (F's pattern, its
 // rows and the value map) take transparent huge pages (madvise; THP's "madvise" mode is
 // the common default) while their total stays within this budget. Their zero-fill's page
-// faults, 4 KiB at a time, cost more than spelling them out (issue 14); measured on a 2-core
-// VM, huge pages halved that time up to ~300 MB of arrays (2-D 100k unknowns, circuits) but
-// lengthened it from ~750 MB (3-D), where every 2 MiB page was fresh host memory.
+// faults, 4 KiB at a time, cost more than spelling them out (issue 14). Huge pages help up
+// to a few hundred MB of arrays and hurt above, where every 2 MiB page is fresh host memory
+// (docs/performance_history.md, supernodal fourth step): hence the budget.
 constexpr size_t kHugePageBudget = size_t{512} << 20;
 
 // v.resize(n), with the huge-page hint where hint is set and v spans whole 2 MiB pages:

@@ -28,7 +28,7 @@ struct SymmetricPairs {
 // q: the plain ordering (new -> old). Pairs are made only when q eliminates some
 // small-diagonal variable before all of its neighbours (its pivot is then its own small
 // diagonal): otherwise every small pivot is updated by an earlier neighbour's elimination,
-// and pairs would only add fill (aug3dcqp: 2.2x nnz(L) for no perturbed pivot less). When
+// and pairs would only add fill (as on aug3dcqp, for no perturbed pivot less). When
 // they are made, every small-diagonal variable gets one: the compressed graph's ordering
 // differs from q, and a variable q made safe may come first in it (tuma1: pairing only
 // q's unsafe ones left tiny pivots whose growth failed the check solve). A variable whose

@@ -5,7 +5,8 @@
 // earlier levels (Algorithm 4's "look up" edges), so this is as legal as the
 // right-looking executor (level_numeric.hpp), which stays the oracle of the GPU
 // kernels. Why both: the right-looking update must find (i, k) in column k for every
-// update, which costs the CPU 2-3x KLU's work on circuit matrices; the gather does
+// update, which costs the CPU several times KLU's work on circuit matrices
+// (docs/performance.md, CPU backend); the gather does
 // KLU's work, O(|F(:, k)| + flops) per column. The factor equals the sequential
 // Algorithm 2's up to rounding: each entry receives the same updates in ascending
 // source order (the level executor applies them level by level instead).
