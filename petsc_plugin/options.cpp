@@ -1,13 +1,13 @@
-// MatFactorInfo and the -mat_gpuglu_* options -> gpuglu::Options (one to one; the
-// defaults and meanings are those of include/gpuglu/options.hpp and docs/user_guide.md).
+// MatFactorInfo and the -mat_gpuglu_* options -> gpuglu::Options (one option per row of
+// gpuglu/option_table.hpp; the defaults and meanings are those of include/gpuglu/options.hpp,
+// docs/options.md and docs/user_guide.md).
 // Read at every MatLUFactorSymbolic(), when the factor already carries its prefix
 // (MatGetFactor() sets it only after the factor is created).
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <limits>
-#include <type_traits>
+#include <string>
 
+#include "gpuglu/option_table.hpp"
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -89,10 +89,10 @@ PetscErrorCode check_int(const char* name, PetscInt v, PetscInt lo, PetscInt hi,
 
 }  // namespace
 
-// Each option reads straight into its Options field through four typed readers: a list
-// (its names from the enum's table in include/gpuglu/options.hpp, so -help cannot go
-// stale), a flag, an integer and a real, the last two checked against their ranges under
-// the option's own name before any work.
+// Every row of the option table (gpuglu/option_table.hpp) with a PETSc name is the option
+// -mat_gpuglu_<name>: its -help text, its list of names (an enum's table, so -help cannot go
+// stale), its default (the field's current value) and its range come from the row, and an
+// integer or real is checked against that range under the option's own name before any work.
 PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor) {
   Options o;
   const char* prefix = ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : ((PetscObject)A)->prefix;
@@ -109,114 +109,55 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   if (on_gpu) o.auto_gpu_min_factor_nnz = 0;
 #endif
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
-  auto list = [&](const char* name, const char* help, const auto& table, auto* value) -> PetscErrorCode {
-    const auto names = names_of(table);
-    PetscInt i = static_cast<PetscInt>(index_in(table, *value));
-    PetscCall(PetscOptionsEList(name, help, "None", names.data(), static_cast<PetscInt>(names.size()), names[i], &i,
-                                nullptr));
-    *value = table[static_cast<size_t>(i)].value;
+  auto as_petsc_int = [](int64_t v) {
+    return static_cast<PetscInt>(std::clamp<int64_t>(v, PETSC_MIN_INT, PETSC_MAX_INT));
+  };
+  // Rows in table order: a bound read from another field (max_warps >= min_warps) sees the
+  // value just read for it.
+  auto read = [&](const OptionRow& r) -> PetscErrorCode {
+    const std::string name = std::string("-mat_gpuglu_") + r.name;
+    switch (r.kind) {
+      case OptionKind::flag: {
+        PetscBool v = r.get_int(o) ? PETSC_TRUE : PETSC_FALSE;
+        PetscCall(PetscOptionsBool(name.c_str(), r.help, "None", v, &v, nullptr));
+        r.set_int(o, v == PETSC_TRUE);
+        break;
+      }
+      case OptionKind::choice: {
+        PetscInt i = static_cast<PetscInt>(r.get_int(o));
+        PetscCall(PetscOptionsEList(name.c_str(), r.help, "None", r.choices, static_cast<PetscInt>(r.num_choices),
+                                    r.choices[i], &i, nullptr));
+        r.set_int(o, i);
+        break;
+      }
+      case OptionKind::integer: {
+        PetscInt v = as_petsc_int(r.get_int(o));
+        PetscCall(PetscOptionsInt(name.c_str(), r.help, "None", v, &v, nullptr));
+        PetscCall(check_int(name.c_str(), v, as_petsc_int(r.lower(o)), as_petsc_int(r.upper(o)), r.why));
+        PetscCheck(!r.rule || r.rule(v), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                   "gpuglu: %s %" PetscInt_FMT " must be %s", name.c_str(), v, r.range_words);
+        r.set_int(o, v);
+        break;
+      }
+      case OptionKind::real: {
+        PetscReal v = r.get_real(o);
+        PetscCall(PetscOptionsReal(name.c_str(), r.help, "None", v, &v, nullptr));
+        PetscCall(check_real(name.c_str(), v, r.lo, r.hi, !r.lo_open));
+        r.set_real(o, static_cast<double>(v));
+        break;
+      }
+    }
     return 0;
   };
-  auto flag = [&](const char* name, const char* help, bool* value) -> PetscErrorCode {
-    PetscBool v = *value ? PETSC_TRUE : PETSC_FALSE;
-    PetscCall(PetscOptionsBool(name, help, "None", v, &v, nullptr));
-    *value = v == PETSC_TRUE;
-    return 0;
-  };
-  auto integer = [&](const char* name, const char* help, auto* value, PetscInt lo, PetscInt hi,
-                     const char* why = "") -> PetscErrorCode {
-    PetscInt v = static_cast<PetscInt>(std::clamp<int64_t>(*value, PETSC_MIN_INT, PETSC_MAX_INT));
-    PetscCall(PetscOptionsInt(name, help, "None", v, &v, nullptr));
-    PetscCall(check_int(name, v, lo, hi, why));
-    *value = static_cast<std::remove_pointer_t<decltype(value)>>(v);
-    return 0;
-  };
-  auto real = [&](const char* name, const char* help, double* value, double lo, double hi,
-                  bool lo_included = true) -> PetscErrorCode {
-    PetscReal v = *value;
-    PetscCall(PetscOptionsReal(name, help, "None", v, &v, nullptr));
-    PetscCall(check_real(name, v, lo, hi, lo_included));
-    *value = static_cast<double>(v);
-    return 0;
-  };
-  KernelModeThresholds& m = o.modes;
-  PetscCall(list("-mat_gpuglu_backend", "Numeric backend (cuda needs a CUDA build and a GPU)", kBackendNames, &o.backend));
-  PetscCall(list("-mat_gpuglu_ordering", "Fill-reducing ordering; petsc = the one of -pc_factor_mat_ordering_type",
-                 kOrderingNames, &o.ordering));
-  PetscCall(list("-mat_gpuglu_lu_engine",
-                 "LU numeric engine: column (GLU3.0 levels of columns), supernodal (dense panels on C + C^T), auto "
-                 "(supernodal where the GPU factors a real matrix)",
-                 kLuEngineNames, &o.lu_engine));
-  PetscCall(flag("-mat_gpuglu_matching", "MC64-style maximum-product matching and scaling", &o.matching));
-  PetscCall(flag("-mat_gpuglu_scaling", "MC64 row/column scaling (with matching)", &o.scaling));
-  PetscCall(flag("-mat_gpuglu_symmetric_pairs",
-                 "Cholesky: order a small-diagonal variable after its matched partner (fills KKT zero pivots)",
-                 &o.symmetric_pairs));
-  PetscCall(list("-mat_gpuglu_pivot_policy",
-                 "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then DIVERGED_PC_FAILED), "
-                 "report (DIVERGED_PC_FAILED), perturb (and refine), repivot (KLU's partial pivoting once)",
-                 kPivotPolicyNames, &o.pivot_policy));
-  PetscCall(real("-mat_gpuglu_pivot_threshold", "A pivot is tiny when |p| <= threshold * max|column|",
-                 &o.pivot_threshold, 0.0, 1.0));
-  PetscCall(real("-mat_gpuglu_perturbation", "perturb: tiny pivot -> sign(p) * perturbation * max|column| (relative)",
-                 &o.perturbation, 0.0, 1.0, false));
-  PetscCall(integer("-mat_gpuglu_refine_steps",
-                    "Iterative refinement steps (-1: check the backward error, up to 3 steps)", &o.refine_steps, -1,
-                    1000));
-  PetscCall(real("-mat_gpuglu_refine_tol", "Refinement stops below this backward error",
-                 &o.refine_tolerance, 0.0, 1.0));
-  PetscCall(real("-mat_gpuglu_berr_tol",
-                 "A solve above this backward error after refinement is no solution "
-                 "(pivot policy auto: recover; report, repivot: the factor fails)",
-                 &o.backward_error_tolerance, 0.0, 1.0));
-  PetscCall(real("-mat_gpuglu_check_growth",
-                 "Pivot policy auto: a factor whose growth exceeds this is checked by a solve before it is "
-                 "accepted (1e300: never)",
-                 &o.check_growth, 1.0, 1e300));
-  PetscCall(integer("-mat_gpuglu_stream_columns", "Levels with at most this many columns run in stream mode",
-                    &m.stream_max_columns, 0, PETSC_MAX_INT));
-  PetscCall(integer("-mat_gpuglu_total_warps", "Resident warps for GLU3.0 Eq. 7", &m.total_warps, 1, PETSC_MAX_INT));
-  PetscCall(integer("-mat_gpuglu_min_warps", "Fewest warps per column in small-block mode", &m.min_warps, 1, 32));
-  PetscCall(integer("-mat_gpuglu_max_warps", "Warps per column from which large-block mode is used", &m.max_warps,
-                    m.min_warps, 32, " (and at least -mat_gpuglu_min_warps)"));
-  PetscCall(integer("-mat_gpuglu_block_threads", "Most threads per block of a block-per-target update (power of two)",
-                    &m.max_block_threads, 32, 1024));
-  PetscCheck((m.max_block_threads & (m.max_block_threads - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "gpuglu: -mat_gpuglu_block_threads %d must be a power of two", m.max_block_threads);
-  PetscCall(integer("-mat_gpuglu_rows_per_thread",
-                    "Rows of the longest source column per thread in block-per-target updates", &m.rows_per_thread, 1,
-                    1024));
-  PetscCall(flag("-mat_gpuglu_programmatic_launch",
-                 "Overlap each level's kernels with the previous one (Hopper's programmatic launch)",
-                 &m.programmatic_launch));
-  PetscCall(list("-mat_gpuglu_trsv", "GPU triangular-solve kernel: auto, R. Li's levr/levc/slfr/slfc, or cuSPARSE SpSV",
-                 kTrsvKernelNames, &o.trsv_kernel));
-  PetscCall(list("-mat_gpuglu_trsv_analysis",
-                 "Level analysis of the GPU triangular solves: cpu, or gpu (Kahn's algorithm; same levels)",
-                 kTrsvAnalysisSiteNames, &o.trsv_analysis));
-  PetscCall(flag("-mat_gpuglu_graph", "GPU level loop replayed as one CUDA graph (0: launched level by level)",
-                 &o.cuda.level_graph));
-  PetscCall(list("-mat_gpuglu_staging", "How A, b and x reach the GPU: auto, pinned (a copy, one DMA), direct (pageable)",
-                 kStagingNames, &o.cuda.staging));
-  PetscCall(integer("-mat_gpuglu_threads",
-                    "CPU backend threads (0: OpenMP default; at most 4 per processor OpenMP sees)", &o.num_threads, 0,
-                    max_cpu_threads(), " (0: OpenMP's default; at most 4 threads per processor OpenMP sees)"));
-  PetscCall(integer("-mat_gpuglu_auto_gpu_nnz", "backend auto: the GPU factors from this nnz(L+U) on (-1: never)",
-                    &o.auto_gpu_min_factor_nnz, -1, PETSC_MAX_INT));
-  PetscCall(flag("-mat_gpuglu_cpu_fallback",
-                 "backend cuda: out of device memory falls back to the CPU backend (else an error)", &o.cpu_fallback));
-  PetscCall(integer("-mat_gpuglu_device", "CUDA device (-1: node-local MPI rank mod device count)", &o.device, -1,
-                    PETSC_MAX_INT));
-  PetscCall(flag("-mat_gpuglu_cpu_right_looking",
-                 "CPU backend runs the GPU's right-looking level updates instead of the left-looking gather",
-                 &o.cpu_right_looking));
+  for (const OptionRow& r : option_table())
+    if (r.has_petsc_option()) PetscCall(read(r));
   PetscOptionsEnd();
 
   if (!o.matching && o.scaling)
     PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_scaling has no effect with -mat_gpuglu_matching 0 (MC64's scaling "
                            "comes from its matching): the matrix is factored unscaled\n"));
-  // Every field was range-checked above under its option's name; the core's own check is
-  // the backstop for a field this file forgets.
+  // Every option was range-checked above under its name; the core's check of the same rows
+  // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));
   factor->options = o;
   if (info) factor->fill_given = static_cast<double>(info->fill);

@@ -16,8 +16,9 @@ namespace gpuglu {
 // matching (pattern-only input is allowed when options.matching is false).
 // given_perm: with Ordering::given, a permutation (new -> old) of 0..n-1 applied
 // symmetrically after the matching; ignored otherwise. options.lu_engine picks the column or
-// the supernodal analysis; LuEngine::automatic here means supernodal for backend cuda and
-// column otherwise (SparseLU resolves it with the device in view before calling this).
+// the supernodal analysis; LuEngine::automatic here follows the one rule with no device
+// known (src/core/automatic_options.hpp): supernodal for backend cuda, column otherwise; and
+// modes.total_warps 0 stays 0. SparseLU resolves both with the device in view first.
 // Throws Error: not_square, invalid_input, empty_row, nan_or_inf,
 // structurally_singular, index_overflow, out_of_memory.
 Schedule analyze(const CsrView<int64_t, double>& a, const Options& options,

@@ -1,6 +1,7 @@
 #pragma once
-// Every parameter of gpuglu, with its documented default. The PETSc options
-// -mat_gpuglu_* map onto these fields one to one (docs/options.md).
+// Every parameter of gpuglu, with its documented default. One row per field
+// (gpuglu/option_table.hpp) gives its range, its PETSc option -mat_gpuglu_<name> and its
+// -help text: validate(), the PETSc adapter and docs/options.md (a test compares) read it.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -51,7 +52,8 @@ enum class LuEngine {
   // The default: supernodal where the GPU factors a real matrix (there it passes cuDSS;
   // docs/performance.md), column on the CPU backend, for complex scalars and for ILU (the
   // column engine is the faster of the two on one CPU core for the small factors the
-  // automatic backend leaves there). Resolved per analysis (SparseLU::lu_engine()).
+  // automatic backend leaves there). Resolved before each analysis by
+  // resolve_automatic (src/core/automatic_options.hpp); SparseLU::lu_engine() says which ran.
   automatic,
 };
 inline constexpr std::array<EnumName<LuEngine>, 3> kLuEngineNames{
@@ -101,8 +103,9 @@ inline constexpr std::array<EnumName<ShiftType>, 3> kShiftTypeNames{{{ShiftType:
 
 // Where the level analysis of the GPU triangular solves runs. Both give the same levels
 // (tested), so the solves are identical; gpu is Kahn's algorithm in one cooperative launch
-// (src/cuda/trsv/trsv_levels.hpp), which pays on 3-D problems with up to ~2k levels and loses on
-// long chains and small triangles (docs/performance.md). The dependency counts and the
+// (src/cuda/trsv/trsv_levels.hpp), which pays where levels are wide and few (3-D problems) and
+// loses on long chains and small triangles, where each level is too little work for the whole
+// GPU (docs/performance.md has the measurements). The dependency counts and the
 // column copy stay on the CPU either way.
 enum class TrsvAnalysisSite { cpu, gpu };
 inline constexpr std::array<EnumName<TrsvAnalysisSite>, 2> kTrsvAnalysisSiteNames{
@@ -127,9 +130,8 @@ struct CudaTuning {
   int32_t kahn_blocks_per_sm = -1;       // the GPU level analysis's grid (src/cuda/trsv/kahn_shape.hpp)
   int32_t kahn_narrow_rows = -1;         // its frontiers of at most this many rows run in one block
   // Supernodal LU engine: the triangular solves on the panels, by the supernodal tree (false:
-  // through F, by the column LU's level-scheduled solves). Measured on an H100
-  // (docs/performance.md): 1.4-5.6x faster than the solves through F when they still went
-  // level by level; self-scheduled since.
+  // through F, by the column LU's level-scheduled solves). The panels' dense blocks solve in
+  // tens of tree levels where F's column levels number thousands (docs/performance.md).
   bool supernodal_panel_solve = true;
   // Supernodal LU engine, solves on the panels: each sweep one self-scheduled launch, a block per
   // 32-column tile of a supernode (a warp per small supernode), starting once the tiles it
@@ -151,10 +153,10 @@ struct CudaTuning {
   // whose first 16-column step leaves at least supernodal_stepped_min_entries entries of one
   // supernode to update, is factored in steps of 16 columns, the trailing updates of each step
   // by the whole GPU (supernodal_kernels.cu), instead of one thread block per supernode doing
-  // all of it (which leaves the GPU idle on the levels near the root). Measured on the H100
-  // (docs/performance.md): levels of ~100-column, 300-500-row supernodes (45k entries) 1.5x
-  // faster, levels of 30-70-column, ~80-row ones (3-4k entries) 5-10% slower, hence the
-  // threshold. 0 nodes: never; bitwise the same factor either way.
+  // all of it (which leaves the GPU idle on the levels near the root). Stepping pays where a
+  // step's update is large enough to fill the GPU, and costs launches where it is not, hence
+  // the entry threshold (docs/performance.md has the measurements). 0 nodes: never; bitwise
+  // the same factor either way.
   int32_t supernodal_stepped_max_nodes = 64;
   int32_t supernodal_stepped_min_entries = 16384;
   // Supernodal LU engine: supernodes of at least this many columns (and 2^18 multiply-adds of
@@ -166,8 +168,9 @@ struct CudaTuning {
   int32_t supernodal_dense_min_cols = 64;
   // Supernodal LU engine: the blocked and GEMM supernodes of a level run on up to this many
   // streams side by side (each with its own cuBLAS/cuSOLVER handles and workspaces, which
-  // device_bytes() counts); 1: one after another on the engine's stream. Measured on the H100
-  // (docs/performance.md, "Supernodal LU, seventh step").
+  // device_bytes() counts); 1: one after another on the engine's stream. A level's supernodes
+  // are independent and each one's dense calls are short, mostly launches and tails, which
+  // overlap on several streams (docs/performance.md, "Supernodal LU, seventh step").
   int32_t supernodal_streams = 4;
 };
 
@@ -175,18 +178,21 @@ struct CudaTuning {
 struct KernelModeThresholds {
   // Levels with at most this many columns run in stream mode (paper: 16).
   int32_t stream_max_columns = 16;
-  // Warps the device can hold at once; Eq. 7 gives W = total_warps / level size.
-  // 132 SMs x 64 warps is an H100 SXM; the CUDA backend replaces it with its device's value.
-  int32_t total_warps = 132 * 64;
+  // Warps the device can hold at once; Eq. 7 gives W = total_warps / level size. 0: the
+  // resident warps of the device the factor runs on (DeviceInfo::total_warps()), resolved with
+  // the other automatic choices before the analysis (src/core/automatic_options.hpp). With no
+  // device (the CPU backend, or analyze() called directly) it stays 0: W = 0 tags every level
+  // above stream size small-block, which no CPU engine reads (they run levels, not warps).
+  int32_t total_warps = 0;
   // Small-block mode uses W rounded down to a power of two in [min_warps, max_warps);
   // W >= max_warps is large-block mode (32 warps per column, a warp per subcolumn).
   int32_t min_warps = 2;
   int32_t max_warps = 32;
   // Launch shape of the block-per-target updates (large-block and stream levels): about
   // rows_per_thread rows of the longest source column per thread, at most max_block_threads
-  // threads. Measured on an H100 (docs/performance.md): small blocks with several rows per
-  // thread keep every target of a level resident at once, where 1024-thread blocks ran the
-  // level in waves, each paying the full chain of dependent loads.
+  // threads. Small blocks with several rows per thread keep every target of a level resident
+  // at once, where 1024-thread blocks ran the level in waves, each paying the full chain of
+  // dependent loads (docs/performance.md).
   int32_t max_block_threads = 128;
   int32_t rows_per_thread = 4;
   // Launch each level's kernels with programmatic dependent launch (Hopper and newer): a
@@ -195,8 +201,8 @@ struct KernelModeThresholds {
   bool programmatic_launch = true;
   // Run the whole level loop as one persistent, self-scheduled kernel (dependency counters
   // per column and level instead of a launch per level; GLU-style tasks handed out in
-  // level order, so it cannot deadlock). Measured against the graph on an H100 in
-  // docs/performance.md; off by default.
+  // level order, so it cannot deadlock). Off by default: docs/performance.md compares it
+  // with the graph.
   bool persistent_kernel = false;
 };
 

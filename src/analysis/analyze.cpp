@@ -17,6 +17,7 @@
 #include "analysis/symbolic.hpp"
 #include "analysis/update_lists.hpp"
 #include "analysis/value_map.hpp"
+#include "core/automatic_options.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu {
@@ -78,9 +79,9 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     options.scaling = false;
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
-  const LuEngine engine = options.lu_engine != LuEngine::automatic ? options.lu_engine
-                         : options.backend == Backend::cuda     ? LuEngine::supernodal
-                                                                : LuEngine::column;
+  // The analysis queries no device: it resolves LuEngine::automatic by the one rule with no
+  // device known, which keeps an engine its caller resolved (SparseLU: api::analysis_options).
+  const LuEngine engine = resolve_lu_engine(options, AutomaticFacts{});
   const bool supernodal = engine == LuEngine::supernodal && options.ilu_levels < 0;
   options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/supernodal);
   Schedule s;

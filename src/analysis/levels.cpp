@@ -1,9 +1,8 @@
 #include "analysis/levels.hpp"
 
 #include <algorithm>
-#include <string>
 
-#include "gpuglu/status.hpp"
+#include "gpuglu/option_table.hpp"
 
 namespace gpuglu::analysis {
 
@@ -47,18 +46,7 @@ void build_levels(Schedule& s) {
 }
 
 void assign_kernel_modes(Schedule& s, const KernelModeThresholds& t) {
-  if (t.stream_max_columns < 0 || t.total_warps < 1 || t.min_warps < 1 || t.max_warps < t.min_warps ||
-      t.max_warps > 32)
-    throw Error(Status::invalid_input,
-                "kernel-mode thresholds need stream_max_columns >= 0, total_warps >= 1 and "
-                "1 <= min_warps <= max_warps <= 32 (got " + std::to_string(t.stream_max_columns) + ", " +
-                    std::to_string(t.total_warps) + ", " + std::to_string(t.min_warps) + ", " +
-                    std::to_string(t.max_warps) + ")");
-  const bool pow2 = t.max_block_threads > 0 && (t.max_block_threads & (t.max_block_threads - 1)) == 0;
-  if (!pow2 || t.max_block_threads < 32 || t.max_block_threads > 1024 || t.rows_per_thread < 1)
-    throw Error(Status::invalid_input, "kernel launch shape needs max_block_threads a power of two in [32, 1024] and "
-                                       "rows_per_thread >= 1 (got " + std::to_string(t.max_block_threads) + ", " +
-                                       std::to_string(t.rows_per_thread) + ")");
+  gpuglu::validate(t);  // the option table's modes.* rows (gpuglu/option_table.hpp)
   const int32_t levels = static_cast<int32_t>(s.level_ptr.size()) - 1;
   s.level_mode.resize(static_cast<size_t>(levels));
   s.level_warps.resize(static_cast<size_t>(levels));

@@ -17,7 +17,9 @@ void build_levels(Schedule& s);
 // Tags each level with its kernel mode (paper Sec. III-B2): at most
 // stream_max_columns columns -> stream; otherwise W = total_warps / level size warps
 // per column, small-block with W rounded down to a power of two in [min_warps,
-// max_warps) while W < max_warps, else large-block with max_warps warps.
+// max_warps) while W < max_warps, else large-block with max_warps warps. t is checked
+// against the option table's modes.* rows (Error(invalid_input)); total_warps 0 (no device
+// resolved: Options::modes) gives W = 0, small-block with min_warps.
 void assign_kernel_modes(Schedule& s, const KernelModeThresholds& t);
 
 }  // namespace gpuglu::analysis

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "core/automatic_options.hpp"
+
 namespace gpuglu::api {
 
 template <class Scalar>
@@ -19,16 +21,18 @@ void check_backend_request(const Options& o) {
 }
 
 template <class Scalar>
-LuEngine resolve_lu_engine(const Options& o) {
-  if (o.lu_engine != LuEngine::automatic) return o.lu_engine;
-  if (is_complex_v<Scalar> || o.ilu_levels >= 0 || !built_with_cuda()) return LuEngine::column;
-  switch (o.backend) {
-    case Backend::cpu: return LuEngine::column;
-    case Backend::cuda: return LuEngine::supernodal;
-    case Backend::automatic: break;
+Options analysis_options(const Options& o) {
+  AutomaticFacts facts;
+  facts.complex = is_complex_v<Scalar>;
+  const bool gpu_may_factor =
+      o.backend == Backend::cuda || (o.backend == Backend::automatic && o.auto_gpu_min_factor_nnz >= 0);
+  const bool undecided = o.lu_engine == LuEngine::automatic || o.modes.total_warps == 0;
+  if (gpu_may_factor && undecided && built_with_cuda()) {
+    const DeviceInfo device = query_device(o.device, local_rank_from_environment());
+    facts.device_usable = device.usable;
+    facts.device_warps = device.total_warps();
   }
-  if (o.auto_gpu_min_factor_nnz < 0) return LuEngine::column;
-  return query_device(o.device, local_rank_from_environment()).usable ? LuEngine::supernodal : LuEngine::column;
+  return resolve_automatic(o, facts);
 }
 
 template <class Scalar>
@@ -84,14 +88,14 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 }
 
 template void check_backend_request<double>(const Options&);
-template LuEngine resolve_lu_engine<double>(const Options&);
+template Options analysis_options<double>(const Options&);
 template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
                                     FactorStats&);
 template void check_backend_request<Complex>(const Options&);
-template LuEngine resolve_lu_engine<Complex>(const Options&);
+template Options analysis_options<Complex>(const Options&);
 template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);

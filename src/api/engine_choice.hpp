@@ -18,12 +18,13 @@ namespace gpuglu::api {
 template <class Scalar>
 void check_backend_request(const Options& o);
 
-// Before the analysis, which differs by engine: LuEngine::automatic made concrete. It is
-// supernodal where the GPU will factor a real complete LU (backend cuda, or automatic with a
-// usable device: analyze() then takes the column engine again when the automatic backend
-// leaves a small factor on the CPU), column otherwise. An explicit engine stays.
+// Before the analysis: the options it receives, with the automatic choices made for this
+// process (core/automatic_options.hpp, the one rule): LuEngine::automatic and
+// modes.total_warps == 0. The facts are the scalar and the device the factor would run on
+// (Options::device), queried only where a GPU may factor: backend cuda, or automatic with
+// auto_gpu_min_factor_nnz >= 0, in a CUDA build.
 template <class Scalar>
-LuEngine resolve_lu_engine(const Options& o);
+Options analysis_options(const Options& o);
 
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
 // factor is large enough for it to win (Options::auto_gpu_min_factor_nnz), and never for

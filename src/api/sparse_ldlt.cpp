@@ -66,7 +66,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   discard();
   api::check_backend_request<Scalar>(options);
   hermitian = is_complex_v<Scalar> && symmetry == Symmetry::hermitian;
-  Options o = options;
+  Options o = api::analysis_options<Scalar>(options);
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;

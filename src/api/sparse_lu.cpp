@@ -70,8 +70,7 @@ template <class I>
 void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int32_t* given) {
   discard();
   api::check_backend_request<Scalar>(options);
-  analysis_options = options;
-  analysis_options.lu_engine = api::resolve_lu_engine<Scalar>(options);
+  analysis_options = api::analysis_options<Scalar>(options);
   schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
   accept_normwise = false;
   backend = api::choose_backend<Scalar>(options, schedule, device);
@@ -143,9 +142,10 @@ Schedule BasicSparseLU<Scalar>::Impl::analyze_values() {
 template <class Scalar>
 Schedule BasicSparseLU<Scalar>::Impl::analyze_partial_pivoting() {
   if constexpr (is_complex_v<Scalar>)
-    return analyze_with_partial_pivoting(api::real_view(analyzed_matrix(), magnitudes), a_values.data(), options);
+    return analyze_with_partial_pivoting(api::real_view(analyzed_matrix(), magnitudes), a_values.data(),
+                                         analysis_options);
   else
-    return analyze_with_partial_pivoting(analyzed_matrix(), options);
+    return analyze_with_partial_pivoting(analyzed_matrix(), analysis_options);
 }
 
 template <class Scalar>

@@ -1,0 +1,26 @@
+#include "core/automatic_options.hpp"
+
+namespace gpuglu {
+
+LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) {
+  if (o.lu_engine != LuEngine::automatic) return o.lu_engine;
+  if (f.complex || o.ilu_levels >= 0) return LuEngine::column;
+  switch (o.backend) {
+    case Backend::cpu: return LuEngine::column;
+    case Backend::cuda: return LuEngine::supernodal;
+    case Backend::automatic: break;
+  }
+  // The automatic backend factors on the GPU only with a usable device and a factor of at
+  // least auto_gpu_min_factor_nnz; the analysis picks the engine before it knows the factor's
+  // size (SparseLU re-analyses for the column engine when the factor stays on the CPU).
+  return o.auto_gpu_min_factor_nnz >= 0 && f.device_usable ? LuEngine::supernodal : LuEngine::column;
+}
+
+Options resolve_automatic(const Options& o, const AutomaticFacts& f) {
+  Options r = o;
+  r.lu_engine = resolve_lu_engine(o, f);
+  if (r.modes.total_warps == 0 && f.device_usable) r.modes.total_warps = f.device_warps;
+  return r;
+}
+
+}  // namespace gpuglu
