@@ -50,7 +50,7 @@ PetscErrorCode get_device_values(Mat F, Mat A, const PetscScalar** d_values) {
 #if defined(GPUGLU_PETSC_DEVICE_DATA)
   PetscBool cusparse;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
-  if (!cusparse || !factor_of(F)->solver.device_data_direct()) PetscFunctionReturn(0);
+  if (!cusparse || !factor_of(F)->solver->device_data_direct()) PetscFunctionReturn(0);
   // Only where the device copy is valid: reading it otherwise would make PETSc copy the
   // host values up first (the host path reads them where they are).
   if (A->boundtocpu || !valid_on_device(A->offloadmask)) PetscFunctionReturn(0);
@@ -84,7 +84,7 @@ PetscErrorCode get_device_vectors(Mat F, Vec b, Vec x, const PetscScalar** d_b, 
   *d_b = nullptr;
   *d_x = nullptr;
 #if defined(GPUGLU_PETSC_DEVICE_DATA)
-  if (!factor_of(F)->solver.device_data_direct()) PetscFunctionReturn(0);
+  if (!factor_of(F)->solver->device_data_direct()) PetscFunctionReturn(0);
   // b decides: valid on the device, the solve runs there; valid only on the host, the host
   // path reads it there. x is written, so where its old values are does not matter, but it
   // must be a CUDA vector to receive device values without a copy.

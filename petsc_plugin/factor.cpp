@@ -106,20 +106,20 @@ PetscErrorCode analyze(Mat F, Mat A) {
     // gpuglu's symbolic factorization is exact, so the given ratio is only reported.
     if (f->nnz_a > 0)
       PetscCall(PetscInfo(A, "gpuglu: fill ratio given %g, needed %g (exact symbolic factorization: nothing is reallocated)\n",
-                          f->fill_given, static_cast<double>(f->solver.schedule().nnz_factor()) / static_cast<double>(f->nnz_a)));
-    if (f->solver.schedule().scales_clamped > 0)
+                          f->fill_given, static_cast<double>(f->solver->schedule().nnz_factor()) / static_cast<double>(f->nnz_a)));
+    if (f->solver->schedule().scales_clamped > 0)
       PetscCall(PetscInfo(F,
                           "gpuglu: %d MC64 scales lie outside the double range and were clamped to it; the others "
                           "are exact (the pivot policy handles what the clamped ones leave)\n",
-                          f->solver.schedule().scales_clamped));
-    const Backend active = f->solver.active_backend();
+                          f->solver->schedule().scales_clamped));
+    const Backend active = f->solver->active_backend();
     if (active == Backend::cuda)
       PetscCall(PetscInfo(F, "gpuglu: CUDA backend on device %d (%s), nnz(L+U) %" PetscInt64_FMT "\n",
-                          f->solver.device_info().ordinal, f->solver.device_info().name.c_str(),
-                          (PetscInt64)f->solver.schedule().nnz_factor()));
-    else if (!f->solver.backend_note().empty())
-      PetscCall(PetscInfo(F, "gpuglu: backend %s falls back to the CPU: %s\n", to_string(f->solver.options().backend).data(),
-                          f->solver.backend_note().c_str()));
+                          f->solver->device_info().ordinal, f->solver->device_info().name.c_str(),
+                          (PetscInt64)f->solver->schedule().nnz_factor()));
+    else if (!f->solver->backend_note().empty())
+      PetscCall(PetscInfo(F, "gpuglu: backend %s falls back to the CPU: %s\n", to_string(f->solver->options().backend).data(),
+                          f->solver->backend_note().c_str()));
   }
   PetscFunctionReturn(0);
 }
@@ -179,7 +179,7 @@ PetscErrorCode set_factor_error(Mat F, bool error_if_failure, MatFactorError typ
 PetscErrorCode log_flops(const Factor* f, double flops) {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_DEVICE)
-  if (f->solver.active_backend() == Backend::cuda) {
+  if (f->solver->active_backend() == Backend::cuda) {
     PetscCall(PetscLogGpuFlops(flops));
     PetscFunctionReturn(0);
   }
@@ -208,7 +208,7 @@ PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* wher
       std::snprintf(trigger, sizeof(trigger),
                     "a suspicious factor (growth %g, check above %g; clamped scales %d) failed its check solve "
                     "(backward error above %g)",
-                    stats.recovery_growth, f->options.check_growth, f->solver.analyzed() ? f->solver.schedule().scales_clamped : 0,
+                    stats.recovery_growth, f->options.check_growth, f->solver.analyzed() ? f->solver->schedule().scales_clamped : 0,
                     f->options.backward_error_tolerance);
       break;
     default:
@@ -223,7 +223,7 @@ PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* wher
   if (stats.lu_fallback)
     std::snprintf(action, sizeof(action), "the LDL^T handed A to gpuglu's LU (nnz(L+U) %" PetscInt64_FMT
                                           " against nnz(L+D) %" PetscInt64_FMT ")",
-                  (PetscInt64)f->solver.active_schedule().nnz_factor(), (PetscInt64)f->solver.schedule().nnz_factor());
+                  (PetscInt64)f->solver.active_schedule().nnz_factor(), (PetscInt64)f->solver->schedule().nnz_factor());
   else if (stats.repivot_singular)
     std::snprintf(action, sizeof(action), "KLU's partial pivoting finds A singular as well, the schedule is kept");
   else
@@ -231,7 +231,7 @@ PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* wher
                   stats.reanalyzed ? "analyzed the current values afresh" : "",
                   stats.reanalyzed && stats.repivoted ? ", then " : "",
                   stats.repivoted ? "re-pivoted with KLU's partial pivoting" : "", (PetscInt64)stats.repivot_nnz_before,
-                  (PetscInt64)f->solver.schedule().nnz_factor());
+                  (PetscInt64)f->solver->schedule().nnz_factor());
   f->reanalyses += stats.reanalyzed;
   f->repivots += stats.repivoted;
   f->lu_fallbacks += stats.lu_fallback;
@@ -239,7 +239,7 @@ PetscErrorCode report_recovery(Mat F, const FactorStats& stats, const char* wher
     f->last_recovery = stats.recovery != RecoveryReason::none ? stats.recovery : RecoveryReason::tiny_pivot;
   PetscCall(PetscInfo(F, "gpuglu: %s: %s; %s; %s\n", where, trigger, action,
                       stats.status != Status::ok ? "failed"
-                      : f->solver.active_backend() == Backend::cuda ? "continuing on the GPU"
+                      : f->solver->active_backend() == Backend::cuda ? "continuing on the GPU"
                                                                  : "continuing on the CPU"));
   PetscFunctionReturn(0);
 }
@@ -283,7 +283,7 @@ PetscErrorCode report_factor_stats(Mat F, Mat A, const FactorStats& stats) {
         break;
       }
       PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::Schedule", [&] {
-        if (stats.pivot_column >= 0) row = f->solver.schedule().row_perm.at(stats.pivot_column);
+        if (stats.pivot_column >= 0) row = f->solver->schedule().row_perm.at(stats.pivot_column);
       }));
       std::snprintf(why, sizeof(why),
                     "zero pivot in row %" PetscInt_FMT ", column %" PetscInt_FMT
@@ -340,9 +340,9 @@ PetscErrorCode factor_numeric(Mat F, Mat A) {
   try {
     // Same Mat and nonzero state: the pattern is the analyzed one, only values travel.
     // Another Mat: factor() compares its pattern with the analyzed one.
-    stats = on_device     ? f->solver.factor_device(d_values)
-            : same_matrix ? f->solver.refactor(csr.values)
-                          : f->solver.factor(csr.view());
+    stats = on_device     ? f->solver->factor_device(d_values)
+            : same_matrix ? f->solver->refactor(csr.values)
+                          : f->solver->factor(csr.view());
   } catch (const Error& e) {
     if (e.status() == Status::pattern_changed)
       other_pattern = true;
@@ -351,7 +351,7 @@ PetscErrorCode factor_numeric(Mat F, Mat A) {
   } catch (...) {
     ierr = raise_current_exception(PETSC_COMM_SELF, f->solver.symmetric() ? "gpuglu::SparseLDLT::factor" : "gpuglu::SparseLU::factor");
   }
-  if (!ierr && !other_pattern && f->solver.analyzed()) PetscCall(log_flops(f, f->solver.schedule().factor_flops));
+  if (!ierr && !other_pattern && f->solver.analyzed()) PetscCall(log_flops(f, f->solver->schedule().factor_flops));
   PetscCall(PetscLogEventEnd(log_events.numeric, A, 0, 0, 0));
   PetscCall(restore_device_values(A, &d_values));
   PetscCall(csr.restore());

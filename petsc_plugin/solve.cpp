@@ -28,14 +28,14 @@ PetscErrorCode log_solve_flops(const Factor* f, PetscInt nrhs) {
 // left above the tolerance is only reported (it is a preconditioner by the user's choice).
 PetscErrorCode report_solve(Mat F, bool* failed) {
   Factor* f = factor_of(F);
-  const SolveStats& ss = f->solver.solve_stats();
+  const SolveStats& ss = f->solver->solve_stats();
   const double tol = f->options.backward_error_tolerance;
   PetscFunctionBegin;
   *failed = ss.status != Status::ok;
   // Every solve's cost and accuracy, for -info: where MatSolve's time goes (refinement steps).
   PetscCall(PetscInfo(F, "gpuglu: solve %.3f ms, %d refinement steps, backward error %g (normwise %g)\n", ss.solve_ms,
                       (int)ss.refine_steps, ss.backward_error, ss.normwise_error));
-  if (ss.recovered || *failed) PetscCall(report_recovery(F, f->solver.factor_stats(), "solve"));
+  if (ss.recovered || *failed) PetscCall(report_recovery(F, f->solver->factor_stats(), "solve"));
   if (*failed) {
     char why[256];
     std::snprintf(why, sizeof(why),
@@ -54,7 +54,7 @@ PetscErrorCode report_solve(Mat F, bool* failed) {
     PetscCall(PetscInfo(F,
                         "gpuglu: backward error %g after %d refinement steps is above %g: the factor (with %" PetscInt64_FMT
                         " perturbed pivots) is a preconditioner, not a direct solver, for this matrix\n",
-                        ss.backward_error, ss.refine_steps, tol, (PetscInt64)f->solver.factor_stats().perturbed_pivots));
+                        ss.backward_error, ss.refine_steps, tol, (PetscInt64)f->solver->factor_stats().perturbed_pivots));
   }
   PetscFunctionReturn(0);
 }
@@ -91,12 +91,14 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscCall(PetscLogEventBegin(log_events.solve, F, b, x, 0));
   const PetscErrorCode ierr =
       guarded(PETSC_COMM_SELF, transpose ? "gpuglu solve_transpose" : "gpuglu solve", [&] {
-        if (on_device)
-          f->solver.solve_device(bv, xv, transpose);
+        if (on_device && transpose)
+          f->solver->solve_transpose_device(bv, xv);
+        else if (on_device)
+          f->solver->solve_device(bv, xv);
         else if (transpose)
-          f->solver.solve_transpose(bv, xv);
+          f->solver->solve_transpose(bv, xv);
         else
-          f->solver.solve(bv, xv);
+          f->solver->solve(bv, xv);
       });
   if (!ierr) PetscCall(log_solve_flops(f, 1));
   PetscCall(PetscLogEventEnd(log_events.solve, F, b, x, 0));
@@ -146,10 +148,10 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   PetscCall(PetscLogEventBegin(log_events.solve, F, Bd, X, 0));
   const PetscErrorCode ierr = guarded(PETSC_COMM_SELF, "gpuglu solve", [&] {
     if (!transpose) {
-      f->solver.solve(static_cast<int32_t>(nrhs), bv, ldb, xv, ldx);
+      f->solver->solve(static_cast<int32_t>(nrhs), bv, ldb, xv, ldx);
     } else {
       // The core has no many-right-hand-side transpose solve: one column at a time.
-      for (PetscInt c = 0; c < nrhs; ++c) f->solver.solve_transpose(bv + c * ldb, xv + c * ldx);
+      for (PetscInt c = 0; c < nrhs; ++c) f->solver->solve_transpose(bv + c * ldb, xv + c * ldx);
     }
   });
   if (!ierr) PetscCall(log_solve_flops(f, nrhs));

@@ -19,13 +19,13 @@ const char* ordering_name(Ordering o) {
 PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) {
   PetscFunctionBegin;
   if (active == Backend::cuda) {
-    const DeviceInfo& d = f->solver.device_info();
+    const DeviceInfo& d = f->solver->device_info();
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: GPU %d: %s (%d SMs, %.1f GiB), factor memory %.1f MiB\n",
                                      d.ordinal, d.name.c_str(), d.sm_count,
                                      static_cast<double>(d.memory_bytes) / (1 << 30),
-                                     static_cast<double>(f->solver.device_bytes()) / (1 << 20)));
+                                     static_cast<double>(f->solver->device_bytes()) / (1 << 20)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "triangular solves: %s (-mat_gpuglu_trsv %s), level analysis on the %s\n",
-                                     to_string(f->solver.trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
+                                     to_string(f->solver->trsv_kernel()).data(), to_string(f->options.trsv_kernel).data(),
                                      f->options.trsv_analysis == TrsvAnalysisSite::gpu ? "GPU" : "CPU"));
     if (f->device_numerics > 0 || f->device_vec_solves > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer,
@@ -35,8 +35,8 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
                                        (PetscInt64)f->device_numerics, (PetscInt64)f->numerics,
                                        (PetscInt64)f->device_vec_solves, (PetscInt64)f->vec_solves));
   } else {
-    if (!f->solver.backend_note().empty())
-      PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver.backend_note().c_str()));
+    if (!f->solver->backend_note().empty())
+      PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver->backend_note().c_str()));
     const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
   }
@@ -47,7 +47,7 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
 // else what the options ask for.
 PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   const Options& o = f->options;
-  const Schedule* s = f->solver.analyzed() ? &f->solver.schedule() : nullptr;
+  const Schedule* s = f->solver.analyzed() ? &f->solver->schedule() : nullptr;
   PetscFunctionBegin;
   if (s && s->repivoted) {
     // Pivot policy auto or repivot replaced the matching and ordering by KLU's pivot order.
@@ -94,7 +94,7 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
 }
 
 PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
-  const Schedule& s = f->solver.schedule();
+  const Schedule& s = f->solver->schedule();
   const AnalysisTimes& t = s.times;
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", %s: %" PetscInt64_FMT "\n", s.n,
@@ -123,8 +123,8 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
 }
 
 PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
-  const FactorStats& fs = f->solver.factor_stats();
-  const SolveStats& ss = f->solver.solve_stats();
+  const FactorStats& fs = f->solver->factor_stats();
+  const SolveStats& ss = f->solver->solve_stats();
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "analyses run: %" PetscInt64_FMT
@@ -151,14 +151,14 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      (PetscInt64)f->lu_fallbacks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
-  if (f->solver.inertia_defined() && !f->solver.uses_lu() && !f->solver.schedule().incomplete && fs.perturbed_pivots == 0) {
+  if (f->solver.inertia_defined() && !f->solver.uses_lu() && !f->solver->schedule().incomplete && fs.perturbed_pivots == 0) {
     Inertia in;
     if (!guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }))
       PetscCall(PetscViewerASCIIPrintf(viewer, "inertia: %" PetscInt64_FMT " negative, %" PetscInt64_FMT
                                                " zero, %" PetscInt64_FMT " positive pivots\n",
                                        (PetscInt64)in.negative, (PetscInt64)in.zero, (PetscInt64)in.positive));
   }
-  if (f->solver.active_backend() == Backend::cuda)
+  if (f->solver->active_backend() == Backend::cuda)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last factorization time (ms): %.3f (GPU scatter + level loop %.3f)\n",
                                      fs.factor_ms, fs.device_ms));
   else
@@ -189,7 +189,7 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
 
-  const Backend active = f->solver.analyzed() ? f->solver.active_backend() : f->options.backend;
+  const Backend active = f->solver.analyzed() ? f->solver->active_backend() : f->options.backend;
   if (f->solver.symmetric() && f->options.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (%s), in PETSc's "
@@ -229,7 +229,7 @@ PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType, MatInfo* info) {
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->block_size = 1.0;
   if (f->solver.analyzed()) {
-    const double nnz_f = static_cast<double>(f->solver.schedule().nnz_factor());
+    const double nnz_f = static_cast<double>(f->solver->schedule().nnz_factor());
     info->nz_used = nnz_f;
     info->nz_allocated = nnz_f;
     info->fill_ratio_needed = f->nnz_a > 0 ? nnz_f / static_cast<double>(f->nnz_a) : 0.0;

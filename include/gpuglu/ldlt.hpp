@@ -1,9 +1,10 @@
 #pragma once
 // SparseLDLT: A = P^T S^-1 L D L^T S^-1 P for symmetric A (Chen & Wang's right-looking
-// LDL^T by levels of the elimination tree), with SparseLU's four verbs:
+// LDL^T by levels of the elimination tree), with SparseLU's four verbs (the three after
+// analyze() are BasicSparseSolver's, solver.hpp):
 //   analyze(A)  once per pattern (CPU): symmetric scaling, ordering, L's pattern, levels
 //   factor(A)   numeric, on the chosen backend; repeat with new values
-//   solve(b)    many times (A = A^T: the transposed solve is the same)
+//   solve(b)    many times (A = A^T: the transposed solve is the same; A = A^H: conjugated)
 // and inertia() from D. Static pivots (no 2 x 2 pivots): under the default pivot policy a
 // tiny pivot is perturbed and refinement repairs the solve; where it cannot (backward error
 // above Options::backward_error_tolerance), gpuglu's LU on the same matrix takes over,
@@ -13,16 +14,11 @@
 // or a Hermitian A = A^H as L D L^H (Symmetry, given to analyze()).
 #include <complex>
 #include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
 
-#include "gpuglu/device.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
-#include "gpuglu/schedule.hpp"
-#include "gpuglu/status.hpp"
+#include "gpuglu/solver.hpp"
 
 namespace gpuglu {
 
@@ -40,15 +36,9 @@ struct Inertia {
 enum class Symmetry : uint8_t { symmetric, hermitian };
 
 template <class Scalar>
-class BasicSparseLDLT {
+class BasicSparseLDLT : public BasicSparseSolver<Scalar> {
  public:
-  using value_type = Scalar;
   explicit BasicSparseLDLT(const Options& options = Options());
-  ~BasicSparseLDLT();
-  BasicSparseLDLT(BasicSparseLDLT&&) noexcept;
-  BasicSparseLDLT& operator=(BasicSparseLDLT&&) noexcept;
-  BasicSparseLDLT(const BasicSparseLDLT&) = delete;
-  BasicSparseLDLT& operator=(const BasicSparseLDLT&) = delete;
 
   // a holds both triangles (full; checked for symmetry of pattern and - unless
   // check_symmetry is false, when the caller knows - of values) or one (lower, upper).
@@ -56,23 +46,13 @@ class BasicSparseLDLT {
   // which only guards indefinite pivots, is skipped. given_perm as in SparseLU::analyze.
   // symmetry: complex only (ignored for double); check_symmetry then compares a_ij with a_ji
   // or with conj(a_ji), and one-triangle storage mirrors (conjugates) the stored triangle.
+  // factor() then takes A's values in this storage; schedule() is the LDL^T's.
   void analyze(const CsrView<int32_t, Scalar>& a, StoredTriangle stored = StoredTriangle::full,
                const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false,
                Symmetry symmetry = Symmetry::symmetric);
   void analyze(const CsrView<int64_t, Scalar>& a, StoredTriangle stored = StoredTriangle::full,
                const int32_t* given_perm = nullptr, bool check_symmetry = true, bool spd = false,
                Symmetry symmetry = Symmetry::symmetric);
-
-  // Numeric factorization with A's values (the analyzed pattern and storage). Returns the
-  // stats; status != ok means no usable factor (solve() then throws not_factored).
-  const FactorStats& factor(const CsrView<int32_t, Scalar>& a);
-  const FactorStats& factor(const CsrView<int64_t, Scalar>& a);
-  const FactorStats& refactor(const Scalar* values);  // values in the analyzed CSR order
-
-  // x = A^{-1} b; b and x may alias. Column-major many right-hand sides as SparseLU's.
-  const SolveStats& solve(const Scalar* b, Scalar* x);
-  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
-  void set_refinement(int32_t steps, double tolerance);
 
   // Counts of negative, zero and positive pivots of the last factorization. Throws
   // Error(not_factored) without one, and Error(unsupported) when it cannot be trusted:
@@ -82,29 +62,16 @@ class BasicSparseLDLT {
   // A = A^H for the last factorization, so that D's signs are its inertia: always for a real
   // A and a Hermitian one; for a complex symmetric one when all its values are real.
   bool hermitian_values() const noexcept;
+  // analyze() was told A = A^H (complex only): the factor is L D L^H.
+  bool hermitian() const noexcept;
   // The LDL^T could not give a backward error within the tolerance and gpuglu's LU on the
   // same matrix factors and solves instead (until a later factorization's LDL^T succeeds).
   bool uses_lu() const noexcept;
   // That LU (its schedule, stats, device), once a fallback has built it; nullptr before.
   const BasicSparseLU<Scalar>* fallback_lu() const noexcept;
 
-  bool analyzed() const noexcept;
-  bool factored() const noexcept;
-  const Schedule& schedule() const;  // the LDL^T's (throws not_analyzed)
-  const Options& options() const noexcept;
-  const FactorStats& factor_stats() const noexcept;
-  const SolveStats& solve_stats() const noexcept;
-  Backend active_backend() const noexcept;
-  int64_t analysis_count() const noexcept;
-  const std::vector<Scalar>& factor_values() const;  // L with D on its diagonal (schedule()'s layout)
-  const DeviceInfo& device_info() const noexcept;
-  const std::string& backend_note() const noexcept;
-  int64_t device_bytes() const noexcept;
-  TrsvKernel trsv_kernel() const noexcept;
-
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Impl;  // its BasicSparseSolver::Core (src/api/sparse_ldlt_impl.hpp)
 };
 
 using SparseLDLT = BasicSparseLDLT<double>;

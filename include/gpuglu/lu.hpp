@@ -3,188 +3,40 @@
 //   analyze(A)  once per pattern (CPU), builds the Schedule
 //   factor(A)   numeric, on the chosen backend; repeat with new values (refactorization)
 //   solve(b)    / solve_transpose(b) / solve(B) for many right-hand sides
+// The verbs after analyze() are BasicSparseSolver's (solver.hpp), shared with SparseLDLT.
 // The object owns its schedule, factor values and backend buffers (RAII).
 // BasicSparseLU<Scalar> is one template for both scalar types: SparseLU (double) and
 // SparseLUComplex (std::complex<double>; CPU backend, column engine: docs/user_guide.md).
 #include <complex>
 #include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
 
-#include "gpuglu/device.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
-#include "gpuglu/schedule.hpp"
-#include "gpuglu/status.hpp"
+#include "gpuglu/solver.hpp"
 
 namespace gpuglu {
 
-// Why a factorization left the schedule it started with (PivotPolicy::automatic, repivot).
-enum class RecoveryReason : uint8_t {
-  none,
-  tiny_pivot,      // a static pivot below the threshold, or an Inf/NaN produced by the elimination
-  backward_error,  // a solve stayed above Options::backward_error_tolerance after refinement
-  growth,          // the factor was suspicious (growth, clamped scales) and the solve that checked it failed
-};
-const char* to_string(RecoveryReason r) noexcept;
-
-struct FactorStats {
-  Status status = Status::not_factored;  // ok, numerically_singular (report policy) or nan_or_inf
-  int32_t pivot_column = -1;   // first tiny pivot (column of C, see schedule.hpp), -1 if none
-  int32_t pivot_column_original = -1;  // the same column in A's numbering
-  double pivot_value = 0.0;    // its value before any perturbation
-  int64_t perturbed_pivots = 0;
-  double min_pivot_ratio = 0.0;  // min_j |U(j,j)| / max_i |F(i,j)|
-  double growth = 0.0;           // max |F| / max |C| (pivot growth estimate)
-  double factor_ms = 0.0;        // last numeric factorization (scatter + factor)
-  double device_ms = 0.0;        // of which on the GPU: scatter + level loop (CUDA events; 0 on the CPU)
-  int64_t factorizations = 0;    // factor()/refactor() calls since the last analyze() (a re-pivot does not reset it)
-
-  // Options::shift_type (incomplete factorizations): the factorizations this call ran
-  // beyond the first (PETSc's "number of shift tries") and the shift of the factor kept.
-  int32_t shift_tries = 0;
-  double shift_amount = 0.0;
-
-  // PivotPolicy::repivot. A tiny pivot under the schedule this call started with makes it
-  // re-analyze A with KLU's partial pivoting (analyze_with_partial_pivoting) and factor the
-  // same values again with that order; status and the pivot fields above then describe
-  // the second attempt, which is the last: a tiny pivot there is numerically_singular.
-  // PivotPolicy::automatic also re-pivots when a solve (or the check of a factor with
-  // suspicious growth) stays above the backward-error tolerance, after a fresh static
-  // analysis of the values where the schedule was analyzed from other values.
-  bool repivoted = false;          // this call replaced the schedule by KLU's (schedule().repivoted)
-  bool repivot_singular = false;   // KLU found A singular too: the schedule stays, status numerically_singular
-  int32_t repivot_column_original = -1;  // the tiny pivot that started the re-analysis or recovery (A's numbering), -1 if none
-  double repivot_pivot_value = 0.0;      // its value
-  int64_t repivot_nnz_before = 0;  // nnz(L+U) of the schedule this call started with, when it was replaced (after: schedule().nnz_factor())
-  int64_t repivots = 0;            // schedules replaced by re-pivoting since the last analyze()
-
-  // PivotPolicy::automatic: why the schedule this factor started with was left (none if it
-  // was kept), and whether a fresh static analysis (MC64 and ordering of the current values)
-  // was part of the recovery; reanalyses counts those since the last analyze().
-  RecoveryReason recovery = RecoveryReason::none;
-  bool reanalyzed = false;
-  int64_t reanalyses = 0;
-  // The growth exceeded Options::check_growth (or the schedule's MC64 scales were clamped), so
-  // a solve with a known solution checked the factor before it was accepted (its backward
-  // error; -1 when no check ran).
-  double check_backward_error = -1.0;
-  double recovery_growth = 0.0;  // RecoveryReason::growth: the growth of the factor that failed its check
-
-  // SparseLDLT only: its LDL^T could not give a backward error within the tolerance
-  // (recovery says why) and gpuglu's LU factored the same matrix instead; the stats above
-  // then describe that LU.
-  bool lu_fallback = false;
-};
-
-struct SolveStats {
-  // ok, or numerically_singular: the backward error stayed above
-  // Options::backward_error_tolerance after refinement and after every recovery the pivot
-  // policy allows (not under perturb). The factor is then marked failed (factored() false,
-  // factor_stats().status numerically_singular) and x holds no solution.
-  Status status = Status::ok;
-  int32_t refine_steps = 0;      // refinement steps taken by the last solve
-  double backward_error = -1.0;  // componentwise backward error after refinement (-1: not computed)
-  // Arioli, Demmel & Duff's omega1 + omega2 in the factorization's equilibration (-1: not
-  // computed): what PivotPolicy::automatic accepts when no pivot order reaches the
-  // componentwise tolerance (accepted_normwise).
-  double normwise_error = -1.0;
-  bool accepted_normwise = false;
-  // The backward error is above Options::backward_error_tolerance. Under perturb the solve
-  // still returns (the factor is a preconditioner, not a direct solver); under the other
-  // policies status says whether a recovery repaired it.
-  bool inaccurate = false;
-  // PivotPolicy::automatic: this solve replaced a factor that failed the check
-  // (factor_stats() describes the new one).
-  bool recovered = false;
-  double solve_ms = 0.0;
-};
-
 template <class Scalar>
-class BasicSparseLU {
+class BasicSparseLU : public BasicSparseSolver<Scalar> {
  public:
-  using value_type = Scalar;
   explicit BasicSparseLU(const Options& options = Options());
-  ~BasicSparseLU();
-  BasicSparseLU(BasicSparseLU&&) noexcept;
-  BasicSparseLU& operator=(BasicSparseLU&&) noexcept;
-  BasicSparseLU(const BasicSparseLU&) = delete;
-  BasicSparseLU& operator=(const BasicSparseLU&) = delete;
 
   // Analysis of A's pattern (and values for the matching). Discards previous factors.
   // given_perm: see analyze() in analysis.hpp.
+  // factor() (solver.hpp) under PivotPolicy::repivot: a tiny pivot re-analyzes with KLU's
+  // partial pivoting first (see FactorStats). An Error from KLU's analysis (out_of_memory,
+  // ...) leaves the previous schedule in place; one from building the new schedule's
+  // buffers or CUDA engine (host or device memory, with no CPU fallback allowed) leaves the
+  // object not analyzed.
   void analyze(const CsrView<int32_t, Scalar>& a, const int32_t* given_perm = nullptr);
   void analyze(const CsrView<int64_t, Scalar>& a, const int32_t* given_perm = nullptr);
 
-  // Numeric factorization with A's values. A must have the analyzed pattern:
-  // Error(pattern_changed) otherwise. Returns the stats; status != ok means no
-  // usable factor (solve() then throws not_factored). NaN/Inf values: status nan_or_inf.
-  // PivotPolicy::repivot: a tiny pivot re-analyzes with KLU's partial pivoting first (see
-  // FactorStats). An Error from KLU's analysis (out_of_memory, ...) leaves the previous
-  // schedule in place; one from building the new schedule's buffers or CUDA engine (host or
-  // device memory, with no CPU fallback allowed) leaves the object not analyzed.
-  const FactorStats& factor(const CsrView<int32_t, Scalar>& a);
-  const FactorStats& factor(const CsrView<int64_t, Scalar>& a);
-  // Same, trusting the caller that the pattern is the analyzed one (values in its CSR order).
-  const FactorStats& refactor(const Scalar* values);
-
-  // x = A^{-1} b; b and x may alias. n entries each.
-  const SolveStats& solve(const Scalar* b, Scalar* x);
-  // x = A^{-T} b.
-  const SolveStats& solve_transpose(const Scalar* b, Scalar* x);
-  // Column-major B (n x nrhs, leading dimension ldb) -> X (ldx); may alias when ldb == ldx.
-  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
-
-  // Device-resident data (the CUDA backend with a CUDA PETSc's Mat and Vec arrays): the
-  // same refactor() and solves with A's values (CSR order of the analyzed pattern), b and x
-  // in device memory of this process (cudaMalloc'd; any device, copied device to device).
-  // Nothing goes through the host unless a pivot policy's recovery needs A's values there
-  // (then they are downloaded once) or the engine in use reads host arrays only
-  // (device_data_direct() false: the CPU backend and the LDL^T engine; then the
-  // data is copied, and these calls still work). The caller's arrays must be complete when
-  // called (their streams synchronized); on return nothing of the call is pending. b and x
-  // must not overlap. Error(unsupported) in a build without CUDA.
-  bool device_data_direct() const noexcept;
-  const FactorStats& factor_device(const Scalar* d_values);
-  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x);
-  const SolveStats& solve_transpose_device(const Scalar* d_b, Scalar* d_x);
-
-  // Refinement is a property of the solve, not of the factors: change it between solves
-  // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
-  // steps 0 also turns off the backward-error check, and with it every recovery a solve
-  // could make.
-  void set_refinement(int32_t steps, double tolerance);
-
-  bool analyzed() const noexcept;
-  bool factored() const noexcept;
-  const Schedule& schedule() const;  // throws not_analyzed
-  const Options& options() const noexcept;
-  const FactorStats& factor_stats() const noexcept;
-  const SolveStats& solve_stats() const noexcept;
-  Backend active_backend() const noexcept;  // the backend that runs factor()/solve()
   // The engine of the current schedule (Options::lu_engine resolved; column for ILU and
   // for KLU's re-pivoted order); before analyze(), the option as given.
   LuEngine lu_engine() const noexcept;
-  // Schedules built by this object (reuse is observable): analyze() calls plus the
-  // re-analyses of PivotPolicy::repivot (FactorStats::repivots), which replace the schedule.
-  int64_t analysis_count() const noexcept;
-  // The factor values F (CSC, schedule().f_colptr layout), for tests and the GPU-vs-reference checks.
-  // (With the CUDA backend: downloaded from the device on first use after a factorization.)
-  const std::vector<Scalar>& factor_values() const;
-  // The device the CUDA backend runs on (usable == false when the CPU backend runs).
-  const DeviceInfo& device_info() const noexcept;
-  // Why backend automatic stayed on the CPU although a GPU was chosen (e.g. the factor
-  // did not fit in device memory); empty otherwise.
-  const std::string& backend_note() const noexcept;
-  int64_t device_bytes() const noexcept;  // device memory held by the CUDA backend (0 on the CPU)
-  // The kernel of the CUDA backend's triangular solves (Options::trsv_kernel resolved;
-  // the option as given on the CPU backend, whose solves are sequential).
-  TrsvKernel trsv_kernel() const noexcept;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Impl;  // its BasicSparseSolver::Core (src/api/sparse_lu_impl.hpp)
 };
 
 using SparseLU = BasicSparseLU<double>;

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "api/sparse_lu_impl.hpp"
+#include "core/scalar.hpp"
 #include "gpuglu/analysis.hpp"
-#include "gpuglu/matrix_ops.hpp"
 
 namespace gpuglu {
 
@@ -20,16 +20,16 @@ namespace gpuglu {
 // never re-pivoted again within the call.
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::repivot_once() {
-  const FactorStats failed = fstats;
+  const FactorStats failed = this->fstats;
   if (!switch_to_partial_pivoting()) return;
-  const int64_t nnz_before = fstats.repivot_nnz_before;
-  fstats = FactorStats();
-  fstats.factorizations = failed.factorizations;
-  fstats.repivoted = true;
-  fstats.repivot_column_original = failed.pivot_column_original;
-  fstats.repivot_pivot_value = failed.pivot_value;
-  fstats.repivot_nnz_before = nnz_before;
-  factor_with_schedule(PivotRule::from(options));
+  const int64_t nnz_before = this->fstats.repivot_nnz_before;
+  this->fstats = FactorStats();
+  this->fstats.factorizations = failed.factorizations;
+  this->fstats.repivoted = true;
+  this->fstats.repivot_column_original = failed.pivot_column_original;
+  this->fstats.repivot_pivot_value = failed.pivot_value;
+  this->fstats.repivot_nnz_before = nnz_before;
+  factor_with_schedule(PivotRule::from(this->options));
 }
 
 // The schedule becomes KLU's pivot order for a_values. False, with the schedule kept and
@@ -37,33 +37,34 @@ void BasicSparseLU<Scalar>::Impl::repivot_once() {
 template <class Scalar>
 bool BasicSparseLU<Scalar>::Impl::switch_to_partial_pivoting() {
   host_values();  // KLU factors A on the CPU
-  const int64_t nnz_before = schedule.nnz_factor();
+  const int64_t nnz_before = this->schedule.nnz_factor();
   Schedule klu_order;
   try {
     klu_order = analyze_partial_pivoting();
   } catch (const std::bad_alloc&) {
-    throw Error(Status::out_of_memory, "re-pivoting ran out of host memory (n = " + std::to_string(schedule.n) + ")");
+    throw Error(Status::out_of_memory,
+                "re-pivoting ran out of host memory (n = " + std::to_string(this->schedule.n) + ")");
   } catch (const Error& e) {
     if (e.status() != Status::numerically_singular) throw;
-    fstats.repivot_singular = true;
-    fstats.repivot_column_original = fstats.pivot_column_original;
-    fstats.repivot_pivot_value = fstats.pivot_value;
+    this->fstats.repivot_singular = true;
+    this->fstats.repivot_column_original = this->fstats.pivot_column_original;
+    this->fstats.repivot_pivot_value = this->fstats.pivot_value;
     return false;
   }
   replace_schedule(std::move(klu_order));
   ++repivots;
-  fstats.repivot_nnz_before = nnz_before;
+  this->fstats.repivot_nnz_before = nnz_before;
   return true;
 }
 
 // PivotPolicy::automatic, after the factorization with the schedule this call started with.
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::recover_in_factor() {
-  if (fstats.status == Status::nan_or_inf) return;  // an input value: no pivot order repairs it
+  if (this->fstats.status == Status::nan_or_inf) return;  // an input value: no pivot order repairs it
   const RecoveryReason why = assess_factor();
   if (why == RecoveryReason::none) return;
-  if (!recover(why, [&] { return assess_factor() == RecoveryReason::none; }) && fstats.status == Status::ok)
-    fstats.status = Status::numerically_singular;  // the last factor failed its check solve
+  if (!recover(why, [&] { return assess_factor() == RecoveryReason::none; }) && this->fstats.status == Status::ok)
+    this->fstats.status = Status::numerically_singular;  // the last factor failed its check solve
 }
 
 // none when the factor just computed is usable: no tiny pivot, and where it is suspicious
@@ -71,25 +72,12 @@ void BasicSparseLU<Scalar>::Impl::recover_in_factor() {
 // unbalanced), a solve with a known solution within the backward-error tolerance.
 template <class Scalar>
 RecoveryReason BasicSparseLU<Scalar>::Impl::assess_factor() {
-  if (fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
-  const bool suspicious = fstats.growth > options.check_growth || schedule.scales_clamped > 0;
-  if (fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
-  fstats.check_backward_error = check_solve();
-  return fstats.check_backward_error <= options.backward_error_tolerance ? RecoveryReason::none
+  if (this->fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
+  const bool suspicious = this->fstats.growth > this->options.check_growth || this->schedule.scales_clamped > 0;
+  if (this->fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
+  this->fstats.check_backward_error = this->check_solve();
+  return this->fstats.check_backward_error <= this->options.backward_error_tolerance ? RecoveryReason::none
                                                                          : RecoveryReason::growth;
-}
-
-// Solves A x = A t for t_i in [1, 2) (a smooth, nonzero solution, so that every component
-// of b has a reference scale) and returns the backward error the refined solve reaches.
-template <class Scalar>
-double BasicSparseLU<Scalar>::Impl::check_solve() {
-  host_values();  // b = A t is formed on the CPU
-  const auto n = static_cast<size_t>(schedule.n);
-  check_x.resize(n);
-  check_b.resize(n);
-  for (size_t i = 0; i < n; ++i) check_x[i] = Scalar(1.0 + static_cast<double>((i * 2654435761u) % 1024) / 1024.0);
-  spmv(analyzed_matrix(), check_x.data(), check_b.data());
-  return solve_one(check_b.data(), check_x.data(), false, max_refine_steps()).backward_error;
 }
 
 // PivotPolicy::automatic: the factor of the current schedule failed (why). The schedules
@@ -101,71 +89,50 @@ double BasicSparseLU<Scalar>::Impl::check_solve() {
 template <class Scalar>
 bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::function<bool()>& accept) {
   host_values();  // every schedule after this one is analyzed from A's values on the CPU
-  const FactorStats failed = fstats;
-  const int64_t nnz_before = schedule.nnz_factor();
+  const FactorStats failed = this->fstats;
+  const int64_t nnz_before = this->schedule.nnz_factor();
   auto restart = [&](bool reanalyzed) {
-    fstats = FactorStats();
-    fstats.factorizations = failed.factorizations;
-    fstats.repivot_nnz_before = nnz_before;
-    fstats.recovery = why;
-    fstats.reanalyzed = reanalyzed;
-    if (why == RecoveryReason::growth) fstats.recovery_growth = failed.growth;
-    if (why == RecoveryReason::tiny_pivot) {
-      fstats.repivot_column_original = failed.pivot_column_original;
-      fstats.repivot_pivot_value = failed.pivot_value;
-    }
+    this->fstats = FactorStats();
+    this->fstats.factorizations = failed.factorizations;
+    this->fstats.repivot_nnz_before = nnz_before;
+    this->fstats.reanalyzed = reanalyzed;
+    this->note_recovery(why, failed);
   };
   bool reanalyzed = false;
   if (!schedule_fits_values) {
     reanalyze_static();
     reanalyzed = true;
     restart(reanalyzed);
-    factor_with_schedule(PivotRule::from(options));
+    factor_with_schedule(PivotRule::from(this->options));
     if (accept()) return true;
   }
-  if (schedule.supernodal) {
+  if (this->schedule.supernodal) {
     // Nested dissection on C + C^T met a tiny pivot that AMD's order on C often avoids
     // (KKT systems such as tuma1): the column engine's static schedule of these values
     // comes before KLU's order, and is kept by later factorizations as KLU's would be.
     reanalyze_static(LuEngine::column);
     reanalyzed = true;
     restart(reanalyzed);
-    factor_with_schedule(PivotRule::from(options));
+    factor_with_schedule(PivotRule::from(this->options));
     if (accept()) return true;
   }
-  if (schedule_fits_values && schedule.repivoted) return false;
+  if (schedule_fits_values && this->schedule.repivoted) return false;
   if (!switch_to_partial_pivoting()) return false;
   restart(reanalyzed);
-  fstats.repivoted = true;
-  factor_with_schedule(PivotRule::from(options));
+  this->fstats.repivoted = true;
+  factor_with_schedule(PivotRule::from(this->options));
   return accept();
 }
 
 // The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
-// would run it had these values come first; engine: the engine it analyzes for from now on
+// would run it had these values come first; kind: the engine it analyzes for from now on
 // (automatic: the one analyze() resolved).
 template <class Scalar>
-void BasicSparseLU<Scalar>::Impl::reanalyze_static(LuEngine engine) {
-  if (engine != LuEngine::automatic) analysis_options.lu_engine = engine;
+void BasicSparseLU<Scalar>::Impl::reanalyze_static(LuEngine kind) {
+  if (kind != LuEngine::automatic) analysis_options.lu_engine = kind;
   Schedule fresh = analyze_values();
   replace_schedule(std::move(fresh));
   ++reanalyses;
-}
-
-// A solve above the tolerance is no solution unless the user chose perturbed pivots (a
-// preconditioner) or an incomplete factor (never refined).
-template <class Scalar>
-bool BasicSparseLU<Scalar>::Impl::solves_must_meet_tolerance() const {
-  return options.pivot_policy != PivotPolicy::perturb && !schedule.incomplete;
-}
-
-// No pivot order gives a solve within the tolerance: the factor is unusable from now on.
-template <class Scalar>
-void BasicSparseLU<Scalar>::Impl::fail_factor() {
-  sstats.status = Status::numerically_singular;
-  if (fstats.status == Status::ok) fstats.status = Status::numerically_singular;
-  if (fstats.recovery == RecoveryReason::none) fstats.recovery = RecoveryReason::backward_error;
-  factored = false;
 }
 
 
@@ -174,19 +141,13 @@ template void BasicSparseLU<double>::Impl::repivot_once();
 template bool BasicSparseLU<double>::Impl::switch_to_partial_pivoting();
 template void BasicSparseLU<double>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<double>::Impl::assess_factor();
-template double BasicSparseLU<double>::Impl::check_solve();
 template bool BasicSparseLU<double>::Impl::recover(RecoveryReason, const std::function<bool()>&);
 template void BasicSparseLU<double>::Impl::reanalyze_static(LuEngine);
-template bool BasicSparseLU<double>::Impl::solves_must_meet_tolerance() const;
-template void BasicSparseLU<double>::Impl::fail_factor();
 template void BasicSparseLU<Complex>::Impl::repivot_once();
 template bool BasicSparseLU<Complex>::Impl::switch_to_partial_pivoting();
 template void BasicSparseLU<Complex>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<Complex>::Impl::assess_factor();
-template double BasicSparseLU<Complex>::Impl::check_solve();
 template bool BasicSparseLU<Complex>::Impl::recover(RecoveryReason, const std::function<bool()>&);
 template void BasicSparseLU<Complex>::Impl::reanalyze_static(LuEngine);
-template bool BasicSparseLU<Complex>::Impl::solves_must_meet_tolerance() const;
-template void BasicSparseLU<Complex>::Impl::fail_factor();
 
 }  // namespace gpuglu

@@ -4,6 +4,9 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/complex_symmetry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ilu_shift.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_rank.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sparse_solver.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/solver_core.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/solver_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp

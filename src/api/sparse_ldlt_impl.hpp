@@ -1,47 +1,36 @@
 #pragma once
-// SparseLDLT's private state (include/gpuglu/ldlt.hpp). The analysis works on the full
-// symmetric pattern whichever triangle the caller stores: the engines scatter it (each
-// off-diagonal pair halved twice), and the refinement's residuals and the LU fallback need
-// A whole. `source` maps the full pattern's entries to the caller's values, so a
-// refactorization is one gather. Policies (docs/design.md, "LDL^T"): static pivots,
-// perturbed under automatic and perturb; a factor or solve that misses the backward-error
-// tolerance hands the matrix to an inner SparseLU (sparse_ldlt_fallback.cpp).
+// SparseLDLT's private state (include/gpuglu/ldlt.hpp) beyond what every factorization
+// holds (api/solver_core.hpp). The analysis works on the full symmetric pattern whichever
+// triangle the caller stores: the engines scatter it (each off-diagonal pair halved twice),
+// and the refinement's residuals and the LU fallback need A whole. `source` maps the full
+// pattern's entries to the caller's values, so a refactorization is one gather. Policies
+// (docs/design.md, "LDL^T"): static pivots, perturbed under automatic and perturb; a factor
+// or solve that misses the backward-error tolerance hands the matrix to an inner SparseLU
+// (sparse_ldlt_fallback.cpp).
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "api/analyzed_pattern.hpp"
-#include "core/numeric_engine.hpp"
-#include "gpuglu/device.hpp"
+#include "api/solver_core.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 
 namespace gpuglu {
 
 template <class Scalar>
-struct BasicSparseLDLT<Scalar>::Impl {
-  Options options;
-  Backend backend = Backend::cpu;
-  bool analyzed = false;
-  bool factored = false;
-  int64_t analysis_count = 0;
-  Schedule schedule;                      // symmetric
-  detail::AnalyzedPattern input_pattern;  // as the caller stores it (factor()'s pattern check)
-  detail::AnalyzedPattern full_pattern;   // both triangles: the engines' residuals
+struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
+  using Core = typename BasicSparseSolver<Scalar>::Core;
+
+  // Schedule: symmetric; Core::pattern: A as the caller stores it.
+  detail::AnalyzedPattern full_pattern;  // both triangles: the engines' residuals
   std::vector<int32_t> full_rowptr32, full_colind;  // the same pattern for the 32-bit views
-  std::vector<int64_t> source;            // full entry -> the caller's value
-  std::vector<Scalar> full_values;        // A's values of the last factorization, full pattern
-  bool hermitian = false;                 // complex A = A^H: L D L^H (analyze()'s Symmetry)
-  std::vector<char> mirrored;             // hermitian: full entries whose value is conj(source)
+  std::vector<int64_t> source;           // full entry -> the caller's value
+  std::vector<Scalar> full_values;       // A's values of the last factorization, full pattern
+  bool hermitian = false;                // complex A = A^H: L D L^H (analyze()'s Symmetry)
+  std::vector<char> mirrored;            // hermitian: full entries whose value is conj(source)
   // The last factorization's values are all real (always for double): a complex symmetric
   // A is then Hermitian too, and D's signs are its inertia.
   bool values_real = true;
-  std::unique_ptr<BasicNumericEngine<Scalar>> engine;
-  DeviceInfo device;
-  std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
-  FactorStats fstats;
-  SolveStats sstats;
-  std::vector<Scalar> rhs_copy, check_x, check_b;
+  std::vector<Scalar> conj_work;  // the transposed solve of a Hermitian A
 
   // The LU on the same (full) matrix, built the first time the LDL^T falls short and kept
   // for the pattern: later factorizations that need it again reuse its analysis.
@@ -51,7 +40,7 @@ struct BasicSparseLDLT<Scalar>::Impl {
   // they are accepted, which is cheaper than discovering the miss in the user's solve.
   bool check_every_factor = false;
 
-  explicit Impl(const Options& o);
+  explicit Impl(const Options& o) : Core(o) {}
 
   // --- sparse_ldlt.cpp: the pipeline ---
   void discard();
@@ -59,22 +48,27 @@ struct BasicSparseLDLT<Scalar>::Impl {
   void analyze(const CsrView<I, Scalar>& a, StoredTriangle stored, const int32_t* given, bool check_symmetry, bool spd,
                Symmetry symmetry);
   void gather_full_values(const Scalar* values);
-  void require_analyzed(const char* verb) const;
-  const FactorStats& refactor(const Scalar* values);
-  int32_t factor_ldlt(const PivotRule& rule);  // returns the first perturbed column
+  const FactorStats& refactor(const Scalar* values) override;
+  int32_t factor_once(const PivotRule& rule) override;  // the LDL^T on the engine
   void factor_incomplete();
-  int32_t max_refine_steps() const;
-  EngineSolveResult solve_one(const Scalar* b, Scalar* x);
-  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
+  int32_t max_refine_steps() const override;
+  EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
+  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose) override;
+  void solve_column(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
+  const detail::AnalyzedPattern& engine_pattern() const override { return full_pattern; }
+  CsrView<int32_t, Scalar> host_matrix() override { return full_matrix(); }
   CsrView<int32_t, Scalar> full_matrix() const;
   Inertia inertia() const;
 
   // --- sparse_ldlt_fallback.cpp: the checks and the LU fallback ---
   RecoveryReason assess_factor();
-  double check_solve();
   bool fall_back_to_lu(RecoveryReason why);
+  const SolveStats* solve_elsewhere(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) override;
   const SolveStats& solve_with_lu(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
-  bool solves_must_meet_tolerance() const;
+  void set_refinement(int32_t steps, double tolerance) override;
+  int64_t device_bytes() const noexcept override;
+  // The LDL^T's engines take the host path (solver_device.cpp), as the LU fallback would.
+  bool device_data_direct() const noexcept override { return false; }
 };
 
 }  // namespace gpuglu

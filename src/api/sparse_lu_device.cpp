@@ -6,39 +6,21 @@
 // so these calls never fail for want of an engine that reads device memory.
 #include <chrono>
 #include <complex>
-#include <functional>
 
+#include "api/device_copy.hpp"
 #include "api/sparse_lu_impl.hpp"
 
 namespace gpuglu {
-namespace {
-
-// std::complex<double> is laid out as double[2] ([complex.numbers]): n scalars are n * k doubles.
-template <class Scalar>
-constexpr int64_t doubles_per = static_cast<int64_t>(sizeof(Scalar) / sizeof(double));
-
-template <class Scalar>
-void to_host(const Scalar* d_src, Scalar* h_dst, int64_t n) {
-  copy_device_to_host(reinterpret_cast<const double*>(d_src), reinterpret_cast<double*>(h_dst), n * doubles_per<Scalar>);
-}
-
-template <class Scalar>
-void to_device(const Scalar* h_src, Scalar* d_dst, int64_t n) {
-  copy_host_to_device(reinterpret_cast<const double*>(h_src), reinterpret_cast<double*>(d_dst), n * doubles_per<Scalar>);
-}
-
-}  // namespace
-
 template <class Scalar>
 const FactorStats& BasicSparseLU<Scalar>::Impl::refactor_device(const Scalar* d_values) {
-  require_analyzed("factor_device()");
-  if (!d_values && schedule.input_nnz > 0)
+  this->require_analyzed("factor_device()");
+  if (!d_values && this->schedule.input_nnz > 0)
     throw Error(Status::invalid_input, "factor_device(): the matrix has no values");
   const auto t0 = std::chrono::steady_clock::now();
-  if (!engine->supports_device_pointers()) {
-    device_staging.resize(static_cast<size_t>(schedule.input_nnz));
-    to_host(d_values, device_staging.data(), schedule.input_nnz);
-    take_values(device_staging.data());
+  if (!this->engine->supports_device_pointers()) {
+    this->device_staging.resize(static_cast<size_t>(this->schedule.input_nnz));
+    api::to_host(d_values, this->device_staging.data(), this->schedule.input_nnz);
+    take_values(this->device_staging.data());
     values_on_device = false;
     return factor_taken(t0);
   }
@@ -58,43 +40,38 @@ const FactorStats& BasicSparseLU<Scalar>::Impl::refactor_device(const Scalar* d_
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::host_values() {
   if (!values_on_device) return;
-  device_staging.resize(static_cast<size_t>(schedule.input_nnz));
-  engine->download_input(device_staging.data());
-  take_values(device_staging.data());
+  this->device_staging.resize(static_cast<size_t>(this->schedule.input_nnz));
+  this->engine->download_input(this->device_staging.data());
+  take_values(this->device_staging.data());
   values_on_device = false;
 }
 
 template <class Scalar>
 EngineSolveResult BasicSparseLU<Scalar>::Impl::solve_one_device(const Scalar* d_b, Scalar* d_x, bool transpose,
                                                                  int32_t steps) {
-  if (engine->supports_device_pointers())
-    return engine->solve_device(d_b, d_x, transpose, steps, refine_target());
+  if (this->engine->supports_device_pointers())
+    return this->engine->solve_device(d_b, d_x, transpose, steps, refine_target());
   // An engine of host arrays: b down, x up.
-  const auto n = static_cast<size_t>(schedule.n);
-  device_staging.resize(2 * n);
-  Scalar* b = device_staging.data();
+  const auto n = static_cast<size_t>(this->schedule.n);
+  this->device_staging.resize(2 * n);
+  Scalar* b = this->device_staging.data();
   Scalar* x = b + n;
-  to_host(d_b, b, schedule.n);
-  const EngineSolveResult r = engine->solve(b, x, transpose, steps, refine_target());
-  to_device(x, d_x, schedule.n);
+  api::to_host(d_b, b, this->schedule.n);
+  const EngineSolveResult r = this->engine->solve(b, x, transpose, steps, refine_target());
+  api::to_device(x, d_x, this->schedule.n);
   return r;
 }
 
 template <class Scalar>
 const SolveStats& BasicSparseLU<Scalar>::Impl::solve_device(const Scalar* d_b, Scalar* d_x, bool transpose) {
-  require_factored();
-  const int64_t n = schedule.n;
-  if (n > 0 && (!d_b || !d_x)) throw Error(Status::invalid_input, "solve_device(): null right-hand side or solution");
-  // A recovery solves again from b, which an overlapping x would have overwritten.
-  if (n > 0 && std::less<const Scalar*>()(d_b, d_x + n) && std::less<const Scalar*>()(d_x, d_b + n))
-    throw Error(Status::invalid_input, "solve_device(): b and x overlap");
+  this->check_device_solve_arguments(d_b, d_x);
   const auto t0 = std::chrono::steady_clock::now();
-  sstats = SolveStats();
+  this->sstats = SolveStats();
   const int32_t steps = max_refine_steps();
   EngineSolveResult r = solve_one_device(d_b, d_x, transpose, steps);
   check_solve_result(r, steps, [&] { return solve_one_device(d_b, d_x, transpose, steps); });
-  sstats.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return sstats;
+  this->sstats.solve_ms = api::ms_since(t0);
+  return this->sstats;
 }
 
 template const FactorStats& BasicSparseLU<double>::Impl::refactor_device(const double*);

@@ -1,40 +1,32 @@
 #pragma once
-// SparseLU's private state (include/gpuglu/lu.hpp): the schedule, the numeric engine that
-// executes it, and the policies above the engine - backend choice (sparse_lu.cpp), pivot
-// policies and their recoveries (recovery.cpp), PETSc's ILU shifts (sparse_lu.cpp with
-// ilu_shift.hpp). The engine is the only place arithmetic happens
-// (core/numeric_engine.hpp); nothing here depends on which engine it is.
+// SparseLU's private state (include/gpuglu/lu.hpp) beyond what every factorization holds
+// (api/solver_core.hpp): the pattern and values the re-analyses read, and the policies
+// above the engine - backend choice (sparse_lu.cpp), pivot policies and their recoveries
+// (recovery.cpp), device-resident values (sparse_lu_device.cpp). The engine is the only
+// place arithmetic happens (core/numeric_engine.hpp); nothing here depends on which engine
+// it is.
 #include <chrono>
 #include <functional>
-#include <memory>
-#include <string>
 #include <vector>
 
-#include "api/analyzed_pattern.hpp"
-#include "core/numeric_engine.hpp"
-#include "gpuglu/device.hpp"
+#include "api/solver_core.hpp"
 #include "gpuglu/lu.hpp"
 
 namespace gpuglu {
 
 template <class Scalar>
-struct BasicSparseLU<Scalar>::Impl {
-  Options options;
+struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
+  using Core = typename BasicSparseSolver<Scalar>::Core;
+
   // options with LuEngine::automatic resolved by analyze(); the re-analyses of the same
   // pattern use them, so that a recovery keeps the engine.
   Options analysis_options;
-  Backend backend = Backend::cpu;  // the backend analyze() chose; a re-analysis keeps it
-  bool analyzed = false;
-  bool factored = false;
-  int64_t analysis_count = 0;
   int64_t repivots = 0;    // schedules replaced by KLU's pivot order since the last analyze()
   int64_t reanalyses = 0;  // fresh static analyses by PivotPolicy::automatic since the last analyze()
   // PivotPolicy::automatic found, since the last analyze(), that no pivot order reaches the
   // componentwise backward error tolerance on this pattern while the normwise one
   // (core/backward_error.hpp) is met: later solves accept the normwise measure at once.
   bool accept_normwise = false;
-  Schedule schedule;
-  detail::AnalyzedPattern pattern;
   std::vector<int32_t> given_perm;  // Ordering::given: the caller's permutation, kept for re-analyses
   // The pattern's row pointers as the re-analyses read them (the analysis checked that
   // nnz(A) < 2^31, so int32 holds them).
@@ -47,22 +39,14 @@ struct BasicSparseLU<Scalar>::Impl {
   // The schedule was analyzed from the values in a_values (analyze(), a re-analysis, KLU's
   // order): analyzing them again would choose the same pivots.
   bool schedule_fits_values = false;
-  std::unique_ptr<BasicNumericEngine<Scalar>> engine;  // executes `schedule`; rebuilt whenever it changes
   // factor_device(): A's values of the last factorization are on the device (the engine's
   // input copy) and not yet in a_values; host_values() fetches them when a recovery needs
   // them. device_values is the caller's array during a factor_device() call only.
   bool values_on_device = false;
   const Scalar* device_values = nullptr;
-  std::vector<Scalar> device_staging;  // device data for an engine of host arrays
-  FactorStats fstats;
-  SolveStats sstats;
   int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
-  std::vector<Scalar> rhs_copy;        // b, where a solve's x overwrites it and it is read again
-  std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
-  DeviceInfo device;
-  std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
 
-  explicit Impl(const Options& o);
+  explicit Impl(const Options& o) : Core(o) {}
 
   // --- sparse_lu.cpp: the pipeline ---
   void discard();
@@ -70,18 +54,18 @@ struct BasicSparseLU<Scalar>::Impl {
   void analyze(const CsrView<I, Scalar>& a, const int32_t* given);
   void attach_engine();
   void replace_schedule(Schedule&& s);
-  void require_analyzed(const char* verb) const;
-  const FactorStats& refactor(const Scalar* values);
+  const FactorStats& refactor(const Scalar* values) override;
   const FactorStats& factor_taken(std::chrono::steady_clock::time_point t0);
   void take_values(const Scalar* values);
   void factor_with_schedule(const PivotRule& rule);
-  void set_failure_column(int32_t column);
-  int32_t max_refine_steps() const;
+  int32_t factor_once(const PivotRule& rule) override;
+  int32_t max_refine_steps() const override;
   RefineTarget refine_target() const;
-  EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps);
-  const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose);
+  EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
+  void solve_column(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
   void check_solve_result(EngineSolveResult& r, int32_t steps, const std::function<EngineSolveResult()>& again);
-  void require_factored() const;
+  const detail::AnalyzedPattern& engine_pattern() const override { return this->pattern; }
+  CsrView<int32_t, Scalar> host_matrix() override;
   CsrView<int32_t, Scalar> analyzed_matrix() const;
   // The static analysis and KLU's partial pivoting of analyzed_matrix() (complex: of its
   // magnitudes; KLU factors the complex values themselves).
@@ -89,10 +73,10 @@ struct BasicSparseLU<Scalar>::Impl {
   Schedule analyze_partial_pivoting();
 
   // --- sparse_lu_device.cpp: device-resident values and vectors ---
-  const FactorStats& refactor_device(const Scalar* d_values);
+  const FactorStats& refactor_device(const Scalar* d_values) override;
   void host_values();
   EngineSolveResult solve_one_device(const Scalar* d_b, Scalar* d_x, bool transpose, int32_t steps);
-  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x, bool transpose);
+  const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x, bool transpose) override;
   PatternRef pattern_ref() const;
 
   // --- recovery.cpp: the pivot policies above the engine ---
@@ -100,14 +84,8 @@ struct BasicSparseLU<Scalar>::Impl {
   bool switch_to_partial_pivoting();
   void recover_in_factor();
   RecoveryReason assess_factor();
-  double check_solve();
   bool recover(RecoveryReason why, const std::function<bool()>& accept);
-  void reanalyze_static(LuEngine engine = LuEngine::automatic);
-  bool solves_must_meet_tolerance() const;
-  void fail_factor();
-
-  // Options::shift_type for incomplete factorizations (api/ilu_shift.hpp has PETSc's loop).
-  void factor_with_shifts();
+  void reanalyze_static(LuEngine kind = LuEngine::automatic);
 };
 
 }  // namespace gpuglu

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <complex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "complex_test_support.hpp"
@@ -129,6 +130,26 @@ TEST(ComplexLDLT, hermitian_refactor_with_new_phases) {
   spmv(a2.view(), x_true.data(), b.data());
   ASSERT_EQ(ldlt.solve(b.data(), x.data()).status, Status::ok);
   EXPECT_LE(backward_error(a2.view(), x.data(), b.data()), 1e-14);
+}
+
+// solve_transpose (PETSc's MatSolveTranspose) with the one factor: A^T = A for a complex
+// symmetric A, and A^T = conj(A) for a Hermitian one (x = conj(A^{-1} conj(b))).
+TEST(ComplexLDLT, transposed_solves_of_symmetric_and_hermitian_matrices) {
+  const CsrZ sym = shifted(gen::from_spec("lap2d5:12x10"), 1.7, 0.05);
+  const CsrZ herm = hermitian_of(gen::from_spec("lap2d5:12x10"), 2.3, 5);
+  for (const auto& [a, symmetry] : {std::pair{sym, Symmetry::symmetric}, std::pair{herm, Symmetry::hermitian}}) {
+    SCOPED_TRACE(symmetry == Symmetry::hermitian ? "hermitian" : "symmetric");
+    SparseLDLTComplex ldlt(cpu_options());
+    ldlt.analyze(a.view(), StoredTriangle::full, nullptr, true, false, symmetry);
+    ASSERT_EQ(ldlt.factor(a.view()).status, Status::ok);
+    const std::vector<Cplx> x_true = complex_vector(a.nrows, 7);
+    std::vector<Cplx> b(x_true.size()), x(x_true.size());
+    spmv_transpose(a.view(), x_true.data(), b.data());
+    EXPECT_EQ(ldlt.solve_transpose(b.data(), x.data()).status, Status::ok);
+    EXPECT_LE(relative_error(x, x_true), 1e-9);
+    ldlt.solve_transpose(b.data(), b.data());  // b and x may alias, as in solve()
+    EXPECT_LE(relative_error(b, x), 1e-14);
+  }
 }
 
 TEST(ComplexLDLT, the_symmetry_checks_compare_the_complex_values) {
