@@ -93,7 +93,8 @@ CudaSupernodalLU::Impl::~Impl() {
 }
 
 void CudaSupernodalLU::Impl::init(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern) {
-  plan = plan_supernodal(s, o.cuda);  // checks s first: an inconsistent schedule touches no device
+  check_supernodal_schedule(s);  // first: an inconsistent schedule touches no device
+  plan = plan_supernodal(s, o.cuda, device_facts(device_ordinal));
   if (device_ordinal < 0) {
     GPUGLU_CUDA_CHECK(cudaGetDevice(&device));
   } else {
