@@ -23,11 +23,7 @@
 // A NaN residual never looks like convergence: it counts as infinitely wrong in both.
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPUGLU_HOST_DEVICE __host__ __device__
-#else
-#define GPUGLU_HOST_DEVICE
-#endif
+#include "core/host_device.hpp"
 
 namespace gpuglu {
 

@@ -3,10 +3,38 @@
 // taken from Options and the statistics a numeric factorization returns.
 #include <cstdint>
 
+#include "core/host_device.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu {
+
+// The static-pivot rule, written once for the CPU engines (PivotRule below) and every CUDA
+// kernel (lu/level_device.cuh's column pivots, supernodal/panel_device.cuh's panel pivots and
+// the dense panel check), which the GPU tests compare with the CPU bit for bit. Its products
+// are rounded once on either side: __dmul_rn on the device keeps nvcc from contracting one into
+// an FMA with whatever the inlined caller adds next; the host build does not contract.
+GPUGLU_HOST_DEVICE inline double pivot_rule_product(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+// A pivot of magnitude abs_pivot in a column whose largest magnitude is colmax is tiny when
+// abs_pivot <= threshold * colmax or abs_pivot <= zero_pivot (a zero pivot is covered by the
+// first test, colmax == 0 included; a NaN fails the comparison, so it is tiny too).
+GPUGLU_HOST_DEVICE inline bool pivot_is_tiny(double abs_pivot, double colmax, double threshold, double zero_pivot) {
+  return !(abs_pivot > pivot_rule_product(threshold, colmax)) || abs_pivot <= zero_pivot;
+}
+
+// The magnitude a tiny pivot becomes under PivotPolicy::perturb: perturbation times the
+// column's largest magnitude (1 for an all-zero column). The pivot keeps its sign (its phase,
+// complex): PivotRule::perturbed, lu/level_device.cuh's perturbed_pivot.
+GPUGLU_HOST_DEVICE inline double perturbed_pivot_size(double perturbation, double colmax) {
+  return pivot_rule_product(perturbation, colmax > 0.0 ? colmax : 1.0);
+}
 
 // The part of Options that decides whether a static pivot is usable (options.hpp).
 struct PivotRule {
@@ -20,16 +48,16 @@ struct PivotRule {
 
   // The engines (CPU and CUDA) know report and perturb only. Under repivot and automatic a
   // tiny pivot is reported like under report; SparseLU then decides what to analyze next.
-  // A pivot p of a column whose largest entry is colmax is tiny when |p| <= threshold * colmax
-  // or |p| <= zero_pivot (p == 0 is covered by the first test, colmax == 0 included; a NaN
-  // fails the comparison, so it is tiny too).
+  // Tiny: pivot_is_tiny above.
   bool tiny(double abs_pivot, double colmax) const {
-    return !(abs_pivot > threshold * colmax) || abs_pivot <= zero_pivot;
+    return pivot_is_tiny(abs_pivot, colmax, threshold, zero_pivot);
   }
-  // What a tiny pivot becomes under PivotPolicy::perturb: its sign times perturbation times
-  // the column's largest entry (1 for an all-zero column).
+  // What a tiny pivot becomes under PivotPolicy::perturb: its sign times perturbed_pivot_size
+  // (the sign applied after the product: the same bits as before, a product's rounding is
+  // symmetric in sign).
   double perturbed(double pivot, double colmax) const {
-    return (pivot < 0.0 ? -perturbation : perturbation) * (colmax > 0.0 ? colmax : 1.0);
+    const double size = perturbed_pivot_size(perturbation, colmax);
+    return pivot < 0.0 ? -size : size;
   }
 
   static PivotRule from(const Options& o) {

@@ -1,10 +1,12 @@
-# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA): common/ serves
+# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA): engine/ holds what
+# every engine reads from its device (per-device facts and kernel attributes), common/ serves
 # every engine (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
 # the LU engine (whose factor, level loop and refinement the LDL^T composes too), ldlt/ the
 # LDL^T engine's own kernels, solves and composition, trsv/ the triangular-solve module with
 # its GPU level analysis, supernodal/ the supernodal LU engine (its panels, kernels and
 # cuBLAS updates, its solves on the panels; its solves through F are lu/'s).
 set(GPUGLU_CUDA_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/engine/device_facts.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/device_copy.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/gather_kernels.cu

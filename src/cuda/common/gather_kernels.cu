@@ -3,13 +3,12 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_scalar.cuh"
+#include "cuda/engine/device_facts.hpp"
 
 namespace gpuglu::cuda {
 namespace {
 
 constexpr int kBlock = 256;
-// A grid-stride loop: a few waves of an H100 (132 SMs) are plenty for a copy.
-constexpr int64_t kMaxBlocks = 132 * 16;
 
 template <class T>
 __global__ void __launch_bounds__(kBlock) gather_kernel(int64_t count, const int64_t* __restrict__ map,
@@ -26,7 +25,8 @@ template <class T>
 void launch_gather(int64_t count, const int64_t* map, const T* in, T* out, cudaStream_t stream, bool conjugate) {
   if (count <= 0) return;
   const int64_t blocks = (count + kBlock - 1) / kBlock;
-  gather_kernel<T><<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kBlock, 0, stream>>>(
+  const int64_t max_blocks = current_device_facts().grid_stride_blocks();  // a grid-stride loop
+  gather_kernel<T><<<static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks), kBlock, 0, stream>>>(
       count, map, in, out, conjugate);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }

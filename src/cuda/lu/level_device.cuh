@@ -12,6 +12,7 @@
 #include <cfloat>
 #include <type_traits>
 
+#include "core/numeric_types.hpp"
 #include "cuda/common/device_scalar.cuh"
 #include "cuda/lu/lu_kernels.cuh"
 
@@ -129,16 +130,14 @@ __device__ void pivot_column(const BasicLevelArgs<T>& a, int32_t level, int32_t 
     if (tid == 0) record_failure(st, level, j);
     return;
   }
-  const double threshold = st->threshold;
-  const double zero_pivot = st->zero_pivot;
-  const bool tiny = !(apiv > __dmul_rn(threshold, colmax)) || apiv <= zero_pivot;
+  const bool tiny = pivot_is_tiny(apiv, colmax, st->threshold, st->zero_pivot);
   T pivot = pivot0;
   if (tiny) {
     if (st->policy == static_cast<int32_t>(PivotPolicy::report)) {
       if (tid == 0) record_failure(st, level, j);
       return;
     }
-    pivot = perturbed_pivot(pivot0, __dmul_rn(st->perturbation, colmax > 0.0 ? colmax : 1.0));
+    pivot = perturbed_pivot(pivot0, perturbed_pivot_size(st->perturbation, colmax));
     if (tid == 0) {
       atomicAdd(&st->perturbed, 1ull);
       atomicMin(&st->first_perturbed, static_cast<unsigned long long>(j));

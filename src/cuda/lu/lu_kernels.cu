@@ -16,8 +16,10 @@
 // factorization) before wait_for_previous_kernel(), and F and the state only after it.
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/programmatic_launch.cuh"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/lu/level_device.cuh"
 #include "cuda/lu/lu_kernels.cuh"
+#include "cuda/lu/update_kernels.cuh"
 
 #include <type_traits>
 
@@ -30,7 +32,7 @@ namespace {
 // updates came from earlier levels, and no column of this level updates row j of
 // another), so it can be read ahead of the updates.
 template <class T>
-struct Source {
+struct LuSource {
   int64_t pos;
   int64_t lbegin;
   int64_t lend;
@@ -38,8 +40,8 @@ struct Source {
 };
 
 template <class T>
-__device__ __forceinline__ Source<T> source_pattern(const BasicLevelArgs<T>& a, int64_t e) {
-  Source<T> s;
+__device__ __forceinline__ LuSource<T> source_pattern(const BasicLevelArgs<T>& a, int64_t e) {
+  LuSource<T> s;
   s.pos = a.src[e];
   const int32_t j = a.rowind[s.pos];
   s.lbegin = a.diag[j] + 1;
@@ -48,154 +50,41 @@ __device__ __forceinline__ Source<T> source_pattern(const BasicLevelArgs<T>& a, 
   return s;
 }
 
-// F(i, k) -= L(i, j) * U(j, k) for the rows of L(:, j), split over a group of nthreads.
-// Returns true when a row had no (i, k) entry in column k (a broken fill pattern).
-template <bool Coherent = false, class T>
-__device__ __forceinline__ bool apply_source(const BasicLevelArgs<T>& a, const Source<T>& s, int64_t qend, int tid,
-                                             int nthreads) {
-  const int32_t* __restrict__ rowind = a.rowind;
-  T* f = a.f;
-  const int64_t first = s.pos + 1;
-  bool missing = false;
-  if (a.incomplete) {
-    int64_t lo = first;  // a thread's rows ascend: each search starts after its last hit
-    for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
-      const int32_t i = rowind[p];
-      lo = first_row_at_least(rowind, lo, qend, i);
-      if (lo == qend) break;         // no row of column k at or after i: the rest is dropped
-      if (rowind[lo] != i) continue;  // (i, k) is not in the ILU pattern: dropped
-      f[lo] = sub(load_f<Coherent>(f + lo), mul(load_f<Coherent>(f + p), s.u));
-      ++lo;
-    }
-    return false;
-  }
-  // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it).
-  // Where it holds exactly those rows, as in the dense trailing blocks of late levels,
-  // F(i, k) sits at the same offset as L(i, j): no search at all. The row indices are
-  // still compared (one coalesced load), so a broken pattern is reported.
-  if (qend - first == s.lend - s.lbegin) {
-    const int64_t shift = first - s.lbegin;
-    for (int64_t p0 = s.lbegin + tid; p0 < s.lend; p0 += kUnroll * nthreads) {
-      int32_t li[kUnroll], ti[kUnroll];
-      T lv[kUnroll], tv[kUnroll];
-#pragma unroll
-      for (int r = 0; r < kUnroll; ++r) {
-        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
-        if (p < s.lend) {
-          li[r] = rowind[p];
-          ti[r] = rowind[p + shift];
-          lv[r] = load_f<Coherent>(f + p);
-          tv[r] = load_f<Coherent>(f + p + shift);
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < kUnroll; ++r) {
-        const int64_t p = p0 + static_cast<int64_t>(r) * nthreads;
-        if (p < s.lend) {
-          if (li[r] != ti[r])
-            missing = true;
-          else
-            f[p + shift] = sub(tv[r], mul(lv[r], s.u));
-        }
-      }
-    }
-    return missing;
-  }
-  // Otherwise search: the r-th row of L(:, j) below j is at least the r-th row of column k
-  // below U(j, k), and leaves room for the L rows after it, which bounds the window.
-  for (int64_t p = s.lbegin + tid; p < s.lend; p += nthreads) {
-    const int32_t i = rowind[p];
-    const int64_t to = qend - (s.lend - p) + 1;
-    const int64_t lo = first_row_at_least(rowind, first + (p - s.lbegin), to, i);
-    if (lo == to || rowind[lo] != i) return true;
-    f[lo] = sub(load_f<Coherent>(f + lo), mul(load_f<Coherent>(f + p), s.u));
-  }
-  return false;
-}
-
-// All updates of target t: for its sources in ascending order, F(i, k) -= L(i, j) * U(j, k)
-// with the rows of L(:, j) split over the group. The group synchronizes between sources,
-// so two sources touching the same (i, k) apply in the CPU's order: no atomics, and the
-// result is the same for every launch shape. The sources' pattern is read 32 at a time,
-// one per lane, so the chain src -> U(j, k) -> L(:, j)'s bounds is paid once per 32
-// sources (and, for the first 32, before waiting for the previous kernel).
+// The LU's update rule (update_kernels.cuh): target t is column k = target_col[t], its rows
+// below U(j, k) take F(i, k) -= L(i, j) * U(j, k) from each source j, over the rows of L(:, j).
 template <class T>
-__global__ void __launch_bounds__(1024) update_warp_kernel(BasicLevelArgs<T> a, int32_t level, int64_t t_begin,
-                                                           int64_t ntargets) {
-  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const bool active = w < ntargets;  // idle warps still wait, so the whole grid waits alike
-  int64_t t = 0, qend = 0, e_begin = 0, e_end = 0;
-  Source<T> mine{0, 0, 0, T{}};
-  if (active) {
-    t = t_begin + w;
-    qend = a.colptr[a.target_col[t] + 1];
-    e_begin = a.src_ptr[t];
-    e_end = a.src_ptr[t + 1];
-    if (lane < e_end - e_begin) mine = source_pattern(a, e_begin + lane);
+struct LuUpdate {
+  using Scalar = T;
+  using Source = LuSource<T>;
+  struct Target {
+    int64_t qend;  // the end of column k
+  };
+  static __device__ __forceinline__ Target target(const BasicLevelArgs<T>& a, int64_t t) {
+    return {a.colptr[a.target_col[t] + 1]};
   }
-  wait_for_previous_kernel();
-  if (!active || update_skipped(a.state, level)) return;  // whole warps leave together
-  bool missing = false;
-  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
-    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
-    if (e0 != e_begin && lane < cnt) mine = source_pattern(a, e0 + lane);
-    if (lane < cnt) mine.u = a.f[mine.pos];
-    for (int r = 0; r < cnt; ++r) {
-      Source<T> s;
-      s.pos = __shfl_sync(kFullMask, mine.pos, r);
-      s.lbegin = __shfl_sync(kFullMask, mine.lbegin, r);
-      s.lend = __shfl_sync(kFullMask, mine.lend, r);
-      s.u = shfl(kFullMask, mine.u, r);
-      missing |= apply_source(a, s, qend, lane, 32);
-      __syncwarp();
-    }
+  static __device__ __forceinline__ Source pattern(const BasicLevelArgs<T>& a, int64_t e) {
+    return source_pattern(a, e);
   }
-  if (missing) a.state->missing_fill = 1;
-}
-
-// The block-per-target update of target t. pdl_wait: wait for the previous kernel after
-// reading the schedule (level kernels); the persistent kernel has waited already.
-template <bool Coherent, class T>
-__device__ void update_target_block(const BasicLevelArgs<T>& a, int32_t level, int64_t t, bool pdl_wait) {
-  __shared__ Source<T> sources[32];
-  const int tid = static_cast<int>(threadIdx.x);
-  const int nthreads = static_cast<int>(blockDim.x);
-  const int64_t qend = a.colptr[a.target_col[t] + 1];
-  const int64_t e_begin = a.src_ptr[t];
-  const int64_t e_end = a.src_ptr[t + 1];
-  Source<T> mine{0, 0, 0, T{}};
-  if (tid < 32 && tid < e_end - e_begin) mine = source_pattern(a, e_begin + tid);
-  if (pdl_wait) wait_for_previous_kernel();
-  if (update_skipped(a.state, level)) return;
-  bool missing = false;
-  for (int64_t e0 = e_begin; e0 < e_end; e0 += 32) {
-    const int cnt = e_end - e0 < 32 ? static_cast<int>(e_end - e0) : 32;
-    if (tid < cnt) {
-      if (e0 != e_begin) mine = source_pattern(a, e0 + tid);
-      mine.u = load_f<Coherent>(a.f + mine.pos);
-      sources[tid] = mine;
-    }
-    __syncthreads();
-    for (int r = 0; r < cnt; ++r) {
-      missing |= apply_source<Coherent>(a, sources[r], qend, tid, nthreads);
-      __syncthreads();  // also keeps sources[] alive until every thread is done with it
-    }
+  template <bool Coherent>
+  static __device__ __forceinline__ T multiplier(const BasicLevelArgs<T>& a, const Source& s) {
+    return load_f<Coherent>(a.f + s.pos);
   }
-  if (missing) a.state->missing_fill = 1;
-}
-
-template <class T>
-__global__ void __launch_bounds__(1024) update_block_kernel(BasicLevelArgs<T> a, int32_t level, int64_t t_begin) {
-  update_target_block<false>(a, level, t_begin + blockIdx.x, true);
-}
-
-// The whole level loop in one launch (level_device.cuh's task loop) with the LU's
-// block-per-target update.
-template <class T>
-__global__ void __launch_bounds__(kPersistentThreads) persistent_kernel(BasicLevelArgs<T> a, PersistentArgs p) {
-  run_persistent_tasks(a, p, [&](int32_t level, int64_t t) { update_target_block<true>(a, level, t, false); });
-}
+  static __device__ __forceinline__ Source broadcast(const Source& mine, int r) {
+    Source s;
+    s.pos = __shfl_sync(kFullMask, mine.pos, r);
+    s.lbegin = __shfl_sync(kFullMask, mine.lbegin, r);
+    s.lend = __shfl_sync(kFullMask, mine.lend, r);
+    s.u = shfl(kFullMask, mine.u, r);
+    return s;
+  }
+  // Column k holds every row of L(:, j) below U(j, k) (the fill pattern guarantees it), from
+  // U(j, k)'s position on.
+  template <bool Coherent>
+  static __device__ __forceinline__ bool apply(const BasicLevelArgs<T>& a, const Source& s, const Target& target,
+                                               int tid, int nthreads) {
+    return apply_column_update<Coherent>(a, s.lbegin, s.lend, s.pos + 1, target.qend, s.u, tid, nthreads);
+  }
+};
 
 __global__ void reset_kernel(FactorState* st, int32_t policy, double threshold, double zero_pivot,
                              double perturbation) {
@@ -263,16 +152,6 @@ __global__ void __launch_bounds__(1024) pivot_block_kernel(BasicLevelArgs<T> a, 
   pivot_column<true>(a, level, j, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
 }
 
-unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks) {
-  int64_t blocks = (items + per_block - 1) / per_block;
-  if (blocks < 1) blocks = 1;
-  if (blocks > max_blocks) blocks = max_blocks;
-  return static_cast<unsigned>(blocks);
-}
-
-constexpr int64_t kMaxGrid = 2147483647;      // gridDim.x limit
-constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100 are plenty
-
 }  // namespace
 
 void launch_reset(FactorState* state, const PivotRule& rule, cudaStream_t stream) {
@@ -285,7 +164,7 @@ template <class T>
 void launch_scatter(int64_t nnz, const T* a, const int64_t* map, const double* scale, T* f, FactorState* state,
                     bool accumulate, const uint8_t* conjugate, cudaStream_t stream) {
   if (nnz <= 0) return;
-  const unsigned grid = grid_for(nnz, 256, kStreamingGrid);
+  const unsigned grid = grid_for(nnz, 256, current_device_facts().grid_stride_blocks());
   if (accumulate)
     scatter_kernel<true><<<grid, 256, 0, stream>>>(nnz, a, map, scale, f, conjugate, state);
   else
@@ -309,7 +188,8 @@ __global__ void __launch_bounds__(256) shift_diagonal_kernel(int32_t n, const in
 template <class T>
 void launch_shift_diagonal(int32_t n, const int64_t* diag, T* f, double shift, cudaStream_t stream) {
   if (n <= 0 || shift == 0.0) return;
-  shift_diagonal_kernel<<<grid_for(n, 256, kStreamingGrid), 256, 0, stream>>>(n, diag, f, shift);
+  const unsigned grid = grid_for(n, 256, current_device_facts().grid_stride_blocks());
+  shift_diagonal_kernel<<<grid, 256, 0, stream>>>(n, diag, f, shift);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -317,11 +197,9 @@ bool programmatic_launch_supported(int device) {
   // The kernels wait for their predecessor only where compiled for sm_90+ (the waits are
   // compiled out below that): a binary for an older target JIT-run on a Hopper must not
   // overlap kernels.
-  int major = 0;
-  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   cudaFuncAttributes attr{};
-  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, update_block_kernel<double>));
-  return major >= 9 && attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
+  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, update_block_kernel<LuUpdate<double>>));
+  return device_facts(device).cc_major >= 9 && attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
 }
 
 template <class T>
@@ -330,7 +208,7 @@ void launch_pivot(const BasicLevelArgs<T>& a, int32_t level, int64_t col_begin, 
   if (ncols <= 0) return;
   if (threads_per_column == 32) {
     constexpr int kWarpsPerBlock = 8;
-    launch_maybe_programmatic(pivot_warp_kernel<T>, grid_for(ncols, kWarpsPerBlock, kMaxGrid), kWarpsPerBlock * 32,
+    launch_maybe_programmatic(pivot_warp_kernel<T>, grid_for(ncols, kWarpsPerBlock), kWarpsPerBlock * 32,
                               programmatic, stream, a, level, col_begin, ncols);
   } else {
     launch_maybe_programmatic(pivot_block_kernel<T>, static_cast<unsigned>(ncols), threads_per_column, programmatic,
@@ -339,42 +217,8 @@ void launch_pivot(const BasicLevelArgs<T>& a, int32_t level, int64_t col_begin, 
 }
 
 template <class T>
-void launch_update_warps(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets,
-                         int warps_per_block, bool programmatic, cudaStream_t stream) {
-  if (ntargets <= 0) return;
-  launch_maybe_programmatic(update_warp_kernel<T>, grid_for(ntargets, warps_per_block, kMaxGrid), warps_per_block * 32,
-                            programmatic, stream, a, level, t_begin, ntargets);
-}
-
-template <class T>
-void launch_update_blocks(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
-                          bool programmatic, cudaStream_t stream) {
-  if (ntargets <= 0) return;
-  launch_maybe_programmatic(update_block_kernel<T>, grid_for(ntargets, 1, kMaxGrid), threads, programmatic, stream, a,
-                            level, t_begin);
-}
-
-template <class T>
-int persistent_blocks(int device) {
-  int sms = 0, per_sm = 0;
-  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUGLU_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<T>, kPersistentThreads, 0));
-  return sms * (per_sm > 0 ? per_sm : 1);
-}
-
-template <class T>
-void launch_persistent(const BasicLevelArgs<T>& a, const PersistentArgs& p, int blocks, cudaStream_t stream) {
-  if (p.ntasks <= 0) return;
-  persistent_kernel<T><<<static_cast<unsigned>(blocks), kPersistentThreads, 0, stream>>>(a, p);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-template <class T>
 const BasicUpdateKernels<T>& lu_update_kernels() {
-  static const BasicUpdateKernels<T> k{launch_update_warps<T>, launch_update_blocks<T>, persistent_blocks<T>,
-                                       launch_persistent<T>};
-  return k;
+  return UpdateLaunchers<LuUpdate<T>>::table();
 }
 
 #define GPUGLU_LU_KERNELS(T)                                                                                        \
@@ -382,10 +226,6 @@ const BasicUpdateKernels<T>& lu_update_kernels() {
                                const uint8_t*, cudaStream_t);                                                      \
   template void launch_shift_diagonal(int32_t, const int64_t*, T*, double, cudaStream_t);                          \
   template void launch_pivot(const BasicLevelArgs<T>&, int32_t, int64_t, int32_t, int, bool, cudaStream_t);        \
-  template void launch_update_warps(const BasicLevelArgs<T>&, int32_t, int64_t, int64_t, int, bool, cudaStream_t); \
-  template void launch_update_blocks(const BasicLevelArgs<T>&, int32_t, int64_t, int64_t, int, bool, cudaStream_t); \
-  template int persistent_blocks<T>(int);                                                                           \
-  template void launch_persistent(const BasicLevelArgs<T>&, const PersistentArgs&, int, cudaStream_t);             \
   template const BasicUpdateKernels<T>& lu_update_kernels<T>();
 GPUGLU_LU_KERNELS(double)
 GPUGLU_LU_KERNELS(DComplex)

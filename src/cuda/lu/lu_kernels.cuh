@@ -94,14 +94,6 @@ bool programmatic_launch_supported(int device);
 template <class T>
 void launch_pivot(const BasicLevelArgs<T>& a, int32_t level, int64_t col_begin, int32_t ncols, int threads_per_column,
                   bool programmatic, cudaStream_t stream);
-// Targets t_begin .. t_begin + ntargets of a level: one warp per target, warps_per_block per block.
-template <class T>
-void launch_update_warps(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets,
-                         int warps_per_block, bool programmatic, cudaStream_t stream);
-// Targets t_begin .. t_begin + ntargets of a level: one block of `threads` per target.
-template <class T>
-void launch_update_blocks(const BasicLevelArgs<T>& a, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
-                          bool programmatic, cudaStream_t stream);
 
 // --- solves (solve_kernels.cu) ---
 // out[k] = scale[perm[k]] * in[perm[k]]
@@ -128,26 +120,25 @@ struct PersistentArgs {
   int32_t* level_pivots_done;   // levels: pivots finished per level
 };
 constexpr int kPersistentThreads = 128;
-// Blocks that are resident at once on `device` (the persistent grid).
-template <class T>
-int persistent_blocks(int device);
-template <class T>
-void launch_persistent(const BasicLevelArgs<T>& a, const PersistentArgs& p, int blocks, cudaStream_t stream);
 
 // Phase 2 of one engine's level loop - its update kernels, as LevelLoop launches them: per
-// level by warps or by blocks (the launchers above have these signatures), or all levels in
-// the persistent kernel. Phase 1 (launch_pivot) is the same for every engine.
+// level by warps or by blocks, or all levels in the persistent kernel (the launchers of
+// update_launchers.cuh, which every engine instantiates with its kernels). Phase 1
+// (launch_pivot) is the same for every engine.
 template <class T>
 struct BasicUpdateKernels {
+  // Targets t_begin .. t_begin + ntargets of a level: one warp per target, warps_per_block per block.
   void (*by_warps)(const BasicLevelArgs<T>&, int32_t level, int64_t t_begin, int64_t ntargets, int warps_per_block,
                    bool programmatic, cudaStream_t stream);
+  // Targets t_begin .. t_begin + ntargets of a level: one block of `threads` per target.
   void (*by_blocks)(const BasicLevelArgs<T>&, int32_t level, int64_t t_begin, int64_t ntargets, int threads,
                     bool programmatic, cudaStream_t stream);
+  // Blocks that are resident at once on `device` (the persistent grid).
   int (*persistent_blocks)(int device);
   void (*persistent)(const BasicLevelArgs<T>&, const PersistentArgs&, int blocks, cudaStream_t stream);
 };
 using UpdateKernels = BasicUpdateKernels<double>;
-// The LU's: F(i, k) -= L(i, j) * U(j, k) (the launchers above).
+// The LU's: F(i, k) -= L(i, j) * U(j, k).
 template <class T>
 const BasicUpdateKernels<T>& lu_update_kernels();
 

@@ -23,6 +23,7 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_memory.hpp"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
 #include "cuda/lu/lu_solves.hpp"
@@ -173,11 +174,21 @@ std::vector<LevelProfile> SupernodalRecipe::profile_levels(const PivotRule& rule
   return out;
 }
 
+namespace {
+
+// First: an inconsistent schedule touches no device.
+const Schedule& checked(const Schedule& s) {
+  check_supernodal_schedule(s);
+  return s;
+}
+
+}  // namespace
+
 CudaSupernodalLU::CudaSupernodalLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
-    : BasicDeviceEngine<double>("CudaSupernodalLU", s, o, device_ordinal, pattern) {
+    : BasicDeviceEngine<double>("CudaSupernodalLU", checked(s), o, device_ordinal, pattern) {
   EngineContext& c = context();
   DeviceScope scope(c.device);
-  auto recipe = std::make_unique<SupernodalRecipe>(c, s, o, plan_supernodal(s, o.cuda));
+  auto recipe = std::make_unique<SupernodalRecipe>(c, s, o, plan_supernodal(s, o.cuda, device_facts(c.device)));
   supernodal_ = recipe.get();
   set_recipe(std::move(recipe));
 }

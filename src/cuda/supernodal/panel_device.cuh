@@ -61,10 +61,10 @@ struct PanelPivots {
         report(st->policy == static_cast<int32_t>(PivotPolicy::report)),
         min_ratio(__builtin_huge_val()) {}  // +Inf: any ratio is smaller
 
-  // The test itself: |pivot| above threshold times its column's largest magnitude, and above
-  // zero_pivot (DensePanelLU's check applies it to a finished factor).
+  // The test itself, core/numeric_types.hpp's (DensePanelLU's check applies it to a finished
+  // factor).
   __device__ bool passes(double apiv, double colmax) const {
-    return apiv > __dmul_rn(threshold, colmax) && apiv > zero_pivot;
+    return !pivot_is_tiny(apiv, colmax, threshold, zero_pivot);
   }
 
   // Column col's pivot from its value pivot0 and its column's largest magnitude (finite: no
@@ -90,7 +90,8 @@ struct PanelPivots {
       failed = col;
       return false;
     }
-    pivot = __dmul_rn(pivot0 < 0.0 ? -perturbation : perturbation, colmax > 0.0 ? colmax : 1.0);
+    const double size = perturbed_pivot_size(perturbation, colmax);
+    pivot = pivot0 < 0.0 ? -size : size;
     ++perturbed;
     if (first_perturbed < 0) first_perturbed = col;
     return true;

@@ -7,16 +7,16 @@
 
 #include "analysis/supernode_targets.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/lu/lu_kernels.cuh"
 
 namespace gpuglu::cuda {
 
 namespace {
 
-// A level with at least this many supernodes fills the GPU with blocks (132 SMs on an H100):
+// A level with at least as many supernodes as the device has SMs fills the GPU with blocks:
 // its blocks stay small. Fewer, wider supernodes (the top of the tree) get larger blocks. An
 // estimate, not yet measured.
-constexpr int32_t kManyNodes = 132;
 constexpr int kManyNodesMaxThreads = 128;
 
 // The self-scheduled sweeps' block: every task gets the same. Measured on an H100 (seven
@@ -93,6 +93,7 @@ void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tu
 void PanelSolves::init_levels(const Supernodes& sn) {
   // A block per supernode: threads for its rows below (the products) or a warp per column
   // (the backward sweeps' reductions), whichever is more, a multiple of 32.
+  const int32_t many_nodes = current_device_facts().sm_count;
   const int32_t levels = sn.num_levels();
   levels_.reserve(static_cast<size_t>(levels));
   for (int32_t l = 0; l < levels; ++l) {
@@ -107,7 +108,7 @@ void PanelSolves::init_levels(const Supernodes& sn) {
       need = std::max({need, sn.nrows(t) - ns, int64_t{32} * ns});
       widest = std::max(widest, ns);
     }
-    const int cap = lv.count >= kManyNodes ? kManyNodesMaxThreads : kernels::kPanelSolveMaxThreads;
+    const int cap = lv.count >= many_nodes ? kManyNodesMaxThreads : kernels::kPanelSolveMaxThreads;
     lv.threads = std::min(round_up_32(need), cap);
     lv.staged_cols = std::min(widest, kernels::kPanelSolveMaxStagedCols);
     levels_.push_back(lv);

@@ -130,30 +130,19 @@ __global__ void __launch_bounds__(1024) panel_block_resident_kernel(SupernodeArg
   factor_resident(a, s, k0, k1, false, resident_panel);
 }
 
-void allow_resident_smem() {
-  static const bool done = [] {
-    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_resident_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kMaxPanelSmemBytes)));
-    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_block_resident_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kMaxPanelSmemBytes)));
-    return true;
-  }();
-  (void)done;
-}
-
 }  // namespace
 
 void launch_panel_resident(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                            cudaStream_t stream) {
   if (count <= 0) return;
-  allow_resident_smem();
+  allow_panel_smem(reinterpret_cast<const void*>(panel_resident_kernel));
   panel_resident_kernel<<<static_cast<unsigned>(count), threads, smem, stream>>>(a, nodes);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_panel_block_resident(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
                                  cudaStream_t stream) {
-  allow_resident_smem();
+  allow_panel_smem(reinterpret_cast<const void*>(panel_block_resident_kernel));
   panel_block_resident_kernel<<<1, threads, smem, stream>>>(a, s, k0, k1);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }

@@ -10,6 +10,7 @@
 #include <cfloat>
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/lu/level_device.cuh"
 #include "cuda/supernodal/panel_device.cuh"
 #include "cuda/supernodal/supernodal_kernels.cuh"
@@ -20,7 +21,6 @@ namespace gpuglu::cuda::kernels {
 namespace {
 
 constexpr int kScatterThreads = 256;
-constexpr int64_t kStreamingGrid = 132 * 16;  // grid-stride loops: a few waves of an H100
 
 // Step k's rank-1 update of panel p, after column k was scaled: the L panel's columns
 // j > k (rows below k) and the U^T panel's columns j > k (all rows). A thread keeps one row
@@ -498,31 +498,11 @@ __global__ void __launch_bounds__(kScatterThreads) schur_scatter_kernel(Supernod
 
 }  // namespace
 
-namespace {
-
-// The staged kernels may use up to kMaxPanelSmemBytes of dynamic shared memory: allowed once
-// per process (the attribute is per kernel and device-independent in practice; setting it
-// again is harmless).
-void allow_panel_smem() {
-  static const bool done = [] {
-    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_factor_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kMaxPanelSmemBytes)));
-    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_block_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kMaxPanelSmemBytes)));
-    GPUGLU_CUDA_CHECK(cudaFuncSetAttribute(panel_step_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kMaxPanelSmemBytes)));
-    return true;
-  }();
-  (void)done;
-}
-
-}  // namespace
-
 void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                          cudaStream_t stream) {
   if (count <= 0) return;
   if (smem > 0) {
-    allow_panel_smem();
+    allow_panel_smem(reinterpret_cast<const void*>(panel_factor_kernel<true>));
     panel_factor_kernel<true><<<static_cast<unsigned>(count), threads, smem, stream>>>(a, nodes);
   } else {
     panel_factor_kernel<false><<<static_cast<unsigned>(count), threads, 0, stream>>>(a, nodes);
@@ -533,7 +513,7 @@ void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t c
 void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
                         cudaStream_t stream) {
   if (smem > 0) {
-    allow_panel_smem();
+    allow_panel_smem(reinterpret_cast<const void*>(panel_block_kernel<true>));
     panel_block_kernel<true><<<1, threads, smem, stream>>>(a, s, k0, k1);
   } else {
     panel_block_kernel<false><<<1, threads, 0, stream>>>(a, s, k0, k1);
@@ -544,7 +524,7 @@ void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k
 void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols, int threads,
                         size_t smem, const uint32_t* trailing_blocks, cudaStream_t stream) {
   if (count <= 0) return;
-  allow_panel_smem();
+  allow_panel_smem(reinterpret_cast<const void*>(panel_step_kernel));
   for (int32_t kb = 0, step = 0; kb < max_cols; kb += kPanelWidth, ++step) {
     panel_step_kernel<<<static_cast<unsigned>(count), threads, smem, stream>>>(a, nodes, kb);
     GPUGLU_CUDA_CHECK(cudaGetLastError());
@@ -568,7 +548,8 @@ void launch_schur_scatter(const SupernodeArgs& a, int32_t s, int64_t nb, const d
   const int64_t total = nb * ncols;
   if (total <= 0) return;
   int64_t blocks = (total + kScatterThreads - 1) / kScatterThreads;
-  if (blocks > kStreamingGrid) blocks = kStreamingGrid;
+  const int64_t max_blocks = current_device_facts().grid_stride_blocks();  // a grid-stride loop
+  if (blocks > max_blocks) blocks = max_blocks;
   schur_scatter_kernel<<<static_cast<unsigned>(blocks), kScatterThreads, 0, stream>>>(a, s, w, y0, ncols);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }

@@ -30,7 +30,9 @@ struct SupernodeArgs {
 
 // The unpivoted LU of the panels of supernodes nodes[0 .. count), a block of `threads`
 // per supernode (a multiple of 32, at most 1024), staged through smem bytes of shared memory
-// (0: unstaged). Nothing when the input held a NaN/Inf.
+// (0: unstaged). Nothing when the input held a NaN/Inf. For every panel launcher here, smem is
+// at most panel_smem_limit of the current device (the plan's sizes), and the launcher raises
+// its kernel's dynamic shared-memory attribute to that limit on that device, once.
 void launch_panel_factor(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                          cudaStream_t stream);
 
@@ -43,13 +45,13 @@ void launch_panel_block(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k
 
 // The same factorization with each supernode's L and U^T panels whole in shared memory
 // (resident_panel_kernels.cu), two barriers per column: a block of `threads` per supernode,
-// smem >= resident_smem_bytes(nr, nr - ns, ns) of its largest (bitwise launch_panel_factor's
+// smem >= resident_smem_bytes(nr, nr - ns, ns, limit) of its largest (bitwise launch_panel_factor's
 // factor). Nothing when the input held a NaN/Inf.
 void launch_panel_resident(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int threads, size_t smem,
                            cudaStream_t stream);
 
 // launch_panel_block's columns k0 .. k1 - 1 with all nr rows of them in shared memory
-// (smem >= resident_smem_bytes(nr, 0, k1 - k0)).
+// (smem >= resident_smem_bytes(nr, 0, k1 - k0, limit)).
 void launch_panel_block_resident(const SupernodeArgs& a, int32_t s, int32_t k0, int32_t k1, int threads, size_t smem,
                                  cudaStream_t stream);
 
@@ -57,7 +59,7 @@ void launch_panel_block_resident(const SupernodeArgs& a, int32_t s, int32_t k0, 
 // for levels of few supernodes: per step a block per supernode factors the step's columns and
 // solves for U's rows and U^T's block columns, then trailing_blocks[step] x count blocks
 // update the rest of both panels, a thread per entry (bitwise the one-block kernel's factor).
-// max_cols: the level's widest supernode; smem: kernels::panel_smem_bytes(max rows, 0).
+// max_cols: the level's widest supernode; smem: kernels::panel_smem_bytes(max rows, 0, limit).
 void launch_panel_steps(const SupernodeArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols, int threads,
                         size_t smem, const uint32_t* trailing_blocks, cudaStream_t stream);
 

@@ -36,35 +36,40 @@ int threads_for(int64_t work, int max_threads) {
 
 // A resident level's block: a warp per column being updated, as many as its widest panel
 // updates at once (up to 32) when its supernodes are few; when they are many, the warps the GPU
-// holds (132 SMs x 32 at full occupancy) shared among them, and at least a warp each. (H100,
+// holds (its SMs x kResidentWarpsPerSm) shared among them, and at least a warp each. (H100,
 // refactorization: a cap of 32 warps against 16 was 3-5% faster on bayer10, bcsstk18 and
 // wang3 and the same elsewhere; 8 was slower everywhere.)
-int resident_threads(int32_t count, int32_t max_cols) {
-  constexpr int64_t kResidentWarps = 132 * 32;
+// The resident kernel's occupancy: __launch_bounds__(1024) leaves it 64 registers a thread,
+// so one SM's 64K registers hold 1024 of its threads, 32 warps.
+constexpr int64_t kResidentWarpsPerSm = 32;
+int resident_threads(int32_t count, int32_t max_cols, const DeviceFacts& facts) {
+  const int64_t resident_warps = static_cast<int64_t>(facts.sm_count) * kResidentWarpsPerSm;
   const int64_t by_width = std::max<int64_t>(1, std::min<int64_t>(max_cols - 1, 32));
-  const int64_t by_count = std::max<int64_t>(1, kResidentWarps / std::max<int32_t>(count, 1));
+  const int64_t by_count = std::max<int64_t>(1, resident_warps / std::max<int32_t>(count, 1));
   return static_cast<int>(32 * std::min(by_width, by_count));
 }
 
 // A blocked supernode's steps: resident kBlockWidth (or, too tall for that, kNarrowBlockWidth)
 // columns at a time where they fit shared memory, staged kBlockWidth otherwise.
-BlockedNode blocked_node(const Supernodes& sn, int32_t t, bool staged, bool resident) {
+BlockedNode blocked_node(const Supernodes& sn, int32_t t, bool staged, bool resident, size_t smem_limit) {
   const int64_t nr = sn.nrows(t);
   BlockedNode b{t, sn.cols(t), nr, sn.l_ptr[t], sn.u_ptr[t]};
   for (int32_t width : {kBlockWidth, kNarrowBlockWidth}) {
-    if (!resident || kernels::resident_smem_bytes(nr, 0, width) == 0) continue;
+    if (!resident || kernels::resident_smem_bytes(nr, 0, width, smem_limit) == 0) continue;
     b.width = width;
     b.resident = true;
     b.threads = 32 * std::min(width, 32);
-    b.smem = kernels::resident_smem_bytes(nr, 0, width);
+    b.smem = kernels::resident_smem_bytes(nr, 0, width, smem_limit);
     return b;
   }
   b.threads = threads_for(nr, 1024);
-  b.smem = staged ? kernels::panel_smem_bytes(nr, kBlockWidth) : 0;
+  b.smem = staged ? kernels::panel_smem_bytes(nr, kBlockWidth, smem_limit) : 0;
   return b;
 }
 
-void check_schedule(const Schedule& s) {
+}  // namespace
+
+void check_supernodal_schedule(const Schedule& s) {
   require(s.supernodal, "the schedule is not supernodal (Options::lu_engine)");
   require(!s.symmetric && !s.incomplete, "a supernodal schedule is a complete LU's");
   const int32_t n = s.n;
@@ -115,15 +120,14 @@ void check_schedule(const Schedule& s) {
   for (int64_t pos : sn.f_pos) require(pos >= 0 && pos < sn.values, "an f_pos entry is outside the panels");
 }
 
-}  // namespace
-
-SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
+SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning, const DeviceFacts& facts) {
+  const size_t smem_limit = kernels::panel_smem_limit(facts);
   const bool staged = tuning.supernodal_staged_panels;
   const bool resident = tuning.supernodal_resident_panels && staged;
   const int32_t stepped_max_nodes = tuning.supernodal_stepped_max_nodes;
   const int32_t stepped_min_entries = tuning.supernodal_stepped_min_entries;
   const int32_t dense_min_cols = tuning.supernodal_dense_min_cols;
-  check_schedule(s);
+  check_supernodal_schedule(s);
   const Supernodes& sn = s.supernodes;
   SupernodalPlan plan;
   plan.panel_map.resize(static_cast<size_t>(s.input_nnz));
@@ -151,7 +155,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
       const int64_t work = static_cast<int64_t>(ns) * ns;  // times nr, compared without overflow
       const bool dense = dense_min_cols > 0 && ns >= dense_min_cols && work >= (kDenseMinWork + nr - 1) / nr;
       if (dense || (ns >= kBlockedMinCols && work >= (kBlockedMinWork + nr - 1) / nr)) {
-        lv.blocked.push_back(blocked_node(sn, t, staged, resident));
+        lv.blocked.push_back(blocked_node(sn, t, staged, resident, smem_limit));
         ++plan.blocked_nodes;
       } else {
         plan.panel_nodes.push_back(t);
@@ -181,19 +185,19 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
     lv.panel_count = static_cast<int32_t>(static_cast<int64_t>(plan.panel_nodes.size()) - lv.panel_begin);
     // A panel's threads each keep a row: as many as its tallest panel has rows, up to 512.
     lv.panel_threads = threads_for(max_rows, 512);
-    lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0) : 0;
+    lv.panel_smem = staged ? kernels::panel_smem_bytes(max_staged, 0, smem_limit) : 0;
     lv.direct_tiles = static_cast<int32_t>(kernels::schur_tiles(max_direct_nb));
-    if (resident && lv.panel_count > 0 && kernels::resident_smem_bytes(max_resident, 0, 1) > 0) {
+    if (resident && lv.panel_count > 0 && kernels::resident_smem_bytes(max_resident, 0, 1, smem_limit) > 0) {
       lv.resident = true;
-      lv.panel_smem = kernels::resident_smem_bytes(max_resident, 0, 1);
-      lv.panel_threads = resident_threads(lv.panel_count, max_cols);
+      lv.panel_smem = kernels::resident_smem_bytes(max_resident, 0, 1, smem_limit);
+      lv.panel_threads = resident_threads(lv.panel_count, max_cols, facts);
       continue;
     }
     // Few supernodes, panels that fit shared memory and a first step whose trailing update is
     // large enough to pay for two launches per step: stepped, each step's trailing update over
     // a grid sized for its largest supernode's entries.
     if (staged && lv.panel_count > 0 && lv.panel_count <= stepped_max_nodes && max_cols > kernels::kPanelWidth &&
-        kernels::panel_smem_bytes(max_rows, 0) > 0) {
+        kernels::panel_smem_bytes(max_rows, 0, smem_limit) > 0) {
       std::vector<uint32_t> blocks;
       int64_t first_entries = 0;
       for (int32_t kb = 0; kb < max_cols; kb += kernels::kPanelWidth) {
@@ -212,7 +216,7 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning) {
       if (first_entries >= stepped_min_entries) {
         lv.stepped = true;
         lv.panel_max_cols = max_cols;
-        lv.panel_smem = kernels::panel_smem_bytes(max_rows, 0);
+        lv.panel_smem = kernels::panel_smem_bytes(max_rows, 0, smem_limit);
         lv.trailing_blocks = std::move(blocks);
       }
     }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda/engine/device_facts.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
@@ -89,9 +90,15 @@ struct SupernodalPlan {
 };
 
 // Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU
-// schedule or its arrays are inconsistent.
+// schedule or its arrays are inconsistent. Plain C++: a caller checks before it touches a
+// device (plan_supernodal checks again).
+void check_supernodal_schedule(const Schedule& s);
+
+// The plan of s (checked first, as check_supernodal_schedule).
 // t's supernodal_* knobs: staged (panels that fit go through shared memory), resident (whole;
 // needs staged), stepped_* (staged levels not resident only), dense_min_cols (what is blocked).
-SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& t);
+// facts: the device the plan runs on (its shared memory per block sizes the staged and resident
+// panels, its SM count the resident blocks).
+SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& t, const DeviceFacts& facts);
 
 }  // namespace gpuglu::cuda

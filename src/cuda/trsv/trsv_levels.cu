@@ -12,6 +12,7 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_memory.hpp"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/trsv/kahn_kernels.cuh"
 #include "cuda/trsv/kahn_shape.hpp"
 #include "gpuglu/status.hpp"
@@ -114,14 +115,13 @@ void compute_levels_on_device(const trsv::TriangleView& t, trsv::TrsvAnalysis& a
   }
   int device = resolve_device(device_ordinal);
   DeviceScope scope(device);
-  int cooperative = 0, sms = 0;
-  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  GPUGLU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (!cooperative)
+  const DeviceFacts& facts = device_facts(device);
+  if (!facts.cooperative_launch)
     throw Error(Status::unsupported, "GPU level analysis: CUDA device " + std::to_string(device) +
                                          " does not support cooperative launches; use the CPU level analysis");
   const kahn::Shape shape =
-      kahn::choose_shape(n, a.offdiag_nnz, sms, kahn::max_blocks_per_sm(), tuning.blocks_per_sm, tuning.narrow_rows);
+      kahn::choose_shape(n, a.offdiag_nnz, facts.sm_count, kahn::max_blocks_per_sm(), tuning.blocks_per_sm,
+                         tuning.narrow_rows);
 
   DeviceMemory mem("the GPU level analysis");
   Timeline tl;
