@@ -3,7 +3,7 @@
 // triangular-solve module takes: L unit lower (strictly lower entries only) and U upper
 // with its diagonal stored first in each row, both CSR with ascending columns, and for
 // every entry its position in F's values, so that a numeric factorization hands its values
-// to the solves by one gather (src/cuda/lu/lu_solves.cu).
+// to the solves by one gather (src/cuda/trsv/lu_solves.cu).
 #include <cstdint>
 #include <vector>
 

@@ -10,7 +10,7 @@
 namespace gpuglu {
 
 // The static-pivot rule, written once for the CPU engines (PivotRule below) and every CUDA
-// kernel (lu/level_device.cuh's column pivots, supernodal/panel_device.cuh's panel pivots and
+// kernel (common/level_device.cuh's column pivots, supernodal/panel_device.cuh's panel pivots and
 // the dense panel check), which the GPU tests compare with the CPU bit for bit. Its products
 // are rounded once on either side: __dmul_rn on the device keeps nvcc from contracting one into
 // an FMA with whatever the inlined caller adds next; the host build does not contract.
@@ -31,7 +31,7 @@ GPUGLU_HOST_DEVICE inline bool pivot_is_tiny(double abs_pivot, double colmax, do
 
 // The magnitude a tiny pivot becomes under PivotPolicy::perturb: perturbation times the
 // column's largest magnitude (1 for an all-zero column). The pivot keeps its sign (its phase,
-// complex): PivotRule::perturbed, lu/level_device.cuh's perturbed_pivot.
+// complex): PivotRule::perturbed, common/level_device.cuh's perturbed_pivot.
 GPUGLU_HOST_DEVICE inline double perturbed_pivot_size(double perturbation, double colmax) {
   return pivot_rule_product(perturbation, colmax > 0.0 ? colmax : 1.0);
 }

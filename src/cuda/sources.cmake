@@ -1,10 +1,11 @@
-# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA): engine/ holds what
-# every engine reads from its device (per-device facts and kernel attributes), common/ serves
-# every engine (errors, device memory, staging, graphs, launches, the gather kernel), lu/ is
-# the LU engine (whose factor, level loop and refinement the LDL^T composes too), ldlt/ the
-# LDL^T engine's own kernels, solves and composition, trsv/ the triangular-solve module with
-# its GPU level analysis, supernodal/ the supernodal LU engine (its panels, kernels and
-# cuBLAS updates, its solves on the panels; its solves through F are lu/'s).
+# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA), as one shell and
+# recipes on it (docs/design.md, "The device-engine shell"): engine/ is the shell (per-device
+# facts and kernel attributes, the context of stream, memory, staging and A's values, the
+# refinement, the seam's calls written once, the engine factory); common/ is device code
+# every recipe shares (errors, memory, staging, graphs, launches, the factorization state,
+# scatter and pivot kernels, gather and permutation kernels); column/ is the column recipe
+# the column LU (lu/) and LDL^T (ldlt/) share; supernodal/ is the supernodal LU recipe;
+# trsv/ is the triangular-solve module with its GPU level analysis and the solves through F.
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/engine/device_facts.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/device.cu
@@ -21,9 +22,10 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/column/device_factor.cu
   ${CMAKE_CURRENT_LIST_DIR}/column/level_loop.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/cuda_lu.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/lu_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/lu/lu_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/lu/solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/factor_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/trsv/lu_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/cuda_ldlt.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_solves.cu

@@ -18,7 +18,7 @@
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/device_scalar.hpp"
 #include "cuda/common/host_staging.hpp"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {

@@ -30,7 +30,7 @@
 
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/graph_capture.hpp"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "core/transpose_pattern.hpp"
 #include "cuda/common/cuda_check.hpp"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {

@@ -9,7 +9,7 @@
 #include "core/backward_error.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_scalar.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 

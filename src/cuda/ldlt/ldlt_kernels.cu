@@ -21,8 +21,8 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/programmatic_launch.cuh"
 #include "cuda/ldlt/ldlt_kernels.cuh"
-#include "cuda/lu/level_device.cuh"
-#include "cuda/lu/update_kernels.cuh"
+#include "cuda/common/level_device.cuh"
+#include "cuda/column/update_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 
@@ -59,7 +59,7 @@ __device__ __forceinline__ T source_multiplier(const BasicLevelArgs<T>& a, const
   return mul(conj_if(a.hermitian, load_f<Coherent>(a.f + s.pos)), load_f<Coherent>(a.f + s.dk));
 }
 
-// The LDL^T's update rule (lu/update_kernels.cuh): target t is column j = target_col[t], its
+// The LDL^T's update rule (column/update_kernels.cuh): target t is column j = target_col[t], its
 // rows i >= j (from its diagonal on) take F(i, j) -= L(i, k) * u from each source k, over the
 // rows i >= j of L(:, k) (positions pos .. pos + rows).
 template <class T>

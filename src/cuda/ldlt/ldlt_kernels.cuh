@@ -1,13 +1,13 @@
 #pragma once
 // Interface of CudaLDLT's own kernels (ldlt_kernels.cu, ldlt_solve_kernels.cu). Everything
 // else the engine runs is shared with CudaLU: the state, the scatter and the pivot kernels
-// (cuda/lu/lu_kernels.cuh), the level loop (cuda/column/level_loop.hpp). Every launcher checks
+// (cuda/common/factor_kernels.cuh), the level loop (cuda/column/level_loop.hpp). Every launcher checks
 // the launch through GPUGLU_CUDA_CHECK and may be called during stream capture.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 

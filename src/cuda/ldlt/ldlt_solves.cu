@@ -6,7 +6,7 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
 #include "cuda/ldlt/ldlt_kernels.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/status.hpp"
 #include "analysis/factor_triangles.hpp"
 #include "analysis/transpose.hpp"

@@ -1,12 +1,13 @@
 // CudaLU (cuda_lu.hpp): the column recipe (column/column_recipe.hpp) with the LU's update
-// kernels (lu_kernels.cuh) and the solves of L and U through F (lu_solves.hpp).
+// kernels (lu_kernels.cuh) and the solves of L and U through F (trsv/lu_solves.hpp).
 #include "cuda/lu/cuda_lu.hpp"
 
 #include <complex>
 #include <memory>
 
 #include "cuda/column/column_recipe.hpp"
-#include "cuda/lu/lu_solves.hpp"
+#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/trsv/lu_solves.hpp"
 
 namespace gpuglu::cuda {
 namespace {

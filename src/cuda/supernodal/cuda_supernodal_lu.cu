@@ -26,7 +26,7 @@
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
-#include "cuda/lu/lu_solves.hpp"
+#include "cuda/trsv/lu_solves.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/panel_solves.hpp"
 #include "cuda/supernodal/supernode_lanes.hpp"

@@ -1,12 +1,12 @@
 // DevicePanels (device_panels.hpp): uploads, the scatter before the levels, the gather of F
 // and the state read after them. The scatter, reset and diagonal shift are the LU engine's
-// launchers (lu_kernels.cuh) pointed at the panels: the composed map plays value_map's part
+// launchers (common/factor_kernels.cuh) pointed at the panels: the composed map plays value_map's part
 // and the pivot positions f_diag's, so NaN/Inf detection and max |C| behave as CudaLU's.
 #include "cuda/supernodal/device_panels.hpp"
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {

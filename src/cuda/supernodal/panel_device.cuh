@@ -6,7 +6,7 @@
 // each .cu on its own, so what both use lives here, inline.
 #include <cfloat>
 
-#include "cuda/lu/level_device.cuh"
+#include "cuda/common/level_device.cuh"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "gpuglu/options.hpp"
 

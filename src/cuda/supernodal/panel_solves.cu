@@ -1,5 +1,5 @@
 // PanelSolves (panel_solves.hpp): the launch plan per level, the graphs, and the
-// permute-and-scale around the sweeps (lu/solve_kernels.cu's gather_scaled/scatter_scaled,
+// permute-and-scale around the sweeps (common/solve_kernels.cu's gather_scaled/scatter_scaled,
 // as LuSolves applies them).
 #include "cuda/supernodal/panel_solves.hpp"
 
@@ -8,7 +8,7 @@
 #include "analysis/supernode_targets.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/engine/device_facts.hpp"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda {
 

@@ -11,7 +11,7 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/engine/device_facts.hpp"
-#include "cuda/lu/level_device.cuh"
+#include "cuda/common/level_device.cuh"
 #include "cuda/supernodal/panel_device.cuh"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "gpuglu/options.hpp"

@@ -2,7 +2,7 @@
 // Interface of the supernodal engine's kernels (supernodal_kernels.cu): the panel
 // factorization of a level's supernodes and the scatter of their Schur complements into
 // their ancestors (include/gpuglu/supernodes.hpp has the layout and the target rule). The
-// factorization state is the LU engine's FactorState (lu/lu_kernels.cuh), reset and filled
+// factorization state is the engines' FactorState (common/factor_kernels.cuh), reset and filled
 // by its launch_reset / launch_scatter / launch_shift_diagonal, so that the outcome reads
 // back the same way; failure_key holds the failing column alone (no levels here).
 // Every launcher checks its launch through GPUGLU_CUDA_CHECK.
@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "cuda/supernodal/panel_smem.hpp"
 
 namespace gpuglu::cuda::kernels {

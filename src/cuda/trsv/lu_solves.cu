@@ -1,12 +1,12 @@
 // LuSolves (lu_solves.hpp): the solvers, their gathers from F, and the permute-and-scale
 // solve on the device (solve_kernels.cu).
-#include "cuda/lu/lu_solves.hpp"
+#include "cuda/trsv/lu_solves.hpp"
 
 #include <string>
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 #include "analysis/factor_triangles.hpp"
 #include "analysis/transpose.hpp"
 

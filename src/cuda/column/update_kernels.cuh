@@ -2,7 +2,7 @@
 // Phase 2 of the level loop, written once for the LU (lu_kernels.cu) and the LDL^T
 // (ldlt/ldlt_kernels.cu): the target-grouped updates as kernels - a warp per target, a block
 // per target, the persistent self-scheduled loop - and their host launchers, the
-// BasicUpdateKernels table LevelLoop runs (lu_kernels.cuh). What differs between the engines
+// BasicUpdateKernels table LevelLoop runs (common/factor_kernels.cuh). What differs between the engines
 // is a Rule: where a target's rows are, what one source is (its pattern and multiplier), and
 // which rows of the source update which of the target's.
 //
@@ -24,8 +24,8 @@
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/programmatic_launch.cuh"
 #include "cuda/engine/device_facts.hpp"
-#include "cuda/lu/level_device.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/level_device.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 

@@ -1,9 +1,10 @@
 #pragma once
-// Device code of the level loop that the LU kernels (lu_kernels.cu) and the LDL^T kernels
-// (ldlt/ldlt_kernels.cu) share: the statistics' lock-free reductions, the early exits, the
-// pivot test and scaling of one column, the sorted-row search, and the persistent kernel's
-// task loop. The build compiles each .cu on its own (no separable compilation), so what both
-// use lives here, inline.
+// Device code the factorization kernels share (factor_kernels.cu's pivots, the column
+// engines' update rules lu/lu_kernels.cu and ldlt/ldlt_kernels.cu, the supernodal panel
+// kernels): the statistics' lock-free reductions, the early exits, the pivot test and
+// scaling of one column, the sorted-row search, and the persistent kernel's task loop. The
+// build compiles each .cu on its own (no separable compilation), so what they share lives
+// here, inline.
 //
 // Arithmetic matches reference::pivot_and_scale operation for operation: explicit
 // __dmul_rn / __ddiv_rn (common/device_scalar.cuh's mul / div for either scalar) keep nvcc
@@ -14,7 +15,7 @@
 
 #include "core/numeric_types.hpp"
 #include "cuda/common/device_scalar.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 

@@ -6,7 +6,7 @@
 //               x[rp[k]] = rs[rp[k]] w[k]   (scatter_scaled with rp, rs)
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/device_scalar.cuh"
-#include "cuda/lu/lu_kernels.cuh"
+#include "cuda/common/factor_kernels.cuh"
 
 namespace gpuglu::cuda::kernels {
 
