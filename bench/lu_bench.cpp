@@ -329,8 +329,8 @@ int main(int argc, char** argv) {
       base.nnz = m.a.nnz();
       base.nnz_factor = s.nnz_factor();
       base.ours = ours.variant;
-      base.extra["levels"] = static_cast<double>(s.supernodal ? s.supernodes.num_levels() : s.num_levels());
-      if (s.supernodal) {
+      base.extra["levels"] = static_cast<double>(s.supernodal() ? s.supernodes.num_levels() : s.num_levels());
+      if (s.supernodal()) {
         base.extra["supernodes"] = static_cast<double>(s.supernodes.count);
         base.extra["explicit_zeros"] = static_cast<double>(s.supernodes.explicit_zeros);
       }
@@ -348,14 +348,14 @@ int main(int argc, char** argv) {
         // even if all index arithmetic were free.
         base.extra["latency_floor_ms"] = 2.0 * s.num_levels() * floors.graph_node_us / 1000.0;
         base.extra["bandwidth_floor_ms"] = 24.0 * updates / (floors.copy_gb_per_s * 1e6);
-        if (args.backend == gpuglu::Backend::cuda && s.supernodal) {
+        if (args.backend == gpuglu::Backend::cuda && s.supernodal()) {
           const gb::SupernodalProfile prof = gb::profile_supernodal(s, m.a.values.data(), ours_options(args), 3);
           std::printf("%s: %s", m.name.c_str(), gb::describe_supernodal(s, prof).c_str());
           const char* part_names[4] = {"panel", "blocked", "direct", "gemm"};
           for (int part = 0; part < 4; ++part) base.extra[std::string("ms_") + part_names[part]] = prof.ms[part];
           base.extra["profiled_loop_ms"] = prof.total_ms();
         }
-        if (args.backend == gpuglu::Backend::cuda && !s.supernodal) {
+        if (args.backend == gpuglu::Backend::cuda && !s.supernodal()) {
           const gpuglu::Options po = ours_options(args);
           const gb::ModeProfile prof = gb::profile_level_modes(s, m.a.values.data(), po, 3);
           std::printf("%s: %s", m.name.c_str(), gb::describe(s, prof).c_str());
@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
             r.extra["ordering_ms"] = s.times.ordering_ms;
             r.extra["symbolic_ms"] = s.times.symbolic_ms;
             r.extra["levels_ms"] = s.times.levels_ms;
-            if (s.supernodal) {  // symbolic_ms's split (CHOLMOD's time holds its ordering, if it chose one)
+            if (s.supernodal()) {  // symbolic_ms's split (CHOLMOD's time holds its ordering, if it chose one)
               r.extra["sn_input_ms"] = s.times.sn_input_ms;
               r.extra["sn_cholmod_ms"] = s.times.sn_cholmod_ms;
               r.extra["sn_panels_ms"] = s.times.sn_panels_ms;

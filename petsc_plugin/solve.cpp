@@ -14,7 +14,7 @@ PetscErrorCode log_solve_flops(const Factor* f, PetscInt nrhs) {
   PetscFunctionBegin;
   if (f->solver.analyzed()) {
     const Schedule& s = f->solver.active_schedule();
-    const double per_rhs = s.symmetric ? 4.0 * static_cast<double>(s.nnz_l) + s.n
+    const double per_rhs = s.symmetric() ? 4.0 * static_cast<double>(s.nnz_l) + s.n
                                        : 2.0 * static_cast<double>(s.nnz_factor()) - s.n;
     PetscCall(log_flops(f, nrhs * per_rhs));
   }

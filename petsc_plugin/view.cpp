@@ -98,9 +98,9 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
   const AnalysisTimes& t = s.times;
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "n: %d, nnz(A): %" PetscInt64_FMT ", %s: %" PetscInt64_FMT "\n", s.n,
-                                   (PetscInt64)s.input_nnz, s.symmetric ? "nnz(L+D)" : "nnz(L+U)",
+                                   (PetscInt64)s.input_nnz, s.symmetric() ? "nnz(L+D)" : "nnz(L+U)",
                                    (PetscInt64)s.nnz_factor()));
-  if (s.supernodal) {
+  if (s.supernodal()) {
     const Supernodes& sn = s.supernodes;
     int32_t widest = 0;
     for (int32_t k = 0; k < sn.count; ++k) widest = std::max(widest, sn.cols(k));
@@ -114,7 +114,7 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
                                      s.levels_in_mode(KernelMode::stream)));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "%s\n", (PetscInt64)s.num_dependencies,
-                                   s.symmetric && !s.incomplete ? " (edges of the elimination tree)" : ""));
+                                   s.symmetric() && !s.incomplete ? " (edges of the elimination tree)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "analysis time (ms): matching %.3f, ordering %.3f, symbolic %.3f, levels %.3f, "
                                    "total %.3f\n",

@@ -41,6 +41,28 @@ struct AnalysisTimes {
   double sn_value_map_ms = 0;
 };
 
+// Which numeric engine a Schedule is made for: the analysis sets it, and the engine factories
+// (make_cpu_engine, make_cuda_engine), the facade and the views read it - never re-derived
+// from the other members.
+enum class FactorKind : uint8_t {
+  // GLU3.0's column LU by levels (also ILU(k): Schedule::incomplete): F = (L - I) + U on the
+  // exact static-pivot pattern, the column levels and update lists below.
+  column_lu,
+  // LDL^T (analyze_symmetric): C = S P A P^T S (row_perm == col_perm, row_scale ==
+  // col_scale) and F holds L's lower triangle with D on its diagonal, first in each column
+  // (nnz_u counts the diagonal); levels come from the elimination tree, and the update
+  // lists name, for each target column j, the positions of L(j, k) of its sources k.
+  column_ldlt,
+  // LU on the supernodal engine (Options::lu_engine): F is the pattern of the supernodes
+  // (C + C^T's, with relaxed amalgamation's explicit zeros), `supernodes` holds the panels
+  // the engines factor, and the column levels and update lists are empty.
+  supernodal_lu,
+};
+inline constexpr std::array<EnumName<FactorKind>, 3> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
+                                                                      {FactorKind::column_ldlt, "column LDL^T"},
+                                                                      {FactorKind::supernodal_lu, "supernodal LU"}}};
+inline const char* to_string(FactorKind k) noexcept { return name_in(kFactorKindNames, k).data(); }
+
 struct Schedule {
   int32_t n = 0;
   int64_t input_nnz = 0;
@@ -67,19 +89,14 @@ struct Schedule {
   // update whose target (i, k) is not in it is dropped, as incomplete LU does. No matching
   // or scaling then (C = A(q, q)).
   bool incomplete = false;
-  // LDL^T (analyze_symmetric): C = S P A P^T S (row_perm == col_perm, row_scale ==
-  // col_scale) and F holds L's lower triangle with D on its diagonal, first in each column
-  // (nnz_u counts the diagonal); levels come from the elimination tree, and the update
-  // lists name, for each target column j, the positions of L(j, k) of its sources k.
-  bool symmetric = false;
+  // The engine this schedule is for (FactorKind above): every reader asks it here.
+  FactorKind kind = FactorKind::column_lu;
+  bool symmetric() const noexcept { return kind == FactorKind::column_ldlt; }
+  bool supernodal() const noexcept { return kind == FactorKind::supernodal_lu; }
   // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
   // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
   int32_t symmetric_pairs = 0;
 
-  // LU on the supernodal engine (Options::lu_engine): F is the pattern of the supernodes
-  // (C + C^T's, with relaxed amalgamation's explicit zeros), `supernodes` holds the panels
-  // the engines factor, and the column levels and update lists below are empty.
-  bool supernodal = false;
   Supernodes supernodes;
 
   // --- factor pattern F = (L - I) + U, CSC, sorted rows ---

@@ -56,7 +56,7 @@ void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analys
                       const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, Stopwatch& clock) {
   analysis::SupernodalPattern sp = analysis::supernodal_symbolic(b, q);
   set_permutations(s, row_of_col, sp.q);
-  s.supernodal = true;
+  s.kind = FactorKind::supernodal_lu;
   s.supernodes = std::move(sp.supernodes);
   s.times.sn_input_ms = sp.input_ms;
   s.times.sn_cholmod_ms = sp.cholmod_ms;

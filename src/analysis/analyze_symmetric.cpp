@@ -96,7 +96,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.n = a.n;
   s.input_nnz = a.nnz();
   s.ordering = options.ordering;
-  s.symmetric = true;
+  s.kind = FactorKind::column_ldlt;
   SymmetricScaling sc;
   if (options.scaling && a.n > 0) sc = symmetric_scaling(a, &s.scales_clamped);
   s.scaled = !sc.scale.empty();

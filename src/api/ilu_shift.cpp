@@ -59,7 +59,7 @@ int32_t first_failing_row(const Schedule& s, const Scalar* f, ShiftType type, do
   const int32_t n = s.n;
   const int32_t rows = first_perturbed >= 0 ? first_perturbed : n;
   std::vector<double> rs(static_cast<size_t>(rows), 0.0);
-  if (s.symmetric) {
+  if (s.symmetric()) {
     for (int32_t j = 0; j < rows; ++j) {
       double sum = 0.0;
       for (int64_t p = s.f_diag[j] + 1; p < s.f_colptr[j + 1]; ++p) sum += magnitude(f[p]);

@@ -106,7 +106,7 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
     factor_with_schedule(PivotRule::from(this->options));
     if (accept()) return true;
   }
-  if (this->schedule.supernodal) {
+  if (this->schedule.supernodal()) {
     // Nested dissection on C + C^T met a tiny pivot that AMD's order on C often avoids
     // (KKT systems such as tuma1): the column engine's static schedule of these values
     // comes before KLU's order, and is kept by later factorizations as KLU's would be.

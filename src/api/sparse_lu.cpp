@@ -274,7 +274,7 @@ template <class Scalar>
 LuEngine BasicSparseLU<Scalar>::lu_engine() const noexcept {
   const Impl& lu = this->template core_as<Impl>();
   if (!lu.analyzed) return lu.options.lu_engine;
-  return lu.schedule.supernodal ? LuEngine::supernodal : LuEngine::column;
+  return lu.schedule.supernodal() ? LuEngine::supernodal : LuEngine::column;
 }
 
 template class BasicSparseLU<double>;

@@ -30,11 +30,11 @@ class CpuEngine final : public BasicNumericEngine<T> {
         threads_(o.num_threads),
         right_looking_(o.cpu_right_looking),
         trsv_kernel_(o.trsv_kernel),
-        hermitian_(hermitian && is_complex_v<T> && s.symmetric),
+        hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
         f_(s.f_rowind.size(), T(0.0)),
-        panels_(s.supernodal ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
+        panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
-    if (s.supernodal && !std::is_same_v<T, double>)
+    if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use the column engine");
     if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
     refine_work_.resize(s.n);
@@ -53,9 +53,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
     }
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
-    if (s_.supernodal)
+    if (s_.supernodal())
       out.stats = factor_supernodal(rule);
-    else if (s_.symmetric)
+    else if (s_.symmetric())
       out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_, hermitian_);
     else if (right_looking_)
       out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
@@ -105,12 +105,12 @@ class CpuEngine final : public BasicNumericEngine<T> {
 
   void triangular_solves(const T* b, T* x, bool transpose) {
     if constexpr (std::is_same_v<T, double>) {
-      if (s_.supernodal) {
+      if (s_.supernodal()) {
         reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose);
         return;
       }
     }
-    if (s_.symmetric)
+    if (s_.symmetric())
       reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data(), hermitian_);
     else if (transpose)
       reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());

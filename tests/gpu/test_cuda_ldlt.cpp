@@ -193,7 +193,7 @@ void check_matrix(const std::string& spec, const Options& o) {
   SCOPED_TRACE(spec);
   const Csr a = gen::from_spec(spec);
   Engines e(a, o);
-  ASSERT_TRUE(e.s.symmetric);
+  ASSERT_TRUE(e.s.symmetric());
   ASSERT_NE(dynamic_cast<cuda::CudaLDLT*>(e.gpu.get()), nullptr)
       << "make_cuda_engine: a symmetric schedule is the LDL^T's";
   EXPECT_EQ(e.gpu->backend(), Backend::cuda);

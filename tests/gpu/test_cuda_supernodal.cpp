@@ -175,7 +175,7 @@ void check_matrix(const std::string& spec, const Options& o) {
   SCOPED_TRACE(spec);
   const Csr a = gen::from_spec(spec);
   Engines e(a, o);
-  ASSERT_TRUE(e.s.supernodal);
+  ASSERT_TRUE(e.s.supernodal());
   ASSERT_NE(dynamic_cast<CudaSupernodalLU*>(e.gpu.get()), nullptr)
       << "make_cuda_engine: a supernodal schedule is CudaSupernodalLU's";
   EXPECT_EQ(e.gpu->backend(), Backend::cuda);
@@ -431,7 +431,7 @@ TEST(CudaSupernodalLU, a_diagonal_shift_matches_the_cpu_engine) {
 TEST(CudaSupernodalLU, a_column_schedule_or_a_broken_one_is_invalid_input) {
   const Csr a = gen::from_spec("lap2d5:10x10");
   const Schedule column = analyze(a.view(), Options{});
-  ASSERT_FALSE(column.supernodal);
+  ASSERT_FALSE(column.supernodal());
   try {
     CudaSupernodalLU lu(column, Options{}, 0);
     ADD_FAILURE() << "a column schedule was accepted";
@@ -439,7 +439,7 @@ TEST(CudaSupernodalLU, a_column_schedule_or_a_broken_one_is_invalid_input) {
     EXPECT_EQ(e.status(), Status::invalid_input);
   }
   Schedule broken = analyze(a.view(), supernodal_options(Backend::cpu));
-  ASSERT_TRUE(broken.supernodal);
+  ASSERT_TRUE(broken.supernodal());
   ASSERT_FALSE(broken.supernodes.rows.empty());
   broken.supernodes.rows.back() = broken.n;  // a row outside the matrix
   try {
@@ -463,7 +463,7 @@ struct Pair {
     cpu.analyze(a.view());
     gpu.analyze(a.view());
     ASSERT_EQ(gpu.active_backend(), Backend::cuda);
-    ASSERT_TRUE(gpu.schedule().supernodal);
+    ASSERT_TRUE(gpu.schedule().supernodal());
     ASSERT_EQ(gpu.schedule().f_rowind, cpu.schedule().f_rowind) << "the backends analyzed differently";
   }
 };

@@ -111,7 +111,7 @@ TEST(SparseLUCuda, the_default_engine_is_supernodal_on_the_gpu) {
     SCOPED_TRACE(std::string(to_string(c.options.backend)) + " " + std::string(to_string(c.options.lu_engine)));
     EXPECT_EQ(lu.active_backend(), Backend::cuda);
     EXPECT_EQ(lu.lu_engine(), c.engine);
-    EXPECT_EQ(lu.schedule().supernodal, c.engine == LuEngine::supernodal);
+    EXPECT_EQ(lu.schedule().supernodal(), c.engine == LuEngine::supernodal);
     ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
     if (c.options.ilu_levels >= 0) continue;
     lu.solve(b.data(), x.data());

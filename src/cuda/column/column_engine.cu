@@ -14,7 +14,7 @@ namespace {
 // The arrays the column recipe reads, consistent with each other; a symmetric schedule (the
 // LDL^T's, analyze_symmetric) also carries its sources' columns.
 const Schedule& checked_column_schedule(const char* name, const Schedule& s, bool symmetric) {
-  if (s.symmetric != symmetric)
+  if (s.symmetric() != symmetric)
     throw Error(Status::invalid_input,
                 std::string(name) + (symmetric ? ": the schedule is not symmetric (analyze_symmetric builds its schedules)"
                                                : ": a symmetric schedule holds L and D only; CudaLDLT factors it"));

@@ -14,7 +14,7 @@ BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, const T* input, 
     : n_(s.n),
       nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
       input_nnz_(s.input_nnz),
-      accumulate_(s.symmetric),
+      accumulate_(s.symmetric()),
       f_diag_(s.f_diag),
       input_(input) {
   args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
@@ -25,7 +25,7 @@ BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, const T* input, 
   args_.target_col = mem.upload(s.target_col, "the update targets");
   args_.src_ptr = mem.upload(s.target_src_ptr, "the update source pointers");
   args_.src = mem.upload(s.target_src, "the update sources");
-  if (s.symmetric) args_.src_col = mem.upload(s.target_src_col, "the update sources' columns");
+  if (s.symmetric()) args_.src_col = mem.upload(s.target_src_col, "the update sources' columns");
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
   args_.incomplete = s.incomplete;
   args_.hermitian = !conjugate.empty();

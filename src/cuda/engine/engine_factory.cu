@@ -18,12 +18,16 @@ namespace gpuglu {
 template <class Scalar>
 std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
                                                              int device_ordinal, bool hermitian) {
-  if (s.symmetric) return std::make_unique<cuda::BasicCudaLDLT<Scalar>>(s, o, device_ordinal, pattern, hermitian);
-  if constexpr (std::is_same_v<Scalar, double>) {
-    if (s.supernodal) return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
-  } else {
-    if (s.supernodal)
-      throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use lu_engine column");
+  switch (s.kind) {
+    case FactorKind::column_ldlt:
+      return std::make_unique<cuda::BasicCudaLDLT<Scalar>>(s, o, device_ordinal, pattern, hermitian);
+    case FactorKind::supernodal_lu:
+      if constexpr (std::is_same_v<Scalar, double>)
+        return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
+      else
+        throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use lu_engine column");
+    case FactorKind::column_lu:
+      break;
   }
   return std::make_unique<cuda::BasicCudaLU<Scalar>>(s, o, device_ordinal, pattern);
 }

@@ -36,7 +36,7 @@ BasicLdltSolves<Scalar>::BasicLdltSolves(const Schedule& s, const Options& o, in
       diag_(diag),
       hermitian_(hermitian),
       choices_(SolverChoices::from(o)) {
-  if (!s.symmetric) throw Error(Status::invalid_input, "LdltSolves: the schedule is not symmetric");
+  if (!s.symmetric()) throw Error(Status::invalid_input, "LdltSolves: the schedule is not symmetric");
   // C = S P A P^T S: one permutation and one scaling (row_perm == col_perm, row_scale == col_scale).
   perm_ = mem.upload(s.row_perm, "the symmetric permutation");
   scale_ = mem.upload(s.row_scale, "the symmetric scaling");

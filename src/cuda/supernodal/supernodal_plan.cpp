@@ -70,8 +70,8 @@ BlockedNode blocked_node(const Supernodes& sn, int32_t t, bool staged, bool resi
 }  // namespace
 
 void check_supernodal_schedule(const Schedule& s) {
-  require(s.supernodal, "the schedule is not supernodal (Options::lu_engine)");
-  require(!s.symmetric && !s.incomplete, "a supernodal schedule is a complete LU's");
+  require(s.supernodal(), "the schedule is not supernodal (Options::lu_engine)");
+  require(!s.symmetric() && !s.incomplete, "a supernodal schedule is a complete LU's");
   const int32_t n = s.n;
   const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
   require(n >= 0 && has_size(s.value_map, s.input_nnz) && has_size(s.value_scale, s.input_nnz),

@@ -76,7 +76,7 @@ TEST(SupernodalAnalysis, the_schedule_is_the_same_on_any_thread_count_and_every_
   for (size_t i = 0; i < matrices.size(); ++i) {
     SCOPED_TRACE(i < specs.size() ? specs[i] : std::string("scrambled"));
     const Schedule one = supernodal_schedule(matrices[i], 1);
-    ASSERT_TRUE(one.supernodal);
+    ASSERT_TRUE(one.supernodal());
     expect_same(one, supernodal_schedule(matrices[i], 2));
     expect_same(one, supernodal_schedule(matrices[i], 1));
   }

@@ -49,7 +49,7 @@ TEST(SupernodeTargets, are_the_supernodes_of_the_rows_below_and_the_sources_thei
     Options o;
     o.lu_engine = LuEngine::supernodal;
     const Schedule s = analyze(gen::from_spec(spec).view(), o);
-    ASSERT_TRUE(s.supernodal);
+    ASSERT_TRUE(s.supernodal());
     expect_targets_of(s.supernodes);
   }
   Options o;

@@ -104,7 +104,7 @@ TEST_P(LdltSpd, solves_like_klu_with_positive_inertia_and_no_fallback) {
   const Csr a = gen::from_spec(GetParam());
   SparseLDLT f(cpu_options());
   f.analyze(a.view());
-  ASSERT_TRUE(f.schedule().symmetric);
+  ASSERT_TRUE(f.schedule().symmetric());
   EXPECT_EQ(f.schedule().symmetric_pairs, 0);  // no small diagonal: the plain ordering
   const FactorStats& fs = f.factor(a.view());
   ASSERT_EQ(fs.status, Status::ok);

@@ -32,7 +32,7 @@ Options supernodal(Backend backend = Backend::cpu) {
 // panels.
 void expect_layout_holds(const Schedule& s) {
   const Supernodes& sn = s.supernodes;
-  ASSERT_TRUE(s.supernodal);
+  ASSERT_TRUE(s.supernodal());
   ASSERT_EQ(static_cast<int32_t>(sn.first.size()), sn.count + 1);
   EXPECT_EQ(sn.first.front(), 0);
   EXPECT_EQ(sn.first.back(), s.n);
