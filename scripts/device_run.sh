@@ -14,7 +14,8 @@
 #   GPUGLU_DEVICE_SANITIZE_TOOLS: the sanitize step's tools (memcheck racecheck).
 #   ab: this build's gpuglu_lu_bench against the reference build packed with it
 #   (GPUGLU_BUNDLE_REFERENCE), alternately, GPUGLU_DEVICE_AB_ROUNDS (2) rounds each on
-#   GPUGLU_DEVICE_AB_MATRICES: refactorization and solve, same run, same machine; likewise
+#   GPUGLU_DEVICE_AB_MATRICES with each LU engine of GPUGLU_DEVICE_AB_ENGINES (auto column):
+#   refactorization and solve, same run, same machine; likewise
 #   gpuglu_ldlt_bench (gpuglu's LDL^T alone, GPUGLU_DEVICE_AB_LDLT_MATRICES) and
 #   gpuglu_trsv_bench (GPUGLU_DEVICE_AB_TRSV_MATRICES) where the reference has them.
 #   ldlt: gpuglu_ldlt_bench (issue 13), gpuglu's LDL^T on the GPU against its LU, UMFPACK,
@@ -513,9 +514,12 @@ if want ab; then
         else
           run=("$bench")
         fi
-        "${run[@]}" --backend cuda --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack --device "$side-$round" \
-          --out "$out/ab.jsonl" "${ab_matrices[@]}" > "$out/ab_${side}_$round.log" 2>&1 || status=1
-        grep -E '^[a-z].*\|' "$out/ab_${side}_$round.log" | sed "s/^/$side $round: /" | tee -a "$out/ab.log"
+        for engine in ${GPUGLU_DEVICE_AB_ENGINES:-auto column}; do
+          "${run[@]}" --backend cuda --lu-engine "$engine" --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack \
+            --device "$side-$round" --out "$out/ab.jsonl" "${ab_matrices[@]}" > "$out/ab_${side}_${engine}_$round.log" 2>&1 ||
+            status=1
+          grep -E '^[a-z].*\|' "$out/ab_${side}_${engine}_$round.log" | sed "s/^/$side $engine $round: /" | tee -a "$out/ab.log"
+        done
         if [[ -x $ref/gpuglu_ldlt_bench ]]; then
           if [[ $side == reference ]]; then
             run=(env LD_LIBRARY_PATH="$ref:$LD_LIBRARY_PATH" "$ref/gpuglu_ldlt_bench")
