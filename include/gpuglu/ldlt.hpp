@@ -76,7 +76,5 @@ class BasicSparseLDLT : public BasicSparseSolver<Scalar> {
 
 using SparseLDLT = BasicSparseLDLT<double>;
 using SparseLDLTComplex = BasicSparseLDLT<std::complex<double>>;
-extern template class BasicSparseLDLT<double>;
-extern template class BasicSparseLDLT<std::complex<double>>;
 
 }  // namespace gpuglu

@@ -43,7 +43,5 @@ using SparseLU = BasicSparseLU<double>;
 // Complex double: the same pipeline; pivots are tested and statistics measured on
 // magnitudes, and the analysis (matching, scaling, ordering) sees |a_ij|.
 using SparseLUComplex = BasicSparseLU<std::complex<double>>;
-extern template class BasicSparseLU<double>;
-extern template class BasicSparseLU<std::complex<double>>;
 
 }  // namespace gpuglu

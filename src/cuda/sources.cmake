@@ -25,6 +25,7 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/lu/lu_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/factor_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/common/solve_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/common/state_readback.cu
   ${CMAKE_CURRENT_LIST_DIR}/trsv/lu_solves.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/cuda_ldlt.cu
   ${CMAKE_CURRENT_LIST_DIR}/ldlt/ldlt_kernels.cu

@@ -16,7 +16,8 @@ BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, const T* input, 
       input_nnz_(s.input_nnz),
       accumulate_(s.symmetric()),
       f_diag_(s.f_diag),
-      input_(input) {
+      input_(input),
+      state_(staging) {
   args_.colptr = mem.upload(s.f_colptr, "the factor's column pointers");
   args_.rowind = mem.upload(s.f_rowind, "the factor's row indices");
   args_.diag = mem.upload(s.f_diag, "the factor's diagonal positions");
@@ -37,7 +38,6 @@ BasicDeviceFactor<Scalar>::BasicDeviceFactor(const Schedule& s, const T* input, 
     const std::vector<uint8_t> flags(conjugate.begin(), conjugate.end());
     conjugate_ = mem.upload(flags, "the Hermitian scatter's conjugation flags");
   }
-  state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
 }
 
 template <class Scalar>
@@ -51,33 +51,16 @@ void BasicDeviceFactor<Scalar>::enqueue_scatter(const PivotRule& rule, cudaStrea
 
 template <class Scalar>
 void BasicDeviceFactor<Scalar>::enqueue_state_download(cudaStream_t stream) {
-  GPUGLU_CUDA_CHECK(
-      cudaMemcpyAsync(state_pinned_, args_.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, stream));
+  state_.enqueue(args_.state, stream);
 }
 
 template <class Scalar>
 EngineFactorResult BasicDeviceFactor<Scalar>::result() const {
-  const kernels::FactorState st = *state_pinned_;
-  if (st.missing_fill)
-    throw Error(Status::invalid_input,
-                "CUDA factor(): the schedule's factor pattern lacks a fill entry an update needs");
-  EngineFactorResult out;
-  out.max_abs_input = kernels::double_from_bits(st.max_input_bits);
-  out.stats.max_active = kernels::double_from_bits(st.max_active_bits);
-  out.stats.min_pivot_ratio = n_ > 0 ? kernels::double_from_bits(st.min_ratio_bits) : 1.0;
-  out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
-  out.stats.first_perturbed = st.first_perturbed == kernels::kNoEntry ? -1 : static_cast<int32_t>(st.first_perturbed);
-  if (st.bad_entry != kernels::kNoEntry) {
-    out.bad_entry = static_cast<int64_t>(st.bad_entry);
-    out.stats.status = Status::nan_or_inf;
-    return out;
-  }
-  if (st.failure_key != kernels::kNoEntry) {
-    const int32_t column = static_cast<int32_t>(st.failure_key & 0xffffffffull);
-    out.stats.status = Status::numerically_singular;
-    out.stats.pivot_column = column;
+  EngineFactorResult out =
+      state_.result("CUDA factor(): the schedule's factor pattern lacks a fill entry an update needs");
+  if (out.stats.status == Status::numerically_singular) {
     Scalar pivot{};
-    GPUGLU_CUDA_CHECK(cudaMemcpy(&pivot, args_.f + f_diag_[column], sizeof(T), cudaMemcpyDeviceToHost));
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&pivot, args_.f + f_diag_[out.stats.pivot_column], sizeof(T), cudaMemcpyDeviceToHost));
     out.stats.pivot_value = reported_value(pivot);
   }
   return out;

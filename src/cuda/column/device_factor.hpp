@@ -18,6 +18,7 @@
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/device_scalar.hpp"
 #include "cuda/common/host_staging.hpp"
+#include "cuda/common/state_readback.hpp"
 #include "cuda/common/factor_kernels.cuh"
 #include "gpuglu/schedule.hpp"
 
@@ -62,7 +63,7 @@ class BasicDeviceFactor {
   double* value_scale_ = nullptr;
   uint8_t* conjugate_ = nullptr;  // null: no entry is conjugated
   const T* input_ = nullptr;
-  kernels::FactorState* state_pinned_ = nullptr;
+  StateReadback state_;
 };
 
 using DeviceFactor = BasicDeviceFactor<double>;

@@ -181,16 +181,6 @@ __global__ void __launch_bounds__(kPersistentThreads)
 
 // --- host side ---
 
-constexpr int64_t kMaxGridX = 2147483647;  // gridDim.x limit
-
-// Blocks of per_block items each for `items`: at least one, at most max_blocks.
-inline unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks = kMaxGridX) {
-  int64_t blocks = (items + per_block - 1) / per_block;
-  if (blocks < 1) blocks = 1;
-  if (blocks > max_blocks) blocks = max_blocks;
-  return static_cast<unsigned>(blocks);
-}
-
 // The launchers of Rule's kernels and their table.
 template <class Rule>
 struct UpdateLaunchers {

@@ -31,6 +31,9 @@ using DeviceSolve = BasicDeviceSolve<double>;
 template <class Scalar>
 class BasicFactorSolves : public BasicDeviceSolve<Scalar> {
  public:
+  BasicFactorSolves() = default;
+  BasicFactorSolves(const BasicFactorSolves&) = delete;  // they own device solvers
+  BasicFactorSolves& operator=(const BasicFactorSolves&) = delete;
   virtual ~BasicFactorSolves() = default;
   // After each successful factorization: the solvers take the new factor (asynchronous).
   virtual void gather() = 0;

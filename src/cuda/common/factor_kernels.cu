@@ -136,7 +136,7 @@ bool programmatic_launch_supported(int device) {
   // compiled out below that): a binary for an older target JIT-run on a Hopper must not
   // overlap kernels.
   cudaFuncAttributes attr{};
-  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, update_block_kernel<LuUpdate<double>>));
+  GPUGLU_CUDA_CHECK(cudaFuncGetAttributes(&attr, pivot_block_kernel<double>));
   return device_facts(device).cc_major >= 9 && attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
 }
 

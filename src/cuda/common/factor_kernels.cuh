@@ -15,6 +15,17 @@
 
 namespace gpuglu::cuda::kernels {
 
+constexpr int64_t kMaxGridX = 2147483647;  // gridDim.x limit
+
+// Blocks of per_block items each for `items`: at least one, at most max_blocks.
+inline unsigned grid_for(int64_t items, int64_t per_block, int64_t max_blocks = kMaxGridX) {
+  int64_t blocks = (items + per_block - 1) / per_block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > max_blocks) blocks = max_blocks;
+  return static_cast<unsigned>(blocks);
+}
+
+
 constexpr int32_t kNoLevel = INT32_MAX;                    // failed_level / failed_column: none
 constexpr unsigned long long kNoEntry = ~0ull;             // bad_entry: none
 constexpr unsigned long long kPlusInfBits = 0x7ff0000000000000ull;  // bits of +Inf

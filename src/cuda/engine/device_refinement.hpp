@@ -79,14 +79,9 @@ class BasicDeviceRefinement {
   int32_t* at_colind_ = nullptr;
   int64_t* at_value_of_ = nullptr;  // A^T's entry e holds A's value at_value_of_[e]
   // The vectors as the seam's scalar (the solves take those); allocated as T, 16-byte aligned.
-  Scalar* b_dev_ = nullptr;
-  Scalar* x_dev_ = nullptr;
-  Scalar* x_next_ = nullptr;
-  Scalar* r_dev_ = nullptr;
-  Scalar* r_next_ = nullptr;
-  Scalar* d_dev_ = nullptr;
-  double* row_scale_ = nullptr;  // null: no equilibration
-  double* col_scale_ = nullptr;
+  Scalar *b_dev_ = nullptr, *x_dev_ = nullptr, *x_next_ = nullptr;
+  Scalar *r_dev_ = nullptr, *r_next_ = nullptr, *d_dev_ = nullptr;
+  double *row_scale_ = nullptr, *col_scale_ = nullptr;  // null: no equilibration
   unsigned long long* berr_bits_ = nullptr;
   Scalar* v_pinned_ = nullptr;
   unsigned long long* berr_pinned_ = nullptr;

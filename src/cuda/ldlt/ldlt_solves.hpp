@@ -35,8 +35,6 @@ class BasicLdltSolves final : public BasicFactorSolves<Scalar> {
   BasicLdltSolves(const Schedule& s, const Options& o, int device, DeviceMemory& mem, cudaStream_t stream, const T* f,
                   const int64_t* diag, bool hermitian);
   ~BasicLdltSolves() override;  // the solvers run on the owner's stream: destroy this before the stream
-  BasicLdltSolves(const BasicLdltSolves&) = delete;
-  BasicLdltSolves& operator=(const BasicLdltSolves&) = delete;
 
   // After each factorization: L's and L^T's solvers hold the new factor (asynchronous).
   void gather() override;
@@ -57,12 +55,10 @@ class BasicLdltSolves final : public BasicFactorSolves<Scalar> {
   SolverChoices choices_;
   int32_t* perm_ = nullptr;
   double* scale_ = nullptr;
-  Scalar* w1_ = nullptr;
-  Scalar* w2_ = nullptr;
+  Scalar *w1_ = nullptr, *w2_ = nullptr;  // work vectors of n
   // Each solver's values come from F through its positions there (*_pos_); none without L.
   std::unique_ptr<Solver> l_solve_, lt_solve_;
-  int64_t* l_pos_ = nullptr;
-  int64_t* lt_pos_ = nullptr;
+  int64_t *l_pos_ = nullptr, *lt_pos_ = nullptr;
 };
 
 using LdltSolves = BasicLdltSolves<double>;

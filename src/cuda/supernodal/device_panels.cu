@@ -19,6 +19,7 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const 
       values_(s.supernodes.values),
       count_(s.supernodes.count),
       input_(input),
+      state_(staging),
       pivot_pos_host_(plan.pivot_pos) {
   const Supernodes& sn = s.supernodes;
   args_.first = mem.upload(sn.first, "the supernodes' first columns");
@@ -37,7 +38,6 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const 
   pivot_pos_ = mem.upload(plan.pivot_pos, "the pivots' positions in the panels");
   f_pos_ = mem.upload(sn.f_pos, "F's positions in the panels");
   f_ = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
-  state_pinned_ = staging.pinned<kernels::FactorState>(1, "the factorization state's staging buffer");
 }
 
 void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
@@ -53,38 +53,16 @@ void DevicePanels::enqueue_gather_factor(cudaStream_t stream) {
   launch_gather(nnz_f_, f_pos_, args_.panels, f_, stream);
 }
 
-void DevicePanels::enqueue_state_download(cudaStream_t stream) {
-  GPUGLU_CUDA_CHECK(
-      cudaMemcpyAsync(state_pinned_, args_.state, sizeof(kernels::FactorState), cudaMemcpyDeviceToHost, stream));
-}
+void DevicePanels::enqueue_state_download(cudaStream_t stream) { state_.enqueue(args_.state, stream); }
 
 EngineFactorResult DevicePanels::result() const {
-  const kernels::FactorState st = *state_pinned_;
-  if (st.missing_fill)
-    throw Error(Status::invalid_input,
-                "CudaSupernodalLU: a Schur complement row is missing from its target supernode's rows");
-  EngineFactorResult out;
-  out.max_abs_input = kernels::double_from_bits(st.max_input_bits);
-  out.stats.max_active = kernels::double_from_bits(st.max_active_bits);
-  // No column measured (n == 0, or a NaN/Inf input): NumericStats' 1, as the CPU engine leaves it.
-  out.stats.min_pivot_ratio =
-      st.min_ratio_bits == kernels::kPlusInfBits ? 1.0 : kernels::double_from_bits(st.min_ratio_bits);
-  out.stats.perturbed_pivots = static_cast<int64_t>(st.perturbed);
-  out.stats.first_perturbed = st.first_perturbed == kernels::kNoEntry ? -1 : static_cast<int32_t>(st.first_perturbed);
-  if (st.bad_entry != kernels::kNoEntry) {
-    out.bad_entry = static_cast<int64_t>(st.bad_entry);
-    out.stats.status = Status::nan_or_inf;
-    return out;
-  }
-  if (st.failure_key != kernels::kNoEntry) {
-    // Nothing writes a failed column's pivot after its test: its supernode stopped there,
-    // and the other supernodes update their ancestors only.
-    const int32_t column = static_cast<int32_t>(st.failure_key);
-    out.stats.status = Status::numerically_singular;
-    out.stats.pivot_column = column;
-    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.panels + pivot_pos_host_[column], sizeof(double),
-                                 cudaMemcpyDeviceToHost));
-  }
+  EngineFactorResult out =
+      state_.result("CudaSupernodalLU: a Schur complement row is missing from its target supernode's rows");
+  // Nothing writes a failed column's pivot after its test: its supernode stopped there, and
+  // the other supernodes update their ancestors only.
+  if (out.stats.status == Status::numerically_singular)
+    GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.panels + pivot_pos_host_[out.stats.pivot_column],
+                                 sizeof(double), cudaMemcpyDeviceToHost));
   return out;
 }
 

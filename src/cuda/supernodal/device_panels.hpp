@@ -13,6 +13,7 @@
 #include "core/numeric_types.hpp"
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/host_staging.hpp"
+#include "cuda/common/state_readback.hpp"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
 #include "gpuglu/schedule.hpp"
@@ -44,7 +45,7 @@ class DevicePanels {
   // Error(invalid_input) when a Schur complement found no target (a broken schedule).
   EngineFactorResult result() const;
   // From the same copy: a dense panel failed its pivot test (FactorState::unstable_panel).
-  bool unstable_panel() const { return state_pinned_->unstable_panel != 0; }
+  bool unstable_panel() const { return state_.state().unstable_panel != 0; }
   // F's values to f_host (nnz(F) of them), synchronous.
   void download_factor(double* f_host, cudaStream_t stream) const;
 
@@ -55,15 +56,14 @@ class DevicePanels {
   int64_t values_ = 0;
   int32_t count_ = 0;
   kernels::SupernodeArgs args_{};
-  int32_t* panel_nodes_ = nullptr;
-  int32_t* direct_nodes_ = nullptr;
+  int32_t *panel_nodes_ = nullptr, *direct_nodes_ = nullptr;
   int64_t* panel_map_ = nullptr;
   double* value_scale_ = nullptr;
   int64_t* pivot_pos_ = nullptr;
   int64_t* f_pos_ = nullptr;
   double* f_ = nullptr;
   const double* input_ = nullptr;
-  kernels::FactorState* state_pinned_ = nullptr;
+  StateReadback state_;
   std::vector<int64_t> pivot_pos_host_;  // the failing pivot's position
 };
 

@@ -36,8 +36,6 @@ class BasicLuSolves final : public BasicFactorSolves<Scalar> {
   // device without cooperative launches), o.cuda (TrsvTuning, KahnTuning).
   BasicLuSolves(const Schedule& s, const Options& o, int device, DeviceMemory& mem, cudaStream_t stream, const T* f);
   ~BasicLuSolves() override;  // the solvers run on the owner's stream: destroy this before the stream
-  BasicLuSolves(const BasicLuSolves&) = delete;
-  BasicLuSolves& operator=(const BasicLuSolves&) = delete;
 
   // After each factorization: every solver built so far holds the new factor (asynchronous).
   void gather() override;
@@ -63,18 +61,12 @@ class BasicLuSolves final : public BasicFactorSolves<Scalar> {
   cudaStream_t stream_;
   const T* f_;
   SolverChoices choices_;
-  int32_t* row_perm_ = nullptr;
-  int32_t* col_perm_ = nullptr;
-  double* row_scale_ = nullptr;
-  double* col_scale_ = nullptr;
-  Scalar* w1_ = nullptr;
-  Scalar* w2_ = nullptr;
+  int32_t *row_perm_ = nullptr, *col_perm_ = nullptr;
+  double *row_scale_ = nullptr, *col_scale_ = nullptr;
+  Scalar *w1_ = nullptr, *w2_ = nullptr;  // work vectors of n
   // Each solver's values come from F through its positions there (*_pos_).
   std::unique_ptr<Solver> l_solve_, u_solve_, lt_solve_, ut_solve_;
-  int64_t* l_pos_ = nullptr;
-  int64_t* u_pos_ = nullptr;
-  int64_t* lt_pos_ = nullptr;
-  int64_t* ut_pos_ = nullptr;
+  int64_t *l_pos_ = nullptr, *u_pos_ = nullptr, *lt_pos_ = nullptr, *ut_pos_ = nullptr;
 };
 
 using LuSolves = BasicLuSolves<double>;
