@@ -545,6 +545,7 @@ if want ab; then
         fi
       done
     done
+    python3 "$root/scripts/ab_table.py" "$out"/ab*.jsonl | tee -a "$out/ab.log"
   else
     echo "device_run.sh: ab needs a bundle packed with GPUGLU_BUNDLE_REFERENCE" | tee "$out/ab.log"
     status=1
