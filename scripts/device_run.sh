@@ -16,7 +16,7 @@
 #   (GPUGLU_BUNDLE_REFERENCE), alternately, GPUGLU_DEVICE_AB_ROUNDS (2) rounds each on
 #   GPUGLU_DEVICE_AB_MATRICES with each LU engine of GPUGLU_DEVICE_AB_ENGINES (auto column):
 #   refactorization and solve, same run, same machine; likewise
-#   gpuglu_ldlt_bench (gpuglu's LDL^T alone, GPUGLU_DEVICE_AB_LDLT_MATRICES) and
+#   gpuglu_ldlt_bench (gpuglu's LDL^T and its LU, GPUGLU_DEVICE_AB_LDLT_MATRICES) and
 #   gpuglu_trsv_bench (GPUGLU_DEVICE_AB_TRSV_MATRICES) where the reference has them.
 #   ldlt: gpuglu_ldlt_bench (issue 13), gpuglu's LDL^T on the GPU against its LU, UMFPACK,
 #   CHOLMOD (one core and all), MUMPS and cuDSS on GPUGLU_DEVICE_LDLT_MATRICES (generator
@@ -516,7 +516,7 @@ if want ab; then
         fi
         for engine in ${GPUGLU_DEVICE_AB_ENGINES:-auto column}; do
           "${run[@]}" --backend cuda --lu-engine "$engine" --threads 1 --warmup 2 --repeat 10 --no-petsc --no-umfpack \
-            --device "$side-$round" --out "$out/ab.jsonl" "${ab_matrices[@]}" > "$out/ab_${side}_${engine}_$round.log" 2>&1 ||
+            --skip cusolverrf,cudss --device "$side-$round" --out "$out/ab.jsonl" "${ab_matrices[@]}" > "$out/ab_${side}_${engine}_$round.log" 2>&1 ||
             status=1
           grep -E '^[a-z].*\|' "$out/ab_${side}_${engine}_$round.log" | sed "s/^/$side $engine $round: /" | tee -a "$out/ab.log"
         done
@@ -528,7 +528,7 @@ if want ab; then
           fi
           ab_ldlt=()
           for m in ${GPUGLU_DEVICE_AB_LDLT_MATRICES:-lap3d7:30x30x30 kkt:5000:1000 shiftlap3d:24x24x24:0.5}; do ab_ldlt+=(--matrix "$m"); done
-          "${run[@]}" --backend cuda --warmup 2 --repeat 10 --no-lu --no-umfpack --no-cholmod --no-mumps --no-cudss \
+          "${run[@]}" --backend cuda --warmup 2 --repeat 10 --no-umfpack --no-cholmod --no-mumps --no-cudss \
             --device "$side-$round" --out "$out/ab_ldlt.jsonl" "${ab_ldlt[@]}" > "$out/ab_ldlt_${side}_$round.log" 2>&1 ||
             status=1
           grep -E '^[a-z].*\|' "$out/ab_ldlt_${side}_$round.log" | sed "s/^/ldlt $side $round: /" | tee -a "$out/ab.log"
@@ -540,7 +540,7 @@ if want ab; then
             run=("$build/bench/gpuglu_trsv_bench")
           fi
           "${run[@]}" --warmup 3 --repeat 20 --device "$side-$round" --out "$out/ab_trsv.jsonl" \
-            ${GPUGLU_DEVICE_AB_TRSV_MATRICES:---model-problems} > "$out/ab_trsv_${side}_$round.log" 2>&1 || status=1
+            ${GPUGLU_DEVICE_AB_TRSV_MATRICES:---matrix lap3d7:40x40x40 --matrix circuit:200000:2000} > "$out/ab_trsv_${side}_$round.log" 2>&1 || status=1
           grep -E ' \| ' "$out/ab_trsv_${side}_$round.log" | sed "s/^/trsv $side $round: /" | tee -a "$out/ab.log"
         fi
       done

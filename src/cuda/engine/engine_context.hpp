@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "core/numeric_engine.hpp"
 #include "cuda/common/device_memory.hpp"
@@ -41,9 +42,11 @@ struct BasicEngineContext {
     n = s.n;
     nnz_f = static_cast<int64_t>(s.f_rowind.size());
     try {
-      GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      // The largest buffer first: a device that cannot hold the factor says so by the bytes
+      // asked, before anything smaller fails for want of memory.
       staging = std::make_unique<HostStaging>(o.cuda.staging);
       input = std::make_unique<BasicDeviceInput<Scalar>>(s.input_nnz, mem, *staging);
+      create_stream(owner);
       refinement = std::make_unique<BasicDeviceRefinement<Scalar>>(n, s.input_nnz, pattern, input->values(), mem,
                                                                    *staging, stream);
       refinement->set_equilibration(s.row_scale, s.col_scale);
@@ -57,6 +60,19 @@ struct BasicEngineContext {
   BasicEngineContext& operator=(const BasicEngineContext&) = delete;
 
   const T* input_values() const { return input->values(); }
+
+  // A stream takes device memory too: on a full device its failure says how much is free.
+  void create_stream(const char* owner) {
+    const cudaError_t err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    if (err == cudaSuccess) return;
+    (void)cudaGetLastError();
+    size_t free_bytes = 0, total_bytes = 0;
+    (void)cudaMemGetInfo(&free_bytes, &total_bytes);
+    throw Error(status_of(err), std::string("cudaStreamCreateWithFlags for ") + owner + " failed: " +
+                                    cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + "); " +
+                                    std::to_string(free_bytes) + " bytes of device memory free, " +
+                                    std::to_string(mem.bytes()) + " bytes already held by " + owner);
+  }
 
   void release() noexcept {
     ReleaseScope scope(device);
