@@ -17,7 +17,8 @@
 #   GPUGLU_DEVICE_AB_MATRICES with each LU engine of GPUGLU_DEVICE_AB_ENGINES (auto column):
 #   refactorization and solve, same run, same machine; likewise
 #   gpuglu_ldlt_bench (gpuglu's LDL^T and its LU, GPUGLU_DEVICE_AB_LDLT_MATRICES) and
-#   gpuglu_trsv_bench (GPUGLU_DEVICE_AB_TRSV_MATRICES) where the reference has them.
+#   gpuglu_trsv_bench (GPUGLU_DEVICE_AB_TRSV_MATRICES) where the reference has them
+#   (GPUGLU_DEVICE_AB_BENCHES: which, default "lu ldlt trsv"; the LU bench always runs).
 #   ldlt: gpuglu_ldlt_bench (issue 13), gpuglu's LDL^T on the GPU against its LU, UMFPACK,
 #   CHOLMOD (one core and all), MUMPS and cuDSS on GPUGLU_DEVICE_LDLT_MATRICES (generator
 #   specs, and collection files as paths below ../shared/collection, packed with the bundle);
@@ -520,7 +521,7 @@ if want ab; then
             status=1
           grep -E '^[a-z].*\|' "$out/ab_${side}_${engine}_$round.log" | sed "s/^/$side $engine $round: /" | tee -a "$out/ab.log"
         done
-        if [[ -x $ref/gpuglu_ldlt_bench ]]; then
+        if [[ -x $ref/gpuglu_ldlt_bench && " ${GPUGLU_DEVICE_AB_BENCHES:-lu ldlt trsv} " == *" ldlt "* ]]; then
           if [[ $side == reference ]]; then
             run=(env LD_LIBRARY_PATH="$ref:$LD_LIBRARY_PATH" "$ref/gpuglu_ldlt_bench")
           else
@@ -533,7 +534,7 @@ if want ab; then
             status=1
           grep -E '^[a-z].*\|' "$out/ab_ldlt_${side}_$round.log" | sed "s/^/ldlt $side $round: /" | tee -a "$out/ab.log"
         fi
-        if [[ -x $ref/gpuglu_trsv_bench ]]; then
+        if [[ -x $ref/gpuglu_trsv_bench && " ${GPUGLU_DEVICE_AB_BENCHES:-lu ldlt trsv} " == *" trsv "* ]]; then
           if [[ $side == reference ]]; then
             run=(env LD_LIBRARY_PATH="$ref:$LD_LIBRARY_PATH" "$ref/gpuglu_trsv_bench")
           else

@@ -1,6 +1,8 @@
 // Device discovery for the CUDA backend and for -ksp_view.
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "gpuglu/device.hpp"
@@ -29,11 +31,23 @@ DeviceInfo query_device(int32_t ordinal, int32_t local_rank) noexcept {
     info.reason = "CUDA device " + std::to_string(dev) + " requested but only " + std::to_string(count) + " present";
     return info;
   }
+  // A device's properties do not change while the process runs, and every analysis asks
+  // for them (the engine choice, the backend choice): read once per device.
+  static std::mutex properties_mutex;
+  static std::map<int, cudaDeviceProp> properties;
   cudaDeviceProp prop{};
-  err = cudaGetDeviceProperties(&prop, dev);
-  if (err != cudaSuccess) {
-    info.reason = std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(err);
-    return info;
+  {
+    std::lock_guard<std::mutex> lock(properties_mutex);
+    auto it = properties.find(dev);
+    if (it == properties.end()) {
+      err = cudaGetDeviceProperties(&prop, dev);
+      if (err != cudaSuccess) {
+        info.reason = std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(err);
+        return info;
+      }
+      it = properties.emplace(dev, prop).first;
+    }
+    prop = it->second;
   }
   info.usable = true;
   info.ordinal = dev;
