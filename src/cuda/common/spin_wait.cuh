@@ -2,8 +2,8 @@
 // Waiting inside a kernel for what other blocks of the same launch publish: the self-scheduled
 // kernels (trsv/trsv_kernels.cu's SLFR/SLFC, supernodal/panel_sweep_kernels.cu) poll a word in
 // global memory. Warps far ahead of the wavefront would otherwise poll the L2 continuously:
-// measured on an H100 (lap2d9 1024^2), tight spinning by every resident warp made the
-// self-scheduled triangular solves slower than cuSPARSE, so the poll interval doubles from
+// tight spinning by every resident warp floods the L2 and made the self-scheduled triangular
+// solves slower than cuSPARSE (docs/performance_history.md, triangular solves), so the poll interval doubles from
 // 16 ns up to kMaxBackoffNs after each miss.
 #include <cstdint>
 

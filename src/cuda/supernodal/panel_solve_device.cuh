@@ -7,8 +7,8 @@
 // its lanes (lane i holds y_i, a shuffle broadcasts each finished entry) and the triangle's
 // entries staged in shared memory beforehand, all loads of a lane issued together: a step is a
 // shared load, a shuffle and an FMA. Column by column with the entries read at each step, every
-// column paid a memory round trip (~12 us per level of 20-40-column supernodes on an H100,
-// where a tile now costs about one); in registers, the tile made every thread of every block
+// column paid a memory round trip (the measured cost per level: docs/performance_history.md, supernodal sixth
+// step); in registers, the tile made every thread of every block
 // hold 64 of them (128 registers). A block walking a whole diagonal block subtracts each
 // tile's product from its later rows of y, one row per thread, between barriers.
 #include <cstdint>

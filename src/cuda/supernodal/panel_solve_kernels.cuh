@@ -59,8 +59,8 @@ struct PanelSweepSync {
 // supernode of one tile with at most kPanelSolveSmallCols columns and kPanelSolveSmallRows rows
 // below is small (a warp's task). (Measured and dropped on the H100: tasks of two tiles, the
 // second's product with the first kept in the block, halved the chain of a wide supernode's
-// tasks but doubled each task's products and rows below: lap3d7 30^3's solve went from 0.93
-// to 1.12 ms, circuit:200000's from 0.67 to 0.89 ms.)
+// tasks but doubled each task's products and rows below, and every solve measured got slower:
+// docs/performance_history.md, seventh step.)
 constexpr int32_t kPanelSolveTile = 32;
 constexpr int32_t kPanelSolveSmallCols = 16;
 constexpr int32_t kPanelSolveSmallRows = 64;

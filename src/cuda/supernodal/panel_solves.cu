@@ -19,10 +19,9 @@ namespace {
 // estimate, not yet measured.
 constexpr int kManyNodesMaxThreads = 128;
 
-// The self-scheduled sweeps' block: every task gets the same. Measured on an H100 (seven
-// matrices, docs/performance.md): 256 threads fastest on five (wide supernodes' products with
-// the rows below want the threads), 128 on circuit:200000 (12% better) and memplus, 64 and 512
-// slower overall.
+// The self-scheduled sweeps' block: every task gets the same. 256 threads: the best or close
+// to it on most matrices measured (wide supernodes' products with the rows below want the
+// threads; docs/performance_history.md, supernodal sixth step).
 constexpr int kSweepThreads = 256;
 
 int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 31) / 32 * 32)); }

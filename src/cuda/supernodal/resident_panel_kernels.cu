@@ -1,8 +1,8 @@
 // Panels factored whole in shared memory (supernodal_kernels.cuh: launch_panel_resident,
 // launch_panel_block_resident). The staged kernels keep one 16-column block in shared memory
 // and pay six barriers per column (two block reductions, the scaling, the update) with a
-// thread per row; on the H100 a 76 x 76 panel took 178 us that way, one thread block of 96
-// threads latency-bound while the GPU idled (the levels near the root hold one supernode).
+// thread per row: such a panel is one latency-bound thread block while the GPU idles (the
+// levels near the root hold one supernode; docs/performance_history.md, fifth step).
 // Here the whole panel is loaded once and each column costs two barriers:
 //   A  column k is final and its largest magnitude known (the warp that updated it reduced it),
 //   B  column k is scaled;

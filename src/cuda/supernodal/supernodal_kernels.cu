@@ -427,7 +427,8 @@ __device__ __forceinline__ bool subtract_at_target(const SupernodeArgs& a, const
 // independent sums, each the dot product over the supernode's columns in ascending order,
 // rounded without FMA as the CPU's loops round it). L21's and U12's rows pass through shared
 // memory kSchurDepth columns at a time, read once, coalesced. A block per supernode reading
-// both panels from global memory for every entry took 30-50 us per supernode near the root.
+// both panels from global memory for every entry was latency-bound near the root
+// (docs/performance_history.md, fifth step).
 constexpr int kSchurThreads = 256;
 constexpr int kSchurDepth = 32;
 constexpr int kSchurSums = kSchurTile * kSchurTile / kSchurThreads;

@@ -36,9 +36,8 @@ int threads_for(int64_t work, int max_threads) {
 
 // A resident level's block: a warp per column being updated, as many as its widest panel
 // updates at once (up to 32) when its supernodes are few; when they are many, the warps the GPU
-// holds (its SMs x kResidentWarpsPerSm) shared among them, and at least a warp each. (H100,
-// refactorization: a cap of 32 warps against 16 was 3-5% faster on bayer10, bcsstk18 and
-// wang3 and the same elsewhere; 8 was slower everywhere.)
+// holds (its SMs x kResidentWarpsPerSm) shared among them, and at least a warp each. (A cap
+// of 32 warps measured best: docs/performance_history.md, seventh step.)
 // The resident kernel's occupancy: __launch_bounds__(1024) leaves it 64 registers a thread,
 // so one SM's 64K registers hold 1024 of its threads, 32 warps.
 constexpr int64_t kResidentWarpsPerSm = 32;

@@ -27,8 +27,8 @@ constexpr int64_t kGemmWorkspaceDoubles = int64_t{1} << 23;
 // factored blocked: by cuSOLVER (dense_panel_lu.hpp) or kBlockWidth columns at a time: a tall-skinny kernel on the block's columns
 // (one thread block, the pivot test as in the unblocked kernel), then cuBLAS: TRSM for U's
 // row block and U^T's column block, GEMM for the rest of both panels. One thread block per
-// supernode factored such a panel (the dense trailing block of a circuit: 536 columns) at a
-// few GFlop/s while the rest of the GPU idled.
+// supernode factored such a panel (the dense trailing block of a circuit) while the rest of
+// the GPU idled (docs/performance_history.md, first step).
 constexpr int32_t kBlockedMinCols = 96;
 constexpr int64_t kBlockedMinWork = int64_t{1} << 22;
 constexpr int32_t kBlockWidth = 64;

@@ -2,8 +2,8 @@
 // The blocked and GEMM supernodes of one level of the supernodal tree, spread over a few
 // streams ("lanes"). Each such supernode is a sequence of library calls (cuSOLVER's getrf,
 // cuBLAS's TRSM and GEMM, the scatter kernel) on panels of a few hundred columns: one at a
-// time, their launches and tails left most of the GPU idle (G3_circuit: 313 blocked supernodes
-// on one level took 15 ms, ~50 us each). A level's supernodes are independent (their
+// time, their launches and tails left most of the GPU idle (G3_circuit's blocked supernodes
+// dominated its loop; docs/performance_history.md, seventh step). A level's supernodes are independent (their
 // complements reach the targets by atomics), so the lanes run them side by side: lane i takes
 // supernodes i, i + L, ..., after the engine's stream reaches the level (an event), and the
 // engine's stream waits for every lane before the level's next part. Each lane has its own
