@@ -29,7 +29,6 @@ template <class Scalar>
 class BasicLdltSolves final : public BasicFactorSolves<Scalar> {
  public:
   using T = device_scalar_t<Scalar>;
-  using Solver = BasicTriangularSolver<Scalar>;
   // s symmetric; f and diag: F's values and its diagonal positions on the device (what
   // gather() and the D^{-1} step read). hermitian: L^H instead of L^T.
   BasicLdltSolves(const Schedule& s, const Options& o, int device, DeviceMemory& mem, cudaStream_t stream, const T* f,
@@ -57,7 +56,7 @@ class BasicLdltSolves final : public BasicFactorSolves<Scalar> {
   double* scale_ = nullptr;
   Scalar *w1_ = nullptr, *w2_ = nullptr;  // work vectors of n
   // Each solver's values come from F through its positions there (*_pos_); none without L.
-  std::unique_ptr<Solver> l_solve_, lt_solve_;
+  std::unique_ptr<BasicTriangularSolver<Scalar>> l_solve_, lt_solve_;
   int64_t *l_pos_ = nullptr, *lt_pos_ = nullptr;
 };
 
