@@ -15,15 +15,6 @@
 
 namespace gpuglu {
 
-namespace {
-
-template <class T>
-bool overlap(const T* a, const T* b, int64_t n) {
-  return std::less<const T*>()(a, b + n) && std::less<const T*>()(b, a + n);
-}
-
-}  // namespace
-
 template <class Scalar>
 BasicSparseSolver<Scalar>::Core::Core(const Options& o)
     : options(o), backend(o.backend == Backend::cuda ? Backend::cuda : Backend::cpu) {
@@ -93,7 +84,7 @@ const SolveStats& BasicSparseSolver<Scalar>::Core::solve(int32_t nrhs, const Sca
     // The engines read b while writing x, and a recovery reads it again: b is copied where
     // they overlap.
     const Scalar* rhs = bc;
-    if (overlap(bc, xc, n)) {
+    if (api::overlap(bc, xc, n)) {
       rhs_copy.assign(bc, bc + n);
       rhs = rhs_copy.data();
     }

@@ -7,6 +7,8 @@
 // virtual: each facade's Impl (sparse_lu_impl.hpp, sparse_ldlt_impl.hpp) derives from
 // Core and supplies its factorization, its per-column solve and its recoveries.
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +91,12 @@ struct BasicSparseSolver<Scalar>::Core {
 };
 
 namespace api {
+// Whether [a, a + n) and [b, b + n) share an element (host or device pointers alike).
+template <class T>
+bool overlap(const T* a, const T* b, int64_t n) {
+  return std::less<const T*>()(a, b + n) && std::less<const T*>()(b, a + n);
+}
+
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

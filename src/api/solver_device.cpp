@@ -3,7 +3,6 @@
 // copied to the host and back around the host path, so these calls work on every engine.
 // SparseLU overrides them where its engine reads device arrays (sparse_lu_device.cpp).
 #include <chrono>
-#include <functional>
 
 #include "api/device_copy.hpp"
 #include "api/solver_core.hpp"
@@ -27,7 +26,7 @@ void BasicSparseSolver<Scalar>::Core::check_device_solve_arguments(const Scalar*
   const int64_t n = schedule.n;
   if (n > 0 && (!d_b || !d_x)) throw Error(Status::invalid_input, "solve_device(): null right-hand side or solution");
   // A recovery solves again from b, which an overlapping x would have overwritten.
-  if (n > 0 && std::less<const Scalar*>()(d_b, d_x + n) && std::less<const Scalar*>()(d_x, d_b + n))
+  if (n > 0 && api::overlap(d_b, d_x, n))
     throw Error(Status::invalid_input, "solve_device(): b and x overlap");
 }
 

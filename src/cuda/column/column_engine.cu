@@ -36,9 +36,7 @@ BasicColumnEngine<Scalar>::BasicColumnEngine(const char* name, const Schedule& s
     : BasicDeviceEngine<Scalar>(name, checked_column_schedule(name, s, parts.symmetric), o, device_ordinal, pattern) {
   BasicEngineContext<Scalar>& c = this->context();
   DeviceScope scope(c.device);
-  auto recipe = std::make_unique<BasicColumnRecipe<Scalar>>(c, s, o, parts);
-  column_ = recipe.get();
-  this->set_recipe(std::move(recipe));
+  column_ = this->set_recipe(std::make_unique<BasicColumnRecipe<Scalar>>(c, s, o, parts));
 }
 
 template <class Scalar>

@@ -30,19 +30,19 @@ BasicDeviceEngine<Scalar>::~BasicDeviceEngine() {
 }
 
 template <class Scalar>
-void BasicDeviceEngine<Scalar>::set_recipe(std::unique_ptr<BasicEngineRecipe<Scalar>> recipe) {
-  recipe_ = std::move(recipe);
-}
-
-template <class Scalar>
 int BasicDeviceEngine<Scalar>::device() const noexcept {
   return context_->device;
 }
 
 template <class Scalar>
-void BasicDeviceEngine<Scalar>::load_input(const Scalar* a_values) {
+void BasicDeviceEngine<Scalar>::forget_factor() {
   factored_ = false;
   f_host_current_ = false;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::load_input(const Scalar* a_values) {
+  forget_factor();
   context_->input->upload(a_values, context_->stream);
 }
 
@@ -56,8 +56,7 @@ EngineFactorResult BasicDeviceEngine<Scalar>::factor(const Scalar* a_values, con
 template <class Scalar>
 EngineFactorResult BasicDeviceEngine<Scalar>::factor_device(const Scalar* d_values, const PivotRule& rule) {
   DeviceScope scope(context_->device);
-  factored_ = false;
-  f_host_current_ = false;
+  forget_factor();
   context_->input->copy(d_values, context_->stream);
   return factor_input(rule);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/numeric_engine.hpp"
@@ -89,10 +90,15 @@ class BasicDeviceEngine : public BasicNumericEngine<Scalar> {
   // no_device); what it acquired is released.
   BasicDeviceEngine(const char* name, const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern);
   // The derived engine's constructor builds its recipe on context() (device current) and
-  // hands it over; a throw before that releases the shell as a whole.
-  void set_recipe(std::unique_ptr<BasicEngineRecipe<Scalar>> recipe);
+  // hands it over, keeping the returned pointer for its own diagnostics; a throw before that
+  // releases the shell as a whole.
+  template <class Recipe>
+  Recipe* set_recipe(std::unique_ptr<Recipe> recipe) {
+    Recipe* kept = recipe.get();
+    recipe_ = std::move(recipe);
+    return kept;
+  }
   BasicEngineContext<Scalar>& context() const { return *context_; }
-  BasicEngineRecipe<Scalar>& recipe() const { return *recipe_; }
   // What every factorization starts with: the last factor is gone, A's values go up (device
   // current; asynchronous on the context's stream). For a recipe's diagnostic runs too.
   void load_input(const Scalar* a_values);
@@ -105,6 +111,7 @@ class BasicDeviceEngine : public BasicNumericEngine<Scalar> {
   std::vector<Scalar> f_host_;  // factor_values()' copy
   bool f_host_current_ = false;
 
+  void forget_factor();  // a new factorization begins: neither the factor nor its host copy holds
   EngineFactorResult factor_input(const PivotRule& rule);
   BasicDeviceSolve<Scalar>& factored_solves(const char* call);
 };

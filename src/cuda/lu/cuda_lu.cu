@@ -28,15 +28,14 @@ BasicColumnParts<Scalar> lu_parts(const Schedule& s, const Options& o) {
 
 template <class Scalar>
 BasicCudaLU<Scalar>::BasicCudaLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern)
-    : BasicColumnEngine<Scalar>("CudaLU", s, o, device_ordinal, pattern, lu_parts<Scalar>(s, o)),
-      n_(s.n),
-      nnz_f_(static_cast<int64_t>(s.f_rowind.size())) {}
+    : BasicColumnEngine<Scalar>("CudaLU", s, o, device_ordinal, pattern, lu_parts<Scalar>(s, o)) {}
 
 template <class Scalar>
 int64_t BasicCudaLU<Scalar>::factor_bytes() const {
-  return nnz_f_ * static_cast<int64_t>(sizeof(Scalar) + sizeof(int32_t)) +
-         (static_cast<int64_t>(n_) + 1) * static_cast<int64_t>(sizeof(int64_t)) +
-         static_cast<int64_t>(n_) * static_cast<int64_t>(sizeof(int64_t));
+  const BasicEngineContext<Scalar>& c = this->context();
+  return c.nnz_f * static_cast<int64_t>(sizeof(Scalar) + sizeof(int32_t)) +
+         (static_cast<int64_t>(c.n) + 1) * static_cast<int64_t>(sizeof(int64_t)) +
+         static_cast<int64_t>(c.n) * static_cast<int64_t>(sizeof(int64_t));
 }
 
 template class BasicCudaLU<double>;

@@ -32,10 +32,6 @@ class BasicCudaLU final : public BasicColumnEngine<Scalar> {
   BasicCudaLU(const Schedule& s, const Options& o, int device_ordinal, PatternRef pattern = {});
 
   int64_t factor_bytes() const;  // bytes of F values + F pattern (colptr, rowind, diag)
-
- private:
-  int32_t n_ = 0;
-  int64_t nnz_f_ = 0;
 };
 
 using CudaLU = BasicCudaLU<double>;

@@ -188,9 +188,8 @@ CudaSupernodalLU::CudaSupernodalLU(const Schedule& s, const Options& o, int devi
     : BasicDeviceEngine<double>("CudaSupernodalLU", checked(s), o, device_ordinal, pattern) {
   EngineContext& c = context();
   DeviceScope scope(c.device);
-  auto recipe = std::make_unique<SupernodalRecipe>(c, s, o, plan_supernodal(s, o.cuda, device_facts(c.device)));
-  supernodal_ = recipe.get();
-  set_recipe(std::move(recipe));
+  supernodal_ = set_recipe(
+      std::make_unique<SupernodalRecipe>(c, s, o, plan_supernodal(s, o.cuda, device_facts(c.device))));
 }
 
 CudaSupernodalLU::UpdatePaths CudaSupernodalLU::update_paths() const {
