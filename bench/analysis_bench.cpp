@@ -2,7 +2,9 @@
 // as Schedule::times has it, and a hash of the schedule it produced, so that a change to the
 // analysis can be timed and checked for identical results on matrices too large to factor
 // on a small machine (issue 14).
-//   gpuglu_analysis_bench SPEC... [--lu-engine column|supernodal] [--repeat N] [--threads N]
+//   gpuglu_analysis_bench SPEC|FILE.mtx[.xz]... [--lu-engine column|supernodal] [--ldlt]
+//                         [--repeat N] [--threads N]
+// --ldlt times the LDL^T analysis (analyze_symmetric, full storage) instead of the LU's.
 // Prints one JSON line per matrix: median times (ms) over the repeats and the hash.
 #include <omp.h>
 
@@ -13,7 +15,7 @@
 #include <vector>
 
 #include "gpuglu/analysis.hpp"
-#include "gpuglu/generators.hpp"
+#include "bench_matrices.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -59,33 +61,42 @@ int main(int argc, char** argv) {
   gpuglu::Options o;
   o.lu_engine = gpuglu::LuEngine::supernodal;
   int repeat = 3, threads = 1;
+  bool ldlt = false;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     if (k == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else if (k == "--threads" && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
+    else if (k == "--ldlt") ldlt = true;
     else if (k == "--lu-engine" && i + 1 < argc) {
       const std::string e = argv[++i];
       o.lu_engine = e == "column" ? gpuglu::LuEngine::column : gpuglu::LuEngine::supernodal;
     } else if (k.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: gpuglu_analysis_bench SPEC... [--lu-engine column|supernodal] [--repeat N] [--threads N]\n");
+                   "usage: gpuglu_analysis_bench SPEC|FILE... [--lu-engine column|supernodal] [--ldlt] [--repeat N] "
+                   "[--threads N]\n");
       return 2;
     } else specs.push_back(k);
   }
   omp_set_num_threads(threads);
-  for (const std::string& spec : specs) {
-    const auto a = gpuglu::gen::from_spec(spec);
+  o.num_threads = threads;
+  for (const std::string& arg : specs) {
+    const gb::BenchMatrix m = gb::load_bench_matrix(arg);
+    const std::string& spec = m.name;
+    const auto& a = m.a;
     std::vector<gpuglu::AnalysisTimes> t;
     std::vector<double> wall;
     uint64_t hash = 0;
+    long long nnz_lu = 0;
     for (int r = 0; r < repeat; ++r) {
       const double t0 = gb::now_ms();
-      const gpuglu::Schedule s = gpuglu::analyze(a.view(), o);
+      const gpuglu::Schedule s = ldlt ? gpuglu::analyze_symmetric(a.view(), gpuglu::StoredTriangle::full, o)
+                                      : gpuglu::analyze(a.view(), o);
       wall.push_back(gb::now_ms() - t0);
       t.push_back(s.times);
       const uint64_t h = schedule_hash(s);
       if (r > 0 && h != hash) std::fprintf(stderr, "%s: the schedule differs between repeats\n", spec.c_str());
       hash = h;
+      nnz_lu = s.nnz_l + s.nnz_u;
     }
     auto med = [&](double gpuglu::AnalysisTimes::*f) {
       std::vector<double> v;
@@ -94,12 +105,12 @@ int main(int argc, char** argv) {
     };
     using T = gpuglu::AnalysisTimes;
     std::printf(
-        "{\"matrix\": \"%s\", \"n\": %d, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
-        "\"ordering_ms\": %.2f, \"symbolic_ms\": %.2f, \"sn_input_ms\": %.2f, "
+        "{\"matrix\": \"%s\", \"factor\": \"%s\", \"n\": %d, \"nnz\": %lld, \"nnz_lu\": %lld, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
+        "\"ordering_ms\": %.2f, \"symbolic_ms\": %.2f, \"levels_ms\": %.2f, \"sn_input_ms\": %.2f, "
         "\"sn_cholmod_ms\": %.2f, \"sn_panels_ms\": %.2f, \"sn_factor_ms\": %.2f, \"sn_value_map_ms\": %.2f, "
         "\"hash\": \"%016llx\"}\n",
-        spec.c_str(), a.nrows, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
-        med(&T::symbolic_ms), med(&T::sn_input_ms), med(&T::sn_cholmod_ms),
+        spec.c_str(), ldlt ? "ldlt" : "lu", a.nrows, static_cast<long long>(a.nnz()), nnz_lu, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
+        med(&T::symbolic_ms), med(&T::levels_ms), med(&T::sn_input_ms), med(&T::sn_cholmod_ms),
         med(&T::sn_panels_ms), med(&T::sn_factor_ms), med(&T::sn_value_map_ms), static_cast<unsigned long long>(hash));
     std::fflush(stdout);
   }
