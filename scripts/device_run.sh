@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -268,7 +268,9 @@ if want supernodal; then
       # GPUGLU_DEVICE_SUPERNODAL_SKIP: peers left out (e.g. klu,cusolverrf for G3_circuit).
       skip=()
       [[ -n ${GPUGLU_DEVICE_SUPERNODAL_SKIP:-} ]] && skip=(--skip "$GPUGLU_DEVICE_SUPERNODAL_SKIP")
-      timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" --threads 1 \
+      # GPUGLU_DEVICE_SUPERNODAL_THREADS: Options::num_threads (the analysis's and the CPU engine's).
+      timeout ${GPUGLU_DEVICE_SUPERNODAL_TIMEOUT:-240} "$bench" --backend cuda "${flags[@]}" \
+        --threads ${GPUGLU_DEVICE_SUPERNODAL_THREADS:-1} \
         --warmup 1 --repeat 5 --analysis-repeat ${GPUGLU_DEVICE_SUPERNODAL_ANALYSIS_REPEAT:-3} --no-petsc --no-umfpack \
         "${skip[@]}" --out "$out/results.jsonl" "${sn_matrices[@]}"
       echo "bench ($engine): exit $?"
@@ -573,6 +575,44 @@ if want zbench; then
   else
     echo "device_run.sh: no gpuglu_complex_bench in $build_rel"; status=1
   fi
+fi
+
+if want analysis; then
+  # The analysis alone (issue 27): gpuglu_analysis_bench, the LU's (supernodal) and the LDL^T's,
+  # on one thread and on all cores, over GPUGLU_DEVICE_ANALYSIS_MATRICES (generator specs and
+  # collection files), and the reference build's bench beside it where the bundle has one
+  # (a CPU-only build serves: the analysis never touches the GPU). Records: analysis.jsonl.
+  abench=$build/bench/gpuglu_analysis_bench
+  ref=$deps/reference
+  a_matrices=()
+  coll=$shared/collection
+  for m in ${GPUGLU_DEVICE_ANALYSIS_MATRICES:-circuit/memplus.mtx circuit/rajat19.mtx general/wang3.mtx \
+      general/bayer10.mtx spd/bcsstk18.mtx spd/Andrews.mtx sym-indefinite/tuma1.mtx circuit:200000 \
+      lap3d7:40x40x40 elast3d:20x20x20 lap2d5:1000x1000 circuit/G3_circuit.mtx.xz}; do
+    if [[ $m == *:* ]]; then a_matrices+=("$m")
+    elif [[ -f $coll/$m ]]; then a_matrices+=("$coll/$m")
+    else echo "analysis: $m is not in the bundle"; fi
+  done
+  {
+    for side in reference current; do
+      if [[ $side == reference ]]; then
+        [[ -x $ref/gpuglu_analysis_bench ]] || continue
+        run=(env LD_LIBRARY_PATH="$ref:$LD_LIBRARY_PATH" "$ref/gpuglu_analysis_bench")
+        echo "== reference $(cat "$ref/commit")"
+      else
+        run=("$abench")
+        echo "== current"
+      fi
+      for threads in 1 $(nproc); do
+        for kind in lu ldlt; do
+          flags=(--repeat ${GPUGLU_DEVICE_ANALYSIS_REPEAT:-3} --threads "$threads")
+          [[ $kind == ldlt ]] && flags+=(--ldlt)
+          timeout ${GPUGLU_DEVICE_ANALYSIS_TIMEOUT:-150} "${run[@]}" "${flags[@]}" "${a_matrices[@]}" |
+            sed "s/^{/{\"side\": \"$side\", /" | tee -a "$out/analysis.jsonl"
+        done
+      done
+    done
+  } 2>&1 | tee "$out/analysis.log"
 fi
 
 if want ldlt; then

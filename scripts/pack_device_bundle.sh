@@ -113,11 +113,12 @@ done
 fi  # GPUGLU_BUNDLE_SHARED
 
 # A reference build's benchmarks and library, run beside this build's by the ab step (the LU
-# bench always; the LDL^T and triangular-solve benches where the reference built them).
+# bench, the LDL^T, triangular-solve and analysis benches where the reference built them; a
+# CPU-only reference build serves the analysis step).
 if [[ -n ${GPUGLU_BUNDLE_REFERENCE:-} ]]; then
   mkdir -p "$stage/reference"
-  cp -L "$GPUGLU_BUNDLE_REFERENCE/bench/gpuglu_lu_bench" "$GPUGLU_BUNDLE_REFERENCE/src/libgpuglu.so.0" "$stage/reference/"
-  for b in gpuglu_ldlt_bench gpuglu_trsv_bench; do
+  cp -L "$GPUGLU_BUNDLE_REFERENCE/src/libgpuglu.so.0" "$stage/reference/"
+  for b in gpuglu_lu_bench gpuglu_ldlt_bench gpuglu_trsv_bench gpuglu_analysis_bench; do
     [[ -x $GPUGLU_BUNDLE_REFERENCE/bench/$b ]] && cp -L "$GPUGLU_BUNDLE_REFERENCE/bench/$b" "$stage/reference/"
   done
   git -C "$GPUGLU_BUNDLE_REFERENCE" rev-parse --short HEAD > "$stage/reference/commit" 2>/dev/null || echo unknown > "$stage/reference/commit"

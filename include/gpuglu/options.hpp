@@ -273,8 +273,14 @@ struct Options {
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
   TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   CudaTuning cuda;
-  // Threads of the reference backend; 0 = OpenMP's default.
+  // Threads of the analysis (ordering, symbolic) and of the CPU backend; 0 = OpenMP's
+  // default (the PETSc plugin resolves 0 to the rank's share of the node's cores). The
+  // schedule is the same for every thread count.
   int32_t num_threads = 0;
+  // Orderings computed in this process are found again by a fingerprint of the pattern they
+  // ordered (analysis/ordering_cache.hpp): an equal pattern is ordered once. false: every
+  // analysis orders (benchmarks timing the ordering).
+  bool ordering_cache = true;
   // The CPU backend runs each level left-looking (every column gathers its updates:
   // KLU's work, src/cpu/level_gather.hpp). true: it runs the GPU's right-looking,
   // target-grouped updates instead (src/cpu/level_numeric.hpp), e.g. to check them.

@@ -53,9 +53,11 @@ enum class FactorKind : uint8_t {
   // (nnz_u counts the diagonal); levels come from the elimination tree, and the update
   // lists name, for each target column j, the positions of L(j, k) of its sources k.
   column_ldlt,
-  // LU on the supernodal engine (Options::lu_engine): F is the pattern of the supernodes
-  // (C + C^T's, with relaxed amalgamation's explicit zeros), `supernodes` holds the panels
-  // the engines factor, and the column levels and update lists are empty.
+  // LU on the supernodal engine (Options::lu_engine): `supernodes` holds the panels the
+  // engines factor, value_map points into the panels, and the column levels and update
+  // lists are empty. F (the supernodes' pattern: C + C^T's, with relaxed amalgamation's
+  // explicit zeros) is spelled out entry by entry only on request (spell_out_factor in
+  // gpuglu/analysis.hpp: the solves through F and a host copy of F read it).
   supernodal_lu,
 };
 inline constexpr std::array<EnumName<FactorKind>, 3> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
@@ -93,6 +95,11 @@ struct Schedule {
   FactorKind kind = FactorKind::column_lu;
   bool symmetric() const noexcept { return kind == FactorKind::column_ldlt; }
   bool supernodal() const noexcept { return kind == FactorKind::supernodal_lu; }
+  // F, its rows and supernodes.f_pos are present (always, but for a supernodal schedule
+  // that spell_out_factor has not seen).
+  bool factor_spelled_out() const noexcept {
+    return !supernodal() || f_colptr.size() == static_cast<size_t>(n) + 1;
+  }
   // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
   // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
   int32_t symmetric_pairs = 0;
@@ -122,9 +129,14 @@ struct Schedule {
   std::vector<int64_t> l_pos;
 
   // --- input values -> factor storage (refactorization only scatters) ---
-  // Input entry p (in the CSR order of A) lands in F[value_map[p]] scaled by value_scale[p].
+  // Input entry p (in the CSR order of A) lands in F[value_map[p]] scaled by value_scale[p]
+  // (a supernodal schedule: in the panels, at supernodes' value position value_map[p]).
   std::vector<int64_t> value_map;
   std::vector<double> value_scale;
+  // Entries of the array value_map points into: F's, or the supernodal panels'.
+  int64_t value_map_extent() const noexcept {
+    return supernodal() ? supernodes.values : static_cast<int64_t>(f_rowind.size());
+  }
 
   // --- dependencies and levels (GLU3.0 Algorithm 4) ---
   int64_t num_dependencies = 0;       // edges found by the relaxed detection (with duplicates removed)

@@ -49,7 +49,8 @@ struct Supernodes {
   std::vector<int64_t> level_ptr;    // num_levels + 1
   std::vector<int32_t> level_nodes;  // count, ascending within a level
   // For each entry of the schedule's F (its CSC layout), its position in the value array:
-  // the engines' factor_values() copy F out of the panels through it.
+  // the engines' factor_values() copy F out of the panels through it. Empty until F is
+  // spelled out (spell_out_factor, gpuglu/analysis.hpp).
   std::vector<int64_t> f_pos;
   // Entries of the panels that the pattern of C + C^T does not hold (relaxed amalgamation's
   // explicit zeros and the symmetrization's), for the record.
@@ -58,6 +59,12 @@ struct Supernodes {
   int32_t num_levels() const { return static_cast<int32_t>(level_ptr.empty() ? 0 : level_ptr.size() - 1); }
   int32_t cols(int32_t s) const { return first[s + 1] - first[s]; }
   int64_t nrows(int32_t s) const { return rows_ptr[s + 1] - rows_ptr[s]; }
+  // Where column j's pivot lies in the value array: its L panel's diagonal.
+  int64_t pivot_position(int32_t j) const {
+    const int32_t s = of_col[j];
+    const int64_t k = j - first[s];
+    return l_ptr[s] + k * nrows(s) + k;
+  }
 };
 
 }  // namespace gpuglu

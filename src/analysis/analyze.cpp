@@ -15,6 +15,7 @@
 #include "analysis/supernodal_factor.hpp"
 #include "analysis/supernodal_symbolic.hpp"
 #include "analysis/symbolic.hpp"
+#include "analysis/symmetric_graph.hpp"
 #include "analysis/update_lists.hpp"
 #include "analysis/value_map.hpp"
 #include "core/automatic_options.hpp"
@@ -51,10 +52,11 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
 }
 
 // The supernodal engine's schedule: CHOLMOD's supernodes of C + C^T on the ordering (which
-// it postorders), F spelled out from them; no column levels or update lists.
-void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
-                      const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, Stopwatch& clock) {
-  analysis::SupernodalPattern sp = analysis::supernodal_symbolic(b, q);
+// it postorders), the counts and the value map into the panels; F is not spelled out.
+void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::SymmetricGraph& g,
+                      const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, int threads,
+                      Stopwatch& clock) {
+  analysis::SupernodalPattern sp = analysis::supernodal_symbolic(g, q, threads);
   set_permutations(s, row_of_col, sp.q);
   s.kind = FactorKind::supernodal_lu;
   s.supernodes = std::move(sp.supernodes);
@@ -62,9 +64,9 @@ void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analys
   s.times.sn_cholmod_ms = sp.cholmod_ms;
   s.times.sn_panels_ms = sp.panels_ms;
   analysis::Stopwatch steps;
-  const analysis::SupernodeBlocks blocks = analysis::build_supernodal_factor(s);
+  analysis::count_supernodal_factor(s);
   s.times.sn_factor_ms = steps.lap_ms();
-  analysis::build_supernodal_value_map(s, a, blocks);
+  analysis::build_supernodal_value_map(s, a, threads);
   s.times.sn_value_map_ms = steps.lap_ms();
   s.times.symbolic_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
@@ -98,13 +100,17 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   s.times.matching_ms = clock.lap_ms();
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
+  analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
   if (supernodal) {
-    const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
+    // One graph of B + B^T for the ordering and CHOLMOD's analysis.
+    const analysis::SymmetricGraph g = analysis::symmetric_graph(b, options.num_threads);
+    work.graph = &g;
+    const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
     s.times.ordering_ms = clock.lap_ms();
-    build_supernodal(s, a, b, q, m.row_of_col, clock);
+    build_supernodal(s, a, g, q, m.row_of_col, options.num_threads, clock);
     return s;
   }
-  const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm);
+  const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
   set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
   build_factor_and_levels(s, a, b, q, options, clock);
@@ -138,6 +144,11 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options, c
 }
 
 }  // namespace
+
+void spell_out_factor(Schedule& s, int threads) {
+  if (s.factor_spelled_out()) return;
+  analysis::guarded(s.n, [&] { analysis::spell_out_supernodal_factor(s, threads); });
+}
 
 Schedule analyze(const CsrView<int64_t, double>& a, const Options& options, const int32_t* given_perm) {
   return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });

@@ -1,6 +1,8 @@
 // analyze_symmetric(): the LDL^T analysis of include/gpuglu/analysis.hpp - Chen & Wang's
 // pipeline (symmetric ordering, Cholesky symbolic factorization, levels of the elimination
 // tree) with a symmetric MC64 scaling in front, one stage per file.
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -63,10 +65,13 @@ SymmetricScaling symmetric_scaling(const SymmetricInput& a, int32_t* clamped) {
 // Stored entry p lands in F at (max(i, j), min(i, j)) of C; a full matrix stores each
 // off-diagonal pair twice, and both halves scatter half their value there, which is the
 // value itself for a symmetric A.
-void build_symmetric_value_map(Schedule& s, const SymmetricInput& a) {
+void build_symmetric_value_map(Schedule& s, const SymmetricInput& a, int threads) {
   const int64_t nnz = a.nnz();
   s.value_map.resize(static_cast<size_t>(nnz));
   s.value_scale.resize(static_cast<size_t>(nnz));
+  bool missing = false;
+  const int team = nnz >= (int64_t{1} << 15) ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+#pragma omp parallel for num_threads(team) schedule(static) reduction(|| : missing)
   for (int64_t p = 0; p < nnz; ++p) {
     const int32_t r = a.entry_row[p], c = a.entry_col[p];
     const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[c];
@@ -74,12 +79,16 @@ void build_symmetric_value_map(Schedule& s, const SymmetricInput& a) {
     const auto first = s.f_rowind.begin() + s.f_colptr[col];
     const auto last = s.f_rowind.begin() + s.f_colptr[col + 1];
     const auto it = std::lower_bound(first, last, row);
-    if (it == last || *it != row) throw Error(Status::invalid_input, "internal: an input entry is missing from L's pattern");
+    if (it == last || *it != row) {
+      missing = true;
+      continue;
+    }
     s.value_map[p] = it - s.f_rowind.begin();
     const double half = a.stored == StoredTriangle::full && r != c ? 0.5 : 1.0;
     // Saturate, never Inf (0 * Inf = NaN): as in the LU's value map.
     s.value_scale[p] = std::min(half * s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
   }
+  if (missing) throw Error(Status::invalid_input, "internal: an input entry is missing from L's pattern");
 }
 
 }  // namespace
@@ -105,13 +114,14 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.col_scale = sc.scale;
   s.times.matching_ms = clock.lap_ms();
 
+  const analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
   std::vector<int32_t> q = analysis::fill_reducing_ordering(analysis::MatchedPattern{a.n, a.colptr, a.rowind},
-                                                            options.ordering, given_perm);
+                                                            options.ordering, given_perm, work);
   if (s.scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
     const analysis::SymmetricPairs pairs =
         analysis::pair_small_diagonals(a, sc.full_values, sc.scale, sc.row_of_col, q);
     s.symmetric_pairs = pairs.pairs;
-    if (pairs.pairs > 0) q = analysis::paired_ordering(a, sc.full_values, sc.scale, pairs, options.ordering);
+    if (pairs.pairs > 0) q = analysis::paired_ordering(a, sc.full_values, sc.scale, pairs, options.ordering, work);
   }
   std::vector<int32_t> identity(static_cast<size_t>(a.n));
   for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
@@ -127,7 +137,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.nnz_l = sp.f.nnz_l;
   s.nnz_u = sp.f.nnz_u;
   analysis::build_factor_rows(s);
-  build_symmetric_value_map(s, a);
+  build_symmetric_value_map(s, a, options.num_threads);
   s.factor_flops = analysis::symmetric_factor_flops(s);
   s.times.symbolic_ms = clock.lap_ms();
 

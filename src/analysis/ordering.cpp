@@ -8,6 +8,8 @@
 #include <numeric>
 #include <string>
 
+#include "analysis/ordering_cache.hpp"
+#include "analysis/symmetric_graph.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::analysis {
@@ -47,35 +49,23 @@ std::vector<int32_t> colamd_ordering(const MatchedPattern& b) {
   return p;
 }
 
-std::vector<int32_t> metis_ordering(const MatchedPattern& b) {
-  const int32_t n = b.n;
-  // METIS wants the graph of B + B^T without self loops, both directions stored.
-  std::vector<int64_t> deg(static_cast<size_t>(n) + 1, 0);
-  for (int32_t j = 0; j < n; ++j)
-    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p)
-      if (b.rowind[p] != j) ++deg[j], ++deg[b.rowind[p]];
-  std::vector<std::vector<idx_t>> adj(static_cast<size_t>(n));
-  for (int32_t j = 0; j < n; ++j) adj[j].reserve(static_cast<size_t>(deg[j]));
-  for (int32_t j = 0; j < n; ++j)
-    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
-      const int32_t i = b.rowind[p];
-      if (i != j) adj[j].push_back(i), adj[i].push_back(j);
-    }
-  std::vector<idx_t> xadj(static_cast<size_t>(n) + 1, 0), adjncy;
-  for (int32_t j = 0; j < n; ++j) {
-    std::sort(adj[j].begin(), adj[j].end());
-    adj[j].erase(std::unique(adj[j].begin(), adj[j].end()), adj[j].end());
-    xadj[j + 1] = xadj[j] + static_cast<idx_t>(adj[j].size());
-  }
-  if (xadj[n] == 0) return identity(n);  // diagonal: nothing to order, and METIS dislikes empty graphs
-  adjncy.reserve(static_cast<size_t>(xadj[n]));
-  for (auto& a : adj) adjncy.insert(adjncy.end(), a.begin(), a.end());
+// METIS's nested dissection of B + B^T, on one thread. Debian's METIS 5.1 draws its random
+// numbers from the C library's process-wide rand(): concurrent METIS calls would interleave
+// their draws and the ordering would depend on the thread count (docs/design.md, "the
+// analysis's threads").
+std::vector<int32_t> metis_ordering(const MatchedPattern& b, const OrderingWork& work) {
+  SymmetricGraph built;
+  const SymmetricGraph& g = work.graph ? *work.graph : (built = symmetric_graph(b, work.threads));
+  const int32_t n = g.n;
+  if (g.edges() == 0) return identity(n);  // diagonal: nothing to order, and METIS dislikes empty graphs
+  static_assert(sizeof(idx_t) == sizeof(int32_t), "the graph's arrays are handed to METIS as idx_t");
   idx_t nv = n;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> perm(static_cast<size_t>(n)), iperm(static_cast<size_t>(n));
-  const int status = METIS_NodeND(&nv, xadj.data(), adjncy.data(), nullptr, options, perm.data(), iperm.data());
+  const int status = METIS_NodeND(&nv, const_cast<idx_t*>(g.xadj.data()), const_cast<idx_t*>(g.adjncy.data()),
+                                  nullptr, options, perm.data(), iperm.data());
   if (status == METIS_ERROR_MEMORY) throw Error(Status::out_of_memory, "METIS ran out of memory");
   if (status != METIS_OK) throw Error(Status::invalid_input, "METIS_NodeND failed (status " + std::to_string(status) + ")");
   return std::vector<int32_t>(perm.begin(), perm.end());  // METIS' perm is new -> old
@@ -112,14 +102,28 @@ Ordering resolve_ordering(Ordering requested, int32_t n, bool tree_engine) {
   return tree_engine && n >= kMetisFromRows ? Ordering::metis : Ordering::amd;
 }
 
-std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm) {
+std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm,
+                                            const OrderingWork& work) {
   const int32_t n = b.n;
   if (n == 0) return {};
+  // What is ordered decides the result: METIS's graph, or B's pattern for AMD and COLAMD.
+  auto cached = [&](Ordering method, auto&& compute) {
+    if (!work.cache) return compute(work);
+    SymmetricGraph built;
+    const uint64_t fingerprint =
+        method == Ordering::metis
+            ? graph_fingerprint(work.graph ? *work.graph : (built = symmetric_graph(b, work.threads)))
+            : pattern_fingerprint(b);
+    OrderingWork with_graph = work;
+    if (!work.graph && method == Ordering::metis) with_graph.graph = &built;
+    return cached_ordering(method, fingerprint, n, [&] { return compute(with_graph); });
+  };
   switch (ordering) {
-    case Ordering::automatic: return amd_ordering(b);  // callers resolve it first (resolve_ordering)
-    case Ordering::amd: return amd_ordering(b);
-    case Ordering::colamd: return colamd_ordering(b);
-    case Ordering::metis: return metis_ordering(b);
+    case Ordering::automatic:  // callers resolve it first (resolve_ordering)
+    case Ordering::amd: return cached(Ordering::amd, [&](const OrderingWork&) { return amd_ordering(b); });
+    case Ordering::colamd: return cached(Ordering::colamd, [&](const OrderingWork&) { return colamd_ordering(b); });
+    case Ordering::metis:
+      return cached(Ordering::metis, [&](const OrderingWork& w) { return metis_ordering(b, w); });
     case Ordering::natural: return identity(n);
     case Ordering::given:
       if (!given_perm) throw Error(Status::invalid_input, "ordering 'given' needs a permutation, but none was passed");

@@ -30,8 +30,20 @@ MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std
 constexpr int32_t kMetisFromRows = 5000;
 Ordering resolve_ordering(Ordering requested, int32_t n, bool tree_engine);
 
+struct SymmetricGraph;  // symmetric_graph.hpp
+
+// How an ordering is computed: on how many threads (<= 0: OpenMP's default), whether the
+// process's ordering cache is asked (ordering_cache.hpp), and the graph of B + B^T when the
+// caller built it already (METIS orders it; otherwise it is built here).
+struct OrderingWork {
+  int threads = 0;
+  bool cache = false;
+  const SymmetricGraph* graph = nullptr;
+};
+
 // Returns q (new -> old) of length n. given_perm is validated (Error(invalid_input)
 // when it is not a permutation of 0..n-1) and used with Ordering::given.
-std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm);
+std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering ordering, const int32_t* given_perm,
+                                            const OrderingWork& work = {});
 
 }  // namespace gpuglu::analysis

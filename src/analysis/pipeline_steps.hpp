@@ -72,7 +72,7 @@ inline void resize_large(std::vector<T>& v, size_t n, bool hint) {
 
 // Runs an analysis, turning a failed host allocation into Error(out_of_memory).
 template <class Fn>
-inline Schedule guarded(int64_t n, Fn&& analysis) {
+inline auto guarded(int64_t n, Fn&& analysis) -> decltype(analysis()) {
   try {
     return analysis();
   } catch (const std::bad_alloc&) {

@@ -4,6 +4,8 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/max_product_matching.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dual_centering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symmetric_graph.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ordering_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/partial_pivoting.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbolic.cpp

@@ -1,5 +1,7 @@
 #include "analysis/supernodal_factor.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "analysis/pipeline_steps.hpp"
@@ -10,6 +12,11 @@ namespace {
 
 // Below this many entries of F the threads cost more than they save.
 constexpr int64_t kParallelFrom = int64_t{1} << 16;
+
+// For each entry e = rows_ptr[d] + rho of supernode d's rows (row r = rows[e]): the
+// position in F's column r of U(first[d], r); U(first[d] + k, r) follows it at + k for
+// k < min(rho, ns).
+using SupernodeBlocks = std::vector<int64_t>;
 
 // Every entry of F that supernode d's panels hold, with its place in U's and L's rows:
 // the U entries above d's rows (ns per below row, fewer in the diagonal block), then
@@ -55,7 +62,22 @@ void spell_out(Schedule& s, const SupernodeBlocks& block, int32_t d) {
 
 }  // namespace
 
-SupernodeBlocks build_supernodal_factor(Schedule& s) {
+void count_supernodal_factor(Schedule& s) {
+  const Supernodes& sn = s.supernodes;
+  s.nnz_l = 0;
+  s.factor_flops = 0.0;
+  // A division per entry of L(:, j) and two operations per update L(i, j) U(j, k); with one
+  // structure for L and U^T, row j of U holds as many entries as column j of L.
+  for (int32_t t = 0; t < sn.count; ++t)
+    for (int32_t k = 0; k < sn.cols(t); ++k) {
+      const int64_t lower = sn.nrows(t) - k - 1;
+      s.nnz_l += lower;
+      s.factor_flops += static_cast<double>(lower) + 2.0 * static_cast<double>(lower) * static_cast<double>(lower);
+    }
+  s.nnz_u = s.nnz_l + s.n;  // F is symmetric, with the diagonal in U
+}
+
+void spell_out_supernodal_factor(Schedule& s, int threads) {
   Supernodes& sn = s.supernodes;
   const int32_t n = s.n;
   // Column j (local index k in its supernode t): U above the diagonal (every column of each
@@ -70,9 +92,6 @@ SupernodeBlocks build_supernodal_factor(Schedule& s) {
   s.f_diag.resize(static_cast<size_t>(n));
   s.u_rowptr.assign(static_cast<size_t>(n) + 1, 0);
   s.l_rowptr.assign(static_cast<size_t>(n) + 1, 0);
-  s.nnz_l = 0;
-  s.nnz_u = 0;
-  s.factor_flops = 0.0;
   for (int32_t j = 0; j < n; ++j) {
     const int32_t t = sn.of_col[j];
     const int32_t k = j - sn.first[t];
@@ -82,11 +101,6 @@ SupernodeBlocks build_supernodal_factor(Schedule& s) {
     s.f_diag[j] = s.f_colptr[j] + up;
     s.u_rowptr[j + 1] = s.u_rowptr[j] + lower;  // F is symmetric: U's row j mirrors L(:, j)
     s.l_rowptr[j + 1] = s.l_rowptr[j] + up;     // and L's row j mirrors U(:, j)
-    s.nnz_l += lower;
-    s.nnz_u += up + 1;
-    // A division per entry of L(:, j) and two operations per update L(i, j) U(j, k); with
-    // one structure for L and U^T, row j of U holds as many entries as column j of L.
-    s.factor_flops += static_cast<double>(lower) + 2.0 * static_cast<double>(lower) * static_cast<double>(lower);
     next[j] = s.f_colptr[j];
   }
   // The one sequential step: descendants in ascending order, so each column's U rows
@@ -110,9 +124,9 @@ SupernodeBlocks build_supernodal_factor(Schedule& s) {
   resize_large(s.u_pos, static_cast<size_t>(s.u_rowptr[n]), huge);
   resize_large(s.l_colind, static_cast<size_t>(s.l_rowptr[n]), huge);
   resize_large(s.l_pos, static_cast<size_t>(s.l_rowptr[n]), huge);
-#pragma omp parallel for schedule(dynamic, 16) if (nnz >= kParallelFrom)
+  const int team = nnz >= kParallelFrom ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+#pragma omp parallel for num_threads(team) schedule(dynamic, 16)
   for (int32_t d = 0; d < sn.count; ++d) spell_out(s, block, d);
-  return block;
 }
 
 }  // namespace gpuglu::analysis

@@ -1,11 +1,12 @@
 #pragma once
-// The schedule's F, its rows and its value map spelled out from the supernodes' panels
-// (include/gpuglu/supernodes.hpp). F's pattern is that of C + C^T, symmetric: row i of U
-// is column i's L part and row i of L is column i's U part, and every position follows
-// from the panel layout. So no entry is searched for in F or counted into rows, and the
-// supernodes, independent, are spelled out in parallel: on circuit matrices, whose
-// analysis KLU's analyze + factorization is the measure of (issue 14), these arrays are
-// most of the analysis's time after the ordering.
+// The supernodal schedule from its supernodes (include/gpuglu/supernodes.hpp): the counts
+// and the value map into the panels, which is all the supernodal engines need, and F entry
+// by entry, which only the solves through F and a host copy of F read. F's pattern is that
+// of C + C^T, symmetric: row i of U is column i's L part and row i of L is column i's U
+// part, and every position follows from the panel layout, so no entry is searched for in F
+// and the supernodes, independent, are spelled out in parallel. Spelling F out is 12 bytes
+// of indices per entry of L + U in six arrays: on a large 3-D or circuit matrix most of the
+// analysis's time and memory, which is why the analysis leaves it to whoever asks.
 #include <cstdint>
 #include <vector>
 
@@ -14,18 +15,16 @@
 
 namespace gpuglu::analysis {
 
-// For each entry e = rows_ptr[d] + rho of supernode d's rows (row r = rows[e]): the
-// position in F's column r of U(first[d], r); U(first[d] + k, r) follows it at + k for
-// k < min(rho, ns).
-using SupernodeBlocks = std::vector<int64_t>;
+// nnz_l, nnz_u and factor_flops of s from s.supernodes, as F spelled out would count them.
+void count_supernodal_factor(Schedule& s);
 
-// F's pattern (f_colptr, f_rowind, f_diag, nnz_l, nnz_u), supernodes.f_pos, factor_flops
-// and the rows (u_rowptr/u_colind/u_pos, l_rowptr/l_colind/l_pos, as build_factor_rows
-// gives them) of s from s.supernodes. Returns the blocks, which the value map reads.
-SupernodeBlocks build_supernodal_factor(Schedule& s);
+// value_map (each input entry's position in the panels) and value_scale: an entry is found
+// in its supernode's rows.
+void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads);
 
-// value_map and value_scale, as build_value_map gives them: each entry is found in its
-// supernode's rows (much shorter than F's columns, which hold U's rows too).
-void build_supernodal_value_map(Schedule& s, const InputPattern& a, const SupernodeBlocks& blocks);
+// F's pattern (f_colptr, f_rowind, f_diag), supernodes.f_pos and the rows (u_rowptr/u_colind/
+// u_pos, l_rowptr/l_colind/l_pos, as build_factor_rows gives them) of s from s.supernodes:
+// what the solves through F and a host copy of F read (gpuglu::spell_out_factor).
+void spell_out_supernodal_factor(Schedule& s, int threads);
 
 }  // namespace gpuglu::analysis

@@ -1,6 +1,7 @@
 #include "analysis/supernodal_symbolic.hpp"
 
 #include <cholmod.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <memory>
@@ -37,45 +38,30 @@ struct CholmodSession {
 };
 
 // The upper triangle of the pattern of B + B^T (diagonal included), CSC, sorted, in
-// CHOLMOD's storage: CHOLMOD reads a symmetric matrix's upper triangle.
-void fill_symmetrized_upper(const MatchedPattern& b, CholmodSession& cm) {
-  const int32_t n = b.n;
-  std::vector<int64_t> count(static_cast<size_t>(n) + 1, 0);
-  for (int32_t j = 0; j < n; ++j) {
-    ++count[j + 1];  // the diagonal
-    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
-      const int32_t i = b.rowind[p];
-      if (i != j) ++count[std::max(i, j) + 1];
-    }
-  }
-  for (int32_t j = 0; j < n; ++j) count[j + 1] += count[j];
-  std::vector<int32_t> rows(static_cast<size_t>(count[n]));
-  std::vector<int64_t> next(count.begin(), count.end() - 1);
-  for (int32_t j = 0; j < n; ++j) {
-    rows[next[j]++] = j;
-    for (int32_t p = b.colptr[j]; p < b.colptr[j + 1]; ++p) {
-      const int32_t i = b.rowind[p];
-      if (i != j) rows[next[std::max(i, j)]++] = std::min(i, j);
-    }
-  }
-  // Sorted and without duplicates ((i, j) and (j, i) of B meet here).
+// CHOLMOD's storage (CHOLMOD reads a symmetric matrix's upper triangle): each column is the
+// graph's neighbours below it, which come first in its ascending list, then the diagonal.
+void fill_symmetrized_upper(const SymmetricGraph& g, int threads, CholmodSession& cm) {
+  const int32_t n = g.n;
   std::vector<int64_t> colptr(static_cast<size_t>(n) + 1, 0);
-  int64_t out = 0;
   for (int32_t j = 0; j < n; ++j) {
-    auto* begin = rows.data() + count[j];
-    auto* end = rows.data() + count[j + 1];
-    std::sort(begin, end);
-    end = std::unique(begin, end);
-    for (auto* r = begin; r != end; ++r) rows[out++] = *r;
-    colptr[j + 1] = out;
+    const int32_t* begin = g.adjncy.data() + g.xadj[j];
+    const int32_t* end = g.adjncy.data() + g.xadj[j + 1];
+    colptr[j + 1] = colptr[j] + (std::lower_bound(begin, end, j) - begin) + 1;
   }
-  cm.a = cholmod_l_allocate_sparse(n, n, std::max<int64_t>(out, 1), /*sorted=*/1, /*packed=*/1, /*stype=*/1,
+  cm.a = cholmod_l_allocate_sparse(n, n, std::max<int64_t>(colptr[n], 1), /*sorted=*/1, /*packed=*/1, /*stype=*/1,
                                    CHOLMOD_PATTERN, &cm.c);
   cm.check("allocating C + C^T");
   auto* ap = static_cast<SuiteSparse_long*>(cm.a->p);
   auto* ai = static_cast<SuiteSparse_long*>(cm.a->i);
-  for (int32_t j = 0; j <= n; ++j) ap[j] = colptr[j];
-  for (int64_t p = 0; p < out; ++p) ai[p] = rows[p];
+  const int team = colptr[n] >= (int64_t{1} << 16) ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+#pragma omp parallel for num_threads(team) schedule(static)
+  for (int32_t j = 0; j < n; ++j) {
+    ap[j] = colptr[j];
+    SuiteSparse_long* out = ai + colptr[j];
+    for (int32_t e = g.xadj[j]; e < g.xadj[j + 1] && g.adjncy[e] < j; ++e) *out++ = g.adjncy[e];
+    *out = j;
+  }
+  ap[n] = colptr[n];
 }
 
 void build_levels(Supernodes& sn) {
@@ -97,8 +83,8 @@ void build_levels(Supernodes& sn) {
 
 }  // namespace
 
-SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q) {
-  const int32_t n = b.n;
+SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads) {
+  const int32_t n = g.n;
   SupernodalPattern out;
   Supernodes& sn = out.supernodes;
   if (n == 0) {
@@ -111,7 +97,7 @@ SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector
   }
   Stopwatch clock;
   CholmodSession cm;
-  fill_symmetrized_upper(b, cm);
+  fill_symmetrized_upper(g, threads, cm);
   out.input_ms = clock.lap_ms();
   cm.c.nmethods = 1;
   cm.c.method[0].ordering = CHOLMOD_GIVEN;

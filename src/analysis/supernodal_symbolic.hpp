@@ -1,24 +1,24 @@
 #pragma once
 // The supernodal analysis of the LU (Options::lu_engine == LuEngine::supernodal): the
 // supernodes of C + C^T (C = B(q, q)) from CHOLMOD's supernodal symbolic analysis, with its
-// relaxed amalgamation and its postorder of q, and the schedule's F pattern spelled out
-// from them (include/gpuglu/supernodes.hpp has the layout).
+// relaxed amalgamation and its postorder of q (include/gpuglu/supernodes.hpp has the layout).
 #include <cstdint>
 #include <vector>
 
 #include "analysis/ordering.hpp"
+#include "analysis/symmetric_graph.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {
 
 struct SupernodalPattern {
   std::vector<int32_t> q;  // q postordered: new -> old (B's indices)
-  Supernodes supernodes;   // without f_pos (build_supernodal_factor, supernodal_factor.hpp, fills it)
+  Supernodes supernodes;   // without f_pos (spell_out_factor, supernodal_factor.hpp, fills it)
   // AnalysisTimes's sn_input_ms, sn_cholmod_ms and sn_panels_ms.
   double input_ms = 0, cholmod_ms = 0, panels_ms = 0;
 };
 
-// Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old).
-SupernodalPattern supernodal_symbolic(const MatchedPattern& b, const std::vector<int32_t>& q);
+// Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old); g is the graph of B + B^T.
+SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads);
 
 }  // namespace gpuglu::analysis

@@ -55,7 +55,8 @@ SymmetricPairs pair_small_diagonals(const SymmetricInput& a, const std::vector<d
 }
 
 std::vector<int32_t> paired_ordering(const SymmetricInput& a, const std::vector<double>& full_values,
-                                     const std::vector<double>& scale, const SymmetricPairs& pairs, Ordering ordering) {
+                                     const std::vector<double>& scale, const SymmetricPairs& pairs, Ordering ordering,
+                                     const OrderingWork& work) {
   const int32_t n = a.n;
   // Node of each variable in the compressed graph; a pair's node is its smaller member's.
   std::vector<int32_t> node(static_cast<size_t>(n), -1), first(static_cast<size_t>(n), -1);
@@ -96,7 +97,7 @@ std::vector<int32_t> paired_ordering(const SymmetricInput& a, const std::vector<
   }
   for (int32_t v = 0; v < m; ++v)  // the orderings expect rows ascending per column
     std::sort(c.rowind.begin() + c.colptr[v], c.rowind.begin() + c.colptr[v + 1]);
-  const std::vector<int32_t> qc = fill_reducing_ordering(c, ordering, nullptr);
+  const std::vector<int32_t> qc = fill_reducing_ordering(c, ordering, nullptr, work);
 
   const std::vector<double> d = scaled_diagonal(a, full_values, scale);
   std::vector<int32_t> q;

@@ -41,6 +41,7 @@ SymmetricPairs pair_small_diagonals(const SymmetricInput& a, const std::vector<d
 // The fill-reducing ordering of the compressed graph (each pair one node), expanded with
 // each pair's larger scaled diagonal first. q: new -> old.
 std::vector<int32_t> paired_ordering(const SymmetricInput& a, const std::vector<double>& full_values,
-                                     const std::vector<double>& scale, const SymmetricPairs& pairs, Ordering ordering);
+                                     const std::vector<double>& scale, const SymmetricPairs& pairs, Ordering ordering,
+                                     const OrderingWork& work);
 
 }  // namespace gpuglu::analysis

@@ -20,14 +20,21 @@ void check_backend_request(const Options& o) {
     throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
 }
 
+namespace {
+
+bool gpu_may_factor(const Options& o) {
+  return built_with_cuda() &&
+         (o.backend == Backend::cuda || (o.backend == Backend::automatic && o.auto_gpu_min_factor_nnz >= 0));
+}
+
+}  // namespace
+
 template <class Scalar>
 Options analysis_options(const Options& o) {
   AutomaticFacts facts;
   facts.complex = is_complex_v<Scalar>;
-  const bool gpu_may_factor =
-      o.backend == Backend::cuda || (o.backend == Backend::automatic && o.auto_gpu_min_factor_nnz >= 0);
   const bool undecided = o.lu_engine == LuEngine::automatic || o.modes.total_warps == 0;
-  if (gpu_may_factor && undecided && built_with_cuda()) {
+  if (gpu_may_factor(o) && undecided) {
     const DeviceInfo device = query_device(o.device, local_rank_from_environment());
     facts.device_usable = device.usable;
     facts.device_warps = device.total_warps();
@@ -44,6 +51,16 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) 
   if (device.usable) return Backend::cuda;
   if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
   return Backend::cpu;
+}
+
+DeviceWarmUp::DeviceWarmUp(const Options& o, bool complex_scalars) {
+  if (complex_scalars || !gpu_may_factor(o)) return;
+  const DeviceInfo device = query_device(o.device, local_rank_from_environment());
+  if (device.usable) done_ = std::async(std::launch::async, [ordinal = device.ordinal] { prepare_device(ordinal); });
+}
+
+bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend) {
+  return s.supernodal() && backend == Backend::cuda && !o.cuda.supernodal_panel_solve;
 }
 
 template <class Scalar>

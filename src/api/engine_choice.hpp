@@ -3,6 +3,7 @@
 // build the engine of that backend (falling back to the CPU where the GPU cannot hold the
 // factor and the options allow it), and read an engine's result as FactorStats. Templates
 // on the scalar (double, std::complex<double>; instantiated in engine_choice.cpp).
+#include <future>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,30 @@ Options analysis_options(const Options& o);
 // complex scalars. Fills device.
 template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device);
+
+// Whether the engine of s on backend reads F entry by entry, which a supernodal schedule
+// leaves out until spell_out_factor: the GPU supernodal engine's solves through F
+// (cuda.supernodal_panel_solve off). Every other engine factors and solves in its own
+// storage, and a host copy of F (factor_values()) spells it out when asked.
+bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend);
+
+// The CUDA context of the device a factor may go to (where analysis_options would query
+// one), created on another thread while the CPU analysis runs, so that the first engine
+// does not wait for it; wait() joins it (the destructor too). Nothing for the CPU backend
+// or complex scalars (the CPU's only).
+class DeviceWarmUp {
+ public:
+  DeviceWarmUp(const Options& o, bool complex_scalars);
+  ~DeviceWarmUp() { wait(); }
+  DeviceWarmUp(const DeviceWarmUp&) = delete;
+  DeviceWarmUp& operator=(const DeviceWarmUp&) = delete;
+  void wait() {
+    if (done_.valid()) done_.wait();
+  }
+
+ private:
+  std::future<void> done_;
+};
 
 // The engine of *backend for s. A GPU that cannot hold the factor leaves the work to the
 // CPU under automatic, and under cuda when asked to (Options::cpu_fallback): *backend

@@ -45,6 +45,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
+  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
   this->schedule = analysis::guarded(a.nrows, [&] {
     // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
     // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
@@ -67,6 +68,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
       return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o, given);
     }
   });
+  warm_up.wait();
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());

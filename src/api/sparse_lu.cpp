@@ -38,7 +38,9 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   discard();
   api::check_backend_request<Scalar>(this->options);
   analysis_options = api::analysis_options<Scalar>(this->options);
+  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
   this->schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
+  warm_up.wait();
   accept_normwise = false;
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
   if (this->backend == Backend::cpu) {
@@ -70,6 +72,8 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
 // allocates everything factor() and solve() touch, so refactorization allocates nothing.
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::attach_engine() {
+  if (api::engine_reads_factor_entries(this->schedule, this->options, this->backend))
+    spell_out_factor(this->schedule, this->options.num_threads);
   this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device, &this->backend,
                                           &this->fallback_reason);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/solver_core.hpp"
+#include "gpuglu/analysis.hpp"
 #include "core/scalar.hpp"
 
 namespace gpuglu {
@@ -121,7 +122,9 @@ int64_t BasicSparseSolver<Scalar>::device_bytes() const noexcept { return core_-
 template <class Scalar>
 const std::vector<Scalar>& BasicSparseSolver<Scalar>::factor_values() const {
   static const std::vector<Scalar> none;
-  return core_->engine ? core_->engine->factor_values() : none;
+  if (!core_->engine) return none;
+  spell_out_factor(core_->schedule, core_->options.num_threads);  // a supernodal factor's F, on first use
+  return core_->engine->factor_values();
 }
 
 template <class Scalar>

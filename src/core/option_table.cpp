@@ -123,6 +123,9 @@ std::vector<OptionRow> build_table() {
                                  "CUDA device (-1: node-local MPI rank mod device count)"),
       choice<Field<&O::ordering>, kOrderingNames>(
           "ordering", "ordering", "Fill-reducing ordering; petsc = the one of -pc_factor_mat_ordering_type"),
+      flag<Field<&O::ordering_cache>>(
+          "ordering_cache", "ordering_cache",
+          "An equal pattern seen before in this process reuses its ordering (false: order anew)"),
       flag<Field<&O::matching>>("matching", "matching", "MC64-style maximum-product matching and scaling"),
       flag<Field<&O::scaling>>("scaling", "scaling", "MC64 row/column scaling (with matching)"),
       flag<Field<&O::symmetric_pairs>>(

@@ -42,6 +42,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
 
   EngineFactorResult factor(const T* a_values, const PivotRule& rule) override {
     a_values_ = a_values;
+    f_current_ = false;
+    if (s_.supernodal()) return factor_supernodal(a_values, rule);
     EngineFactorResult out;
     const reference::ScatterResult sc =
         reference::scatter_values(s_, a_values, f_.data(), conjugate_.empty() ? nullptr : conjugate_.data());
@@ -53,9 +55,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
     }
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
-    if (s_.supernodal())
-      out.stats = factor_supernodal(rule);
-    else if (s_.symmetric())
+    if (s_.symmetric())
       out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_, hermitian_);
     else if (right_looking_)
       out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
@@ -82,24 +82,42 @@ class CpuEngine final : public BasicNumericEngine<T> {
     return out;
   }
 
-  const std::vector<T>& factor_values() override { return f_; }
+  // A supernodal factor lives in the panels: F (spelled out by the caller) is gathered from
+  // them once per factorization.
+  const std::vector<T>& factor_values() override {
+    if constexpr (std::is_same_v<T, double>) {
+      if (s_.supernodal() && !f_current_) {
+        const std::vector<int64_t>& pos = s_.supernodes.f_pos;
+        f_.resize(pos.size());
+        for (size_t i = 0; i < pos.size(); ++i) f_[i] = panels_[static_cast<size_t>(pos[i])];
+      }
+    }
+    f_current_ = true;
+    return f_;
+  }
   Backend backend() const noexcept override { return Backend::cpu; }
   int64_t device_bytes() const noexcept override { return 0; }
   TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
 
  private:
-  // The scattered C moves from F's layout into the panels, is factored there, and comes back
-  // to F, where the solves (and factor_values()) read it.
-  NumericStats factor_supernodal(const PivotRule& rule) {
+  // C is scattered into the panels, factored and solved there.
+  EngineFactorResult factor_supernodal(const T* a_values, const PivotRule& rule) {
+    EngineFactorResult out;
     if constexpr (!std::is_same_v<T, double>) {
-      return NumericStats{};  // unreachable: the constructor refuses a complex supernodal schedule
+      (void)a_values, (void)rule;
+      return out;  // unreachable: the constructor refuses a complex supernodal schedule
     } else {
-      const std::vector<int64_t>& pos = s_.supernodes.f_pos;
-      std::fill(panels_.begin(), panels_.end(), 0.0);
-      for (size_t i = 0; i < f_.size(); ++i) panels_[static_cast<size_t>(pos[i])] = f_[i];
-      const NumericStats st = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
-      for (size_t i = 0; i < f_.size(); ++i) f_[i] = panels_[static_cast<size_t>(pos[i])];
-      return st;
+      const reference::ScatterResult sc = reference::scatter_values(s_, a_values, panels_.data());
+      out.max_abs_input = sc.max_abs;
+      if (sc.bad_entry >= 0) {
+        out.bad_entry = sc.bad_entry;
+        out.stats.status = Status::nan_or_inf;
+        return out;
+      }
+      if (rule.diagonal_shift != 0.0)
+        for (int32_t j = 0; j < s_.n; ++j) panels_[static_cast<size_t>(s_.supernodes.pivot_position(j))] += rule.diagonal_shift;
+      out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
+      return out;
     }
   }
 
@@ -125,7 +143,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   TrsvKernel trsv_kernel_;
   bool hermitian_;
   std::vector<char> conjugate_;  // hermitian_: the entries the scatter conjugates
-  std::vector<T> f_;
+  std::vector<T> f_;      // F (a supernodal schedule's: gathered by factor_values())
+  bool f_current_ = false;  // f_ holds the last factorization's F
   std::vector<double> panels_;  // the supernodal engine's (include/gpuglu/supernodes.hpp), real only
   std::vector<T> solve_work_;
   reference::BasicRefineWork<T> refine_work_;

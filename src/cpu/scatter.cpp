@@ -10,8 +10,7 @@ namespace gpuglu::reference {
 template <class T>
 ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate) {
   ScatterResult out;
-  const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
-  std::fill(f, f + nnz_f, T(0.0));
+  std::fill(f, f + s.value_map_extent(), T(0.0));
   const int64_t nnz = s.input_nnz;
   const int64_t* map = s.value_map.data();
   const double* scale = s.value_scale.data();

@@ -13,8 +13,9 @@ struct ScatterResult {
   double max_abs = 0.0;    // max |C(i, j)| over the scattered entries
 };
 
-// f: nnz(F) entries, overwritten. a_values: input_nnz entries in A's CSR order.
-// F[value_map[p]] += value_scale[p] * a_values[p], so duplicate entries are summed.
+// f: s.value_map_extent() entries (F's, or a supernodal schedule's panels), overwritten.
+// a_values: input_nnz entries in A's CSR order. f[value_map[p]] += value_scale[p] *
+// a_values[p], so duplicate entries are summed.
 // T: double or std::complex<double>. conjugate (complex Hermitian LDL^H only): entries
 // flagged there are conjugated on the way in (A's entries that land in C's upper triangle
 // are stored as their mirror in L); null for everything else.

@@ -16,6 +16,8 @@ DeviceInfo query_device(int32_t, int32_t) noexcept {
   return info;
 }
 
+void prepare_device(int32_t) noexcept {}
+
 void copy_device_to_host(const double*, double*, int64_t n) {
   if (n > 0) throw Error(Status::unsupported, "device arrays: built without CUDA");
 }

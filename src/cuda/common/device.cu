@@ -59,4 +59,11 @@ DeviceInfo query_device(int32_t ordinal, int32_t local_rank) noexcept {
   return info;
 }
 
+void prepare_device(int32_t ordinal) noexcept {
+  // This thread's device only (each host thread has its own current device); cudaFree(nullptr)
+  // is the documented way to create the context. A failure here is met again, and reported,
+  // by the engine.
+  if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
+}
+
 }  // namespace gpuglu

@@ -105,7 +105,7 @@ EngineSolveResult BasicDeviceEngine<Scalar>::solve_device(const Scalar* d_b, Sca
 template <class Scalar>
 const std::vector<Scalar>& BasicDeviceEngine<Scalar>::factor_values() {
   if (!f_host_current_) {
-    f_host_.resize(static_cast<size_t>(context_->nnz_f));
+    f_host_.resize(context_->schedule->f_rowind.size());
     download_factor(f_host_.data());
     f_host_current_ = true;
   }

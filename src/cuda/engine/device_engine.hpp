@@ -39,7 +39,8 @@ class BasicEngineRecipe {
   virtual EngineFactorResult factor(const PivotRule& rule) = 0;
   // The solve the refinement runs (valid after a successful factor()).
   virtual BasicDeviceSolve<Scalar>& solves() = 0;
-  // F's values (the schedule's f_rowind layout) to the host, synchronous.
+  // F's values (the schedule's f_rowind layout, spelled out: spell_out_factor) to the
+  // host, synchronous.
   virtual void download_factor(Scalar* f_host) = 0;
   virtual int64_t device_bytes() const noexcept { return 0; }  // held outside the context's memory
   virtual TrsvKernel trsv_kernel() const noexcept = 0;

@@ -24,7 +24,10 @@ struct BasicEngineContext {
   using T = device_scalar_t<Scalar>;
   int device = 0;
   int32_t n = 0;
-  int64_t nnz_f = 0;  // entries of F (the schedule's f_rowind), what factor_values() holds
+  int64_t nnz_f = 0;  // entries of F (the schedule's f_rowind) when the engine was built
+  // The schedule the engine factors (its owner keeps it alive): a supernodal one may have F
+  // spelled out after the engine was built (spell_out_factor), for factor_values().
+  const Schedule* schedule = nullptr;
   DeviceMemory mem;
   cudaStream_t stream = nullptr;
   std::unique_ptr<HostStaging> staging;
@@ -41,6 +44,7 @@ struct BasicEngineContext {
     DeviceScope scope(device);
     n = s.n;
     nnz_f = static_cast<int64_t>(s.f_rowind.size());
+    schedule = &s;
     try {
       // The largest buffer first: a device that cannot hold the factor says so by the bytes
       // asked, before anything smaller fails for want of memory.

@@ -72,7 +72,8 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
 
 SupernodalRecipe::SupernodalRecipe(EngineContext& ctx, const Schedule& s, const Options& o, SupernodalPlan p)
     : c(ctx), plan(std::move(p)) {
-  panels = std::make_unique<DevicePanels>(s, plan, c.input_values(), c.mem, *c.staging);
+  panels = std::make_unique<DevicePanels>(s, plan, c.input_values(), c.mem, *c.staging,
+                                          /*with_factor=*/!o.cuda.supernodal_panel_solve);
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
     lanes = std::make_unique<SupernodeLanes>(plan, panels->args(), o.cuda.supernodal_dense_min_cols > 0,
                                              o.cuda.supernodal_streams, c.mem, c.stream);
@@ -123,8 +124,8 @@ float SupernodalRecipe::factor_once(const PivotRule& rule) {
   events.record(0, c.stream);
   panels->enqueue_scatter(rule, c.stream);
   enqueue_levels();
-  // F is gathered whatever the outcome (factor_values() then shows what was computed, as
-  // CudaLU's does); the solves take it only from a successful factorization.
+  // F (for the solves through it) is gathered whatever the outcome, as CudaLU's is; the
+  // solves take it only from a successful factorization.
   panels->enqueue_gather_factor(c.stream);
   events.record(1, c.stream);
   panels->enqueue_state_download(c.stream);

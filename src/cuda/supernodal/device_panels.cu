@@ -1,7 +1,8 @@
 // DevicePanels (device_panels.hpp): uploads, the scatter before the levels, the gather of F
 // and the state read after them. The scatter, reset and diagonal shift are the LU engine's
-// launchers (common/factor_kernels.cuh) pointed at the panels: the composed map plays value_map's part
-// and the pivot positions f_diag's, so NaN/Inf detection and max |C| behave as CudaLU's.
+// launchers (common/factor_kernels.cuh) pointed at the panels: the value map points into
+// them and the pivot positions play f_diag's part, so NaN/Inf detection and max |C| behave
+// as CudaLU's.
 #include "cuda/supernodal/device_panels.hpp"
 
 #include "cuda/common/cuda_check.hpp"
@@ -12,9 +13,10 @@
 namespace gpuglu::cuda {
 
 DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
-                           HostStaging& staging)
-    : n_(s.n),
-      nnz_f_(static_cast<int64_t>(s.f_rowind.size())),
+                           HostStaging& staging, bool with_factor)
+    : s_(s),
+      n_(s.n),
+      nnz_f_(with_factor ? static_cast<int64_t>(s.f_rowind.size()) : 0),
       input_nnz_(s.input_nnz),
       values_(s.supernodes.values),
       count_(s.supernodes.count),
@@ -33,11 +35,15 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const 
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
   panel_nodes_ = mem.upload(plan.panel_nodes, "the supernodes of the panel kernel");
   direct_nodes_ = mem.upload(plan.direct_nodes, "the supernodes of the direct Schur kernel");
-  panel_map_ = mem.upload(plan.panel_map, "the input's positions in the panels");
+  panel_map_ = mem.upload(s.value_map, "the input's positions in the panels");
   value_scale_ = mem.upload(s.value_scale, "the value scaling");
   pivot_pos_ = mem.upload(plan.pivot_pos, "the pivots' positions in the panels");
-  f_pos_ = mem.upload(sn.f_pos, "F's positions in the panels");
-  f_ = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
+  if (with_factor) {
+    if (!s.factor_spelled_out())
+      throw Error(Status::invalid_input, "CudaSupernodalLU: the solves through F need F spelled out (spell_out_factor)");
+    f_pos_ = mem.upload(sn.f_pos, "F's positions in the panels");
+    f_ = mem.allocate<double>(static_cast<size_t>(nnz_f_), "the factor's values");
+  }
 }
 
 void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
@@ -50,7 +56,7 @@ void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
 }
 
 void DevicePanels::enqueue_gather_factor(cudaStream_t stream) {
-  launch_gather(nnz_f_, f_pos_, args_.panels, f_, stream);
+  if (f_) launch_gather(nnz_f_, f_pos_, args_.panels, f_, stream);
 }
 
 void DevicePanels::enqueue_state_download(cudaStream_t stream) { state_.enqueue(args_.state, stream); }
@@ -67,10 +73,23 @@ EngineFactorResult DevicePanels::result() const {
 }
 
 void DevicePanels::download_factor(double* f_host, cudaStream_t stream) const {
-  if (nnz_f_ == 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, f_, static_cast<size_t>(nnz_f_) * sizeof(double), cudaMemcpyDeviceToHost,
-                                    stream));
+  if (f_) {
+    if (nnz_f_ == 0) return;
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(f_host, f_, static_cast<size_t>(nnz_f_) * sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream));
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
+  // No F on the device: the panels come over and F is gathered from them here.
+  const std::vector<int64_t>& pos = s_.supernodes.f_pos;
+  if (!s_.factor_spelled_out())
+    throw Error(Status::invalid_input, "CudaSupernodalLU: F's values asked of a schedule without F (spell_out_factor)");
+  if (pos.empty()) return;
+  std::vector<double> panels(static_cast<size_t>(values_));
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(panels.data(), args_.panels, panels.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost, stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (size_t i = 0; i < pos.size(); ++i) f_host[i] = panels[static_cast<size_t>(pos[i])];
 }
 
 }  // namespace gpuglu::cuda

@@ -1,9 +1,11 @@
 #pragma once
 // The supernodal factor on the device, for CudaSupernodalLU: the panels (supernodes.hpp's
 // value array) with the structure the kernels read, A's values of the last factorization with
-// the composed map that scatters them into the panels, F (the schedule's CSC layout, which
-// the solves and factor_values() read) gathered from the panels, and the factorization
-// state (the LU engine's FactorState), read back once per factorization.
+// the value map that scatters them into the panels, and the factorization state (the LU
+// engine's FactorState), read back once per factorization. F entry by entry (the
+// schedule's CSC layout) is gathered from the panels on the device only for the solves
+// through F (with_factor); factor_values() otherwise copies the panels and gathers F on
+// the host.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -25,19 +27,20 @@ class DevicePanels {
   // Uploads s's supernodal structure and plan's maps into mem (each upload synchronous); the
   // state's pinned buffer comes from staging. input: A's values on the device (the engine
   // shell's DeviceInput), what the scatter reads.
+  // with_factor: F is kept on the device, gathered after each factorization (s spelled out).
   DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
-               HostStaging& staging);
+               HostStaging& staging, bool with_factor);
   DevicePanels(const DevicePanels&) = delete;
   DevicePanels& operator=(const DevicePanels&) = delete;
 
   const kernels::SupernodeArgs& args() const { return args_; }
   const int32_t* panel_nodes() const { return panel_nodes_; }    // the plan's (the panel kernel's)
   const int32_t* direct_nodes() const { return direct_nodes_; }  // the plan's
-  const double* factor() const { return f_; }                    // F, after enqueue_gather_factor()
+  const double* factor() const { return f_; }  // F (with_factor), after enqueue_gather_factor()
   // What precedes the levels: the state and the failure flags reset, the panels zeroed, A's values
   // scattered (scaled) into them, rule.diagonal_shift added to every pivot.
   void enqueue_scatter(const PivotRule& rule, cudaStream_t stream);
-  // F[i] = panels[f_pos[i]].
+  // F[i] = panels[f_pos[i]] (with_factor; nothing otherwise).
   void enqueue_gather_factor(cudaStream_t stream);
   // The state to pinned memory, readable after a synchronization.
   void enqueue_state_download(cudaStream_t stream);
@@ -46,18 +49,19 @@ class DevicePanels {
   EngineFactorResult result() const;
   // From the same copy: a dense panel failed its pivot test (FactorState::unstable_panel).
   bool unstable_panel() const { return state_.state().unstable_panel != 0; }
-  // F's values to f_host (nnz(F) of them), synchronous.
+  // F's values to f_host (nnz(F) of them: the schedule spelled out), synchronous.
   void download_factor(double* f_host, cudaStream_t stream) const;
 
  private:
+  const Schedule& s_;
   int32_t n_ = 0;
-  int64_t nnz_f_ = 0;
+  int64_t nnz_f_ = 0;  // entries of F on the device (0 without with_factor)
   int64_t input_nnz_ = 0;
   int64_t values_ = 0;
   int32_t count_ = 0;
   kernels::SupernodeArgs args_{};
   int32_t *panel_nodes_ = nullptr, *direct_nodes_ = nullptr;
-  int64_t* panel_map_ = nullptr;
+  int64_t* panel_map_ = nullptr;  // the schedule's value map
   double* value_scale_ = nullptr;
   int64_t* pivot_pos_ = nullptr;
   int64_t* f_pos_ = nullptr;

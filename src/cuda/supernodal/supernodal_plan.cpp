@@ -72,23 +72,28 @@ void check_supernodal_schedule(const Schedule& s) {
   require(s.supernodal(), "the schedule is not supernodal (Options::lu_engine)");
   require(!s.symmetric() && !s.incomplete, "a supernodal schedule is a complete LU's");
   const int32_t n = s.n;
-  const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  const Supernodes& sn = s.supernodes;
   require(n >= 0 && has_size(s.value_map, s.input_nnz) && has_size(s.value_scale, s.input_nnz),
           "the value map does not match input_nnz");
-  require(has_size(s.f_colptr, int64_t{n} + 1) && has_size(s.f_diag, n) && s.nnz_l + s.nnz_u == nnz_f,
-          "the factor pattern's arrays are inconsistent");
-  require(has_size(s.l_rowptr, int64_t{n} + 1) && has_size(s.u_rowptr, int64_t{n} + 1),
-          "the factor's rows (l_rowptr, u_rowptr), which the solves need, are missing");
+  require(s.nnz_l + s.nnz_u == 2 * s.nnz_l + n, "the factor's counts are inconsistent");
   for (int64_t p = 0; p < s.input_nnz; ++p)
-    require(s.value_map[p] >= 0 && s.value_map[p] < nnz_f, "a value map entry is outside F");
+    require(s.value_map[p] >= 0 && s.value_map[p] < sn.values, "a value map entry is outside the panels");
+  // F entry by entry, where it was spelled out (the solves through F read it).
+  const int64_t nnz_f = static_cast<int64_t>(s.f_rowind.size());
+  if (s.factor_spelled_out()) {
+    require(has_size(s.f_colptr, int64_t{n} + 1) && has_size(s.f_diag, n) && s.nnz_l + s.nnz_u == nnz_f &&
+                has_size(sn.f_pos, nnz_f),
+            "the factor pattern's arrays are inconsistent");
+    require(has_size(s.l_rowptr, int64_t{n} + 1) && has_size(s.u_rowptr, int64_t{n} + 1),
+            "the factor's rows (l_rowptr, u_rowptr), which the solves through F need, are missing");
+  }
 
-  const Supernodes& sn = s.supernodes;
   const int32_t count = sn.count;
   require(count >= 0 && (count > 0 || n == 0), "no supernodes");
   if (count == 0) return;  // n == 0: nothing to index
   require(has_size(sn.first, int64_t{count} + 1) && has_size(sn.rows_ptr, int64_t{count} + 1) &&
               has_size(sn.l_ptr, int64_t{count} + 1) && has_size(sn.u_ptr, int64_t{count} + 1) &&
-              has_size(sn.of_col, n) && has_size(sn.level_nodes, count) && has_size(sn.f_pos, nnz_f),
+              has_size(sn.of_col, n) && has_size(sn.level_nodes, count),
           "the supernodes' arrays have the wrong sizes");
   require(sn.first[0] == 0 && sn.first[count] == n && sn.rows_ptr[0] == 0 &&
               has_size(sn.rows, sn.rows_ptr[count]) && sn.l_ptr[count] == sn.u_ptr[0] &&
@@ -129,13 +134,8 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning, cons
   check_supernodal_schedule(s);
   const Supernodes& sn = s.supernodes;
   SupernodalPlan plan;
-  plan.panel_map.resize(static_cast<size_t>(s.input_nnz));
-  for (int64_t p = 0; p < s.input_nnz; ++p) plan.panel_map[p] = sn.f_pos[s.value_map[p]];
   plan.pivot_pos.resize(static_cast<size_t>(s.n));
-  for (int32_t t = 0; t < sn.count; ++t) {
-    const int64_t nr = sn.nrows(t);
-    for (int32_t k = 0; k < sn.cols(t); ++k) plan.pivot_pos[sn.first[t] + k] = sn.l_ptr[t] + k * nr + k;
-  }
+  for (int32_t j = 0; j < s.n; ++j) plan.pivot_pos[j] = sn.pivot_position(j);
   const int32_t levels = sn.num_levels();
   plan.levels.resize(static_cast<size_t>(std::max(levels, 0)));
   for (int32_t l = 0; l < levels; ++l) {

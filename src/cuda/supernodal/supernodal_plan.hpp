@@ -82,7 +82,6 @@ struct SupernodalPlan {
   std::vector<Level> levels;
   std::vector<int32_t> panel_nodes;
   std::vector<int32_t> direct_nodes;
-  std::vector<int64_t> panel_map;  // input entry p -> supernodes.f_pos[value_map[p]]
   std::vector<int64_t> pivot_pos;  // column j -> position of its pivot in the panels
   int64_t gemm_nodes = 0;
   int64_t blocked_nodes = 0;

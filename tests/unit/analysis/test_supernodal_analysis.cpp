@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -56,12 +57,19 @@ void expect_same(const Schedule& a, const Schedule& b) {
   EXPECT_EQ(x.explicit_zeros, y.explicit_zeros);
 }
 
+// F spelled out too, so that every array is compared; no ordering cache, so that every
+// analysis orders.
 Schedule supernodal_schedule(const CsrMatrix<int32_t, double>& a, int threads) {
   Options o;
   o.lu_engine = LuEngine::supernodal;
+  o.num_threads = threads;
+  o.ordering_cache = false;
   const int saved = omp_get_max_threads();
   omp_set_num_threads(threads);
   Schedule s = analyze(a.view(), o);
+  EXPECT_FALSE(s.factor_spelled_out()) << "analyze() spells F out";
+  spell_out_factor(s, threads);
+  EXPECT_TRUE(s.factor_spelled_out());
   omp_set_num_threads(saved);
   return s;
 }
@@ -79,6 +87,27 @@ TEST(SupernodalAnalysis, the_schedule_is_the_same_on_any_thread_count_and_every_
     ASSERT_TRUE(one.supernodal());
     expect_same(one, supernodal_schedule(matrices[i], 2));
     expect_same(one, supernodal_schedule(matrices[i], 1));
+  }
+}
+
+// The value map points into the panels directly; F spelled out afterwards agrees: each input
+// entry's panel position is f_pos of its position in F.
+TEST(SupernodalAnalysis, the_value_map_points_where_F_places_each_entry) {
+  for (const std::string spec : {"circuit:3000:30", "lap3d7:10x10x10"}) {
+    SCOPED_TRACE(spec);
+    const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
+    const Schedule s = supernodal_schedule(a, 1);
+    for (int32_t r = 0; r < a.nrows; ++r)
+      for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
+        const int32_t k = s.row_perm_inv[r], l = s.col_perm_inv[a.colind[p]];
+        const auto first = s.f_rowind.begin() + s.f_colptr[l];
+        const auto last = s.f_rowind.begin() + s.f_colptr[l + 1];
+        const auto it = std::lower_bound(first, last, k);
+        ASSERT_TRUE(it != last && *it == k) << "C(" << k << ", " << l << ") is not in F";
+        ASSERT_EQ(s.value_map[p], s.supernodes.f_pos[static_cast<size_t>(it - s.f_rowind.begin())]);
+      }
+    // The counts analyze() gives without F are F's.
+    ASSERT_EQ(s.nnz_l + s.nnz_u, static_cast<int64_t>(s.f_rowind.size()));
   }
 }
 

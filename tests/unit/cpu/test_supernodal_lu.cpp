@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuglu/analysis.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
@@ -30,7 +31,10 @@ Options supernodal(Backend backend = Backend::cpu) {
 // own columns first, every pair of below rows lies in the supernode of the smaller one (the
 // Schur update's targets exist), the levels respect the tree, and F maps one to one onto the
 // panels.
-void expect_layout_holds(const Schedule& s) {
+void expect_layout_holds(const Schedule& analyzed) {
+  ASSERT_FALSE(analyzed.factor_spelled_out());  // the analysis leaves F to who asks
+  Schedule s = analyzed;
+  spell_out_factor(s);
   const Supernodes& sn = s.supernodes;
   ASSERT_TRUE(s.supernodal());
   ASSERT_EQ(static_cast<int32_t>(sn.first.size()), sn.count + 1);
