@@ -273,7 +273,8 @@ struct Options {
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
   TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   CudaTuning cuda;
-  // Threads of the reference backend; 0 = OpenMP's default.
+  // Threads of the CPU backend; 0 = the default: OpenMP's, or under PETSc the rank's share of
+  // its node (rank_share_of_threads below; the adapter resolves it).
   int32_t num_threads = 0;
   // The CPU backend runs each level left-looking (every column gathers its updates:
   // KLU's work, src/cpu/level_gather.hpp). true: it runs the GPU's right-looking,
@@ -298,6 +299,13 @@ inline std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcep
 // Most CPU threads an Options::num_threads may ask for: four per processor OpenMP sees (more
 // only oversubscribe the cores, and tens of thousands abort the OpenMP runtime).
 int32_t max_cpu_threads() noexcept;
+
+// The threads that Options::num_threads == 0 stands for in one of ranks_on_node processes
+// sharing a node (the PETSc adapter's default under MPI): its share of the node's
+// node_processors, at most the process_processors it may run on, at least 1. OpenMP's
+// default would take every processor in every rank: 16 ranks x 16 threads on 16 cores. A
+// count that is not known (<= 0) does not limit. Without MPI, 0 keeps meaning OpenMP's default.
+int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processors, int32_t ranks_on_node) noexcept;
 
 // Throws Error(invalid_input) naming the first field outside its documented range
 // (thresholds finite and non-negative, counts within their bounds). SparseLU checks its
