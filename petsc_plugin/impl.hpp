@@ -51,10 +51,24 @@ struct LogEvents {
 };
 extern LogEvents log_events;  // registered once by PetscGPUGLURegister()
 
+// threads.cpp: the node this rank shares, learnt once by PetscGPUGLURegister() (collective on
+// PETSC_COMM_WORLD), and the default of -mat_gpuglu_threads it gives.
+struct NodeShare {
+  bool known = false;
+  int32_t ranks_on_node = 0;       // ranks of PETSC_COMM_WORLD on this node (MPI_COMM_TYPE_SHARED)
+  int32_t node_processors = 0;     // processors the node's ranks may run on together
+  int32_t process_processors = 0;  // processors this process may run on (sched_getaffinity)
+  int32_t threads = 0;             // rank_share_of_threads() of the three
+};
+PetscErrorCode learn_node_share();
+void forget_node_share();
+const NodeShare& rank_node_share();
+
 struct Factor {
   // Options of the next analysis: defaults <- MatFactorInfo <- -mat_gpuglu_* (options.cpp).
   Options options;
   bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
+  bool threads_defaulted = false;   // no -mat_gpuglu_threads: options.num_threads is the node share
   // The device where -mat_gpuglu_device is not given (-1: node-local rank mod device count). A
   // gathered factor's group root sets it so that the roots of one node use different GPUs.
   int32_t default_device = -1;

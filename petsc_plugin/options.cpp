@@ -156,6 +156,10 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   if (!o.matching && o.scaling)
     PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_scaling has no effect with -mat_gpuglu_matching 0 (MC64's scaling "
                            "comes from its matching): the matrix is factored unscaled\n"));
+  // -mat_gpuglu_threads 0 (or none): the rank's share of its node, not OpenMP's default of
+  // every processor in every rank (threads.cpp).
+  factor->threads_defaulted = o.num_threads == 0 && rank_node_share().known;
+  if (factor->threads_defaulted) o.num_threads = rank_node_share().threads;
   // Every option was range-checked above under its name; the core's check of the same rows
   // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));

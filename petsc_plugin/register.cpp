@@ -16,6 +16,7 @@ PetscErrorCode forget_registration(void) {
   PetscFunctionBegin;
   registered = false;
   log_events = LogEvents();
+  forget_node_share();
   PetscFunctionReturn(0);
 }
 
@@ -50,6 +51,9 @@ PetscErrorCode PetscGPUGLURegister(void) {
   PetscCall(PetscLogEventRegister("GPUGLUAnalysis", MAT_CLASSID, &log_events.analysis));
   PetscCall(PetscLogEventRegister("GPUGLUNumeric", MAT_CLASSID, &log_events.numeric));
   PetscCall(PetscLogEventRegister("GPUGLUSolve", MAT_CLASSID, &log_events.solve));
+  // The one collective point of the package (every rank registers it): the default thread
+  // count needs the ranks that share this node.
+  PetscCall(learn_node_share());
   PetscCall(PetscRegisterFinalize(forget_registration));
   registered = true;
   PetscFunctionReturn(0);

@@ -37,8 +37,17 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
   } else {
     if (!f->solver->backend_note().empty())
       PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver->backend_note().c_str()));
-    const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
-    PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
+    if (f->threads_defaulted) {
+      const NodeShare& s = rank_node_share();
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "device: CPU, %d threads (the rank's share of its node: %d processors, %d "
+                                       "ranks; this rank may run on %d)\n",
+                                       f->options.num_threads, s.node_processors, s.ranks_on_node,
+                                       s.process_processors));
+    } else {
+      const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
+      PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
+    }
   }
   PetscFunctionReturn(0);
 }

@@ -273,9 +273,9 @@ struct Options {
   TrsvKernel trsv_kernel = TrsvKernel::automatic;
   TrsvAnalysisSite trsv_analysis = TrsvAnalysisSite::cpu;
   CudaTuning cuda;
-  // Threads of the analysis (ordering, symbolic) and of the CPU backend; 0 = OpenMP's
-  // default (the PETSc plugin resolves 0 to the rank's share of the node's cores). The
-  // schedule is the same for every thread count.
+  // Threads of the analysis (graph, value maps, F) and of the CPU backend; 0 = the default:
+  // OpenMP's, or under PETSc the rank's share of its node (rank_share_of_threads below; the
+  // adapter resolves it). The schedule is the same for every thread count.
   int32_t num_threads = 0;
   // Orderings computed in this process are found again by a fingerprint of the pattern they
   // ordered (analysis/ordering_cache.hpp): an equal pattern is ordered once. false: every
@@ -304,6 +304,13 @@ inline std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcep
 // Most CPU threads an Options::num_threads may ask for: four per processor OpenMP sees (more
 // only oversubscribe the cores, and tens of thousands abort the OpenMP runtime).
 int32_t max_cpu_threads() noexcept;
+
+// The threads that Options::num_threads == 0 stands for in one of ranks_on_node processes
+// sharing a node (the PETSc adapter's default under MPI): its share of the node's
+// node_processors, at most the process_processors it may run on, at least 1. OpenMP's
+// default would take every processor in every rank: 16 ranks x 16 threads on 16 cores. A
+// count that is not known (<= 0) does not limit. Without MPI, 0 keeps meaning OpenMP's default.
+int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processors, int32_t ranks_on_node) noexcept;
 
 // Throws Error(invalid_input) naming the first field outside its documented range
 // (thresholds finite and non-negative, counts within their bounds). SparseLU checks its

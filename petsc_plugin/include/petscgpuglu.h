@@ -18,7 +18,9 @@
 /* PETSC_EXTERN gives C linkage and default visibility in C and C++ alike. */
 
 /* Registers MATSOLVERGPUGLU with PETSc (after MatInitializePackage()) and gpuglu's log
-   events. Idempotent; call it after PetscInitialize(). */
+   events, and counts the ranks of PETSC_COMM_WORLD on this node for the default of
+   -mat_gpuglu_threads. Collective on PETSC_COMM_WORLD: call it on every rank, after
+   PetscInitialize(). Idempotent. */
 PETSC_EXTERN PetscErrorCode PetscGPUGLURegister(void);
 
 /* Called by PETSc when the library is loaded with -dll_append / -dll_prepend. */

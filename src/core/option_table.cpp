@@ -235,9 +235,10 @@ std::vector<OptionRow> build_table() {
 
       with_bounds(integer<Field<&O::num_threads>>(
                       "threads", "num_threads", 0, kNone,
-                      "CPU backend threads (0: OpenMP default; at most 4 per processor OpenMP sees)"),
+                      "CPU backend threads (0: the default, under PETSc the rank's share of its node's processors, "
+                      "else OpenMP's; at most 4 per processor OpenMP sees)"),
                   nullptr, [](const Options&) -> int64_t { return max_cpu_threads(); }, "int in [0, 4 × processors]",
-                  " (0: OpenMP's default; at most 4 threads per processor OpenMP sees)"),
+                  " (0: the default; at most 4 threads per processor OpenMP sees)"),
       flag<Field<&O::cpu_right_looking>>(
           "cpu_right_looking", "cpu_right_looking",
           "CPU backend runs the GPU's right-looking level updates instead of the left-looking gather"),

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 #include "gpuglu/option_table.hpp"
@@ -10,6 +12,13 @@
 namespace gpuglu {
 
 int32_t max_cpu_threads() noexcept { return 4 * omp_get_num_procs(); }
+
+int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processors, int32_t ranks_on_node) noexcept {
+  constexpr int32_t kUnlimited = std::numeric_limits<int32_t>::max();
+  int32_t share = node_processors > 0 ? node_processors / std::max(ranks_on_node, 1) : kUnlimited;
+  if (process_processors > 0) share = std::min(share, process_processors);
+  return share == kUnlimited ? 1 : std::max(share, 1);
+}
 
 // Every row of the one option table (core/option_table.cpp), in field order.
 void validate(const Options& o) {

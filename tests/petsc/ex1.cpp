@@ -176,6 +176,14 @@ int main(int argc, char** argv) {
       args: -matrix convdiff3d:8x8x8 -ksp_type gmres -ksp_rtol 1e-12 -pc_type bjacobi -sub_pc_type lu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1 -residual_tol 1e-9 -ksp_view
       filter: grep -v -E "time .ms.|convergence test|checking for convergence|Factored matrix|linear system matrix|Gram-Schmidt|happy breakdown" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
 
+   # No -mat_gpuglu_threads: each rank's block takes the rank's share of its node, and
+   # -ksp_view says so (check_thread_share.py checks the numbers against the machine).
+   test:
+      suffix: threads_default
+      nsize: 2
+      args: -matrix lap2d5:24x24 -ksp_type gmres -ksp_rtol 1e-12 -pc_type bjacobi -sub_pc_type lu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_backend cpu -residual_tol 1e-9 -ksp_view
+      filter: grep -E "KSP:|residual|relative error|device: CPU" | sed -E "/device: CPU/s/[0-9]+/N/g"
+
    testset:
       args: -no_register -dll_append ${GPUGLU_PLUGIN} -ksp_view
       filter: grep -E "KSP:|residual|relative error|PETSC ERROR|type: gpuglu|package used|gpuglu sparse LU"
