@@ -5,7 +5,8 @@
 # need that the GPU machine lacks, xz-compressed into .device-bundle/bundle.tar.xz
 # (git-ignored, carried by the device tool, below 64 MiB). Binaries built here run there
 # (glibc 2.36 here, 2.39 there). With them go ../shared/matrices and the files of
-# ../shared/collection that the ldlt step measures. scripts/device_run.sh unpacks and runs it.
+# ../shared/collection that the ldlt and first_solve steps measure. scripts/device_run.sh unpacks
+# and runs it.
 #
 # Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
 #   GPUGLU_BUNDLE_REFERENCE=OTHER_BUILD_DIR also packs that build's gpuglu_lu_bench and
@@ -93,14 +94,17 @@ if [[ -d $matrix_dir ]]; then
   readlink -f "$matrix_dir" > "$stage/matrix_dir"
 fi
 
-# The SuiteSparse collection files the ldlt step of device_run.sh measures (../shared/collection,
-# which does not travel either): GPUGLU_BUNDLE_COLLECTION, paths below it, default the SPD and
-# symmetric indefinite ones and G3_circuit (5.2 MiB, already xz-compressed): with cuDSS in the
-# build (its pruned library is 16 MiB compressed) the bundle is 59 MiB at xz -9.
+# The SuiteSparse collection files the ldlt and first_solve steps of device_run.sh measure
+# (../shared/collection, which does not travel either): GPUGLU_BUNDLE_COLLECTION, paths below
+# it, default the SPD and symmetric indefinite ones, G3_circuit (5.2 MiB, already
+# xz-compressed) and the small circuit and general ones (1.3 MiB compressed): with cuDSS in the
+# build (its pruned library is 16 MiB compressed) the bundle is about 60 MiB at xz -9.
 collection_dir=$(dirname "$matrix_dir")/collection
 [[ -d $collection_dir ]] || collection_dir=$root/../shared/collection
 ldlt_collection="spd/bcsstk16.mtx spd/bcsstk18.mtx spd/Andrews.mtx sym-indefinite/aug3dcqp.mtx
-  sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx circuit/G3_circuit.mtx.xz"
+  sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx circuit/G3_circuit.mtx.xz
+  circuit/rajat19.mtx circuit/adder_dcop_05.mtx circuit/add20.mtx circuit/memplus.mtx general/bayer10.mtx
+  general/wang3.mtx"
 for f in ${GPUGLU_BUNDLE_COLLECTION-$ldlt_collection}; do
   if [[ -f $collection_dir/$f ]]; then
     mkdir -p "$stage/collection/$(dirname "$f")"
