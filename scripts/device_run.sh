@@ -380,7 +380,7 @@ if want first_solve; then
   # LU, b = A * ones) from the assembled matrix to its solution, each (matrix, solver) in a
   # fresh process: gpuglu on one rank (CUDA backend, OpenMP on all cores for its host parts),
   # MUMPS on GPUGLU_DEVICE_FIRST_SOLVE_RANKS ranks (default nproc; the matrix as MPIAIJ, one
-  # thread per rank), cuDSS from host data, KLU and PETSc's LU on one core where gpuglu's
+  # thread per rank; a list such as 16,1 runs it on each), cuDSS from host data, KLU and PETSc's LU on one core where gpuglu's
   # factorization is below 2e10 flops. GPUGLU_DEVICE_FIRST_SOLVE_MATRICES: generator specs and
   # paths below ../shared/collection (default: the script's generated 3-D problems and circuits,
   # then every collection file the bundle carries, smallest first); _SOLVERS (gpuglu,mumps,

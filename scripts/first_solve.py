@@ -2,7 +2,8 @@
 """Issue 27's first_solve benchmark: one linear system through PETSc from the assembled matrix
 to its solution (ksp ex10's -ksp_type preonly -pc_type lu: MatLUFactorSymbolic,
 MatLUFactorNumeric, MatSolve; b = A * ones), gpuglu against its peers in the same run on the
-same machine: MUMPS on all cores (the matrix distributed as MPIAIJ over --mumps-ranks ranks),
+same machine: MUMPS on all cores (the matrix distributed as MPIAIJ over --mumps-ranks ranks;
+a list such as 16,1 runs it on each),
 cuDSS from host data, and KLU and PETSc's own LU on one core where that is cheap.
 
 Every (matrix, solver) is a fresh process of bench/gpuglu_first_solve_bench, so that each
@@ -16,10 +17,12 @@ run, a peer's run) of a matrix becomes a "first_solve" record in --out: ours_ms 
 setup (KSPSetUp: symbolic + numeric) + solve (KSPSolve), both sides' split, nnz(L+U), flops,
 residual and backward error as ours_* / peer_* extras; the peer's name carries its rank count
 (mumps-16r). A failed or skipped peer has peer_ms null and peer_note; a failed gpuglu gives no
-records (its run line says why) and its peers are not run.
+records (its run line says why) and its peers are not run. MUMPS runs that end in INFOG(1) = -8
+or -9 (workspace too small) are repeated with -mat_mumps_icntl_14 80, then 320, as a user would;
+the record's peer_petsc_options and peer_earlier_failures say so.
 
   first_solve.py --exe build/bench/gpuglu_first_solve_bench [--matrices "SPEC|FILE ..."]
-      [--collection DIR] [--solvers gpuglu,mumps,cudss,klu,petsc] [--mumps-ranks N]
+      [--collection DIR] [--solvers gpuglu,mumps,cudss,klu,petsc] [--mumps-ranks N[,M...]]
       [--backend cuda|cpu|auto] [--gpuglu-options "-mat_gpuglu_..."] [--peer-options "-mat_mumps_..."]
       [--cheap-flops 2e10]
       [--timeout 120] [--budget-s 480] [--runs FILE] [--out FILE] [--device NAME]
@@ -36,6 +39,7 @@ import datetime
 import glob
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -49,6 +53,10 @@ DEFAULT_GENERATED = ("circuit:200000:2000 powergrid:60000:300 lap3d7:40x40x40 co
 COLLECTION_FOLDERS = ("circuit", "general", "spd", "sym-indefinite")
 ONE_RANK_PEERS = ("klu", "petsc", "cudss")
 CHEAP_ONLY = ("klu", "petsc")  # serial factorizations: run where gpuglu's flops say they are cheap
+# INFOG(1) = -8 or -9: MUMPS's workspace, estimated by its analysis, was too small (pivots
+# delayed beyond the estimate). As a user would, the run is repeated with more (ICNTL(14): the
+# percentage added; MUMPS's default is 20 or so), twice at most; the record keeps the options.
+MUMPS_ICNTL14 = (80, 320)
 STANDARD = ("date", "device", "benchmark", "matrix", "kind", "n", "nnz", "nnz_factor", "ours", "ours_ms", "peer",
             "peer_ms", "peer_note")
 
@@ -106,7 +114,7 @@ class Runner:
         self.args = args
         self.deadline = time.monotonic() + args.budget_s if args.budget_s else None
 
-    def run(self, matrix, solver, ranks):
+    def run(self, matrix, solver, ranks, more_options=""):
         """Runs one first solve; returns None, or why no run line came (timed out, crashed)."""
         a = self.args
         timeout = a.timeout
@@ -124,8 +132,9 @@ class Runner:
                 cmd += ["--petsc-options", a.gpuglu_options]
         else:
             env["OMP_NUM_THREADS"] = "1"
-            if a.peer_options:
-                cmd += ["--petsc-options", a.peer_options]
+            options = " ".join(o for o in (a.peer_options, more_options) if o)
+            if options:
+                cmd += ["--petsc-options", options]
         if ranks > 1:
             cmd = ([os.environ.get("MPIEXEC", "mpiexec"), "-n", str(ranks)] +
                    shlex.split(os.environ.get("MPIEXEC_ARGS", "")) + cmd)
@@ -194,25 +203,32 @@ def measure(args):
                       f"{(ours or {}).get('failure', why)}; its peers are not run", flush=True)
                 failures += 1
                 continue
-        for solver in solvers:
-            if solver == "gpuglu":
-                continue
-            ranks = args.mumps_ranks if solver not in ONE_RANK_PEERS else 1
+        runs = [(s, r) for s in solvers if s != "gpuglu"
+                for r in ([1] if s in ONE_RANK_PEERS else [int(x) for x in str(args.mumps_ranks).split(",")])]
+        for solver, ranks in runs:
             flops = (ours or {}).get("factor_flops")
             if solver in CHEAP_ONLY and flops is not None and flops > args.cheap_flops:
                 append_failure(args, matrix, solver, ranks,
                                f"skipped: gpuglu's factorization takes {flops:.3g} flops (--cheap-flops "
                                f"{args.cheap_flops:.3g}); a one-core {solver} would take minutes")
                 continue
-            why = runner.run(matrix, solver, ranks)
-            if why:
-                append_failure(args, matrix, solver, ranks, why)
+            more = ""
+            for icntl14 in MUMPS_ICNTL14 + (None,):
+                why = runner.run(matrix, solver, ranks, more)
+                if why:
+                    append_failure(args, matrix, solver, ranks, why)
+                    break
+                failure = last_run(args.runs, matrix, solver, ranks).get("failure", "")
+                if solver != "mumps" or icntl14 is None or not re.search(r"INFOG\(1\) = -(8|9)\b", failure):
+                    break
+                more = f"-mat_mumps_icntl_14 {icntl14}"
+                print(f"first_solve: MUMPS's workspace was too small ({failure}); again with {more}", flush=True)
     return failures
 
 
 def merge(runs_path):
     """first_solve records: per (device, matrix), the newest gpuglu run against each peer's newest."""
-    latest = {}
+    latest, earlier = {}, {}
     with open(runs_path) as f:
         for line in f:
             if not line.strip():
@@ -220,7 +236,10 @@ def merge(runs_path):
             r = json.loads(line)
             if r.get("benchmark") != "first_solve_run":
                 continue
-            latest[(r["device"], r["matrix"], r.get("solver"), int(r.get("ranks", 1)))] = r
+            key = (r["device"], r["matrix"], r.get("solver"), int(r.get("ranks", 1)))
+            if key in latest and latest[key].get("failure"):
+                earlier.setdefault(key, []).append(latest[key]["failure"])
+            latest[key] = r
     records = []
     for (device, matrix, solver, ranks), ours in latest.items():
         if solver != "gpuglu" or ours.get("failure") or ours.get("ours_ms") is None:
@@ -241,6 +260,8 @@ def merge(runs_path):
                     if key not in STANDARD:
                         rec[f"{side}_{key}"] = value
             rec["peer_nnz_factor"] = p.get("nnz_factor", 0)
+            if earlier.get((d2, m2, peer_solver, peer_ranks)):  # e.g. MUMPS before a larger ICNTL(14)
+                rec["peer_earlier_failures"] = " | ".join(earlier[(d2, m2, peer_solver, peer_ranks)])
             if "levels" in ours:  # perf_table.py's levels column: gpuglu's schedule
                 rec["levels"] = ours["levels"]
             records.append(rec)
@@ -282,7 +303,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--collection", default=os.path.normpath(os.path.join(here, "..", "..", "shared", "collection")))
     ap.add_argument("--solvers", default="gpuglu,mumps,cudss,klu,petsc")
-    ap.add_argument("--mumps-ranks", type=int, default=os.cpu_count())
+    ap.add_argument("--mumps-ranks", default=str(os.cpu_count()),
+                    help="rank counts of the multi-rank peers (MUMPS), comma-separated: 16 or 16,1")
     ap.add_argument("--backend", default="cuda", choices=("cuda", "cpu", "auto"))
     ap.add_argument("--gpuglu-options", default="", help="PETSc options of gpuglu's runs (-mat_gpuglu_...)")
     ap.add_argument("--peer-options", default="", help="PETSc options of the peers' runs (-mat_mumps_icntl_14 ...)")
