@@ -383,7 +383,8 @@ if want first_solve; then
   # thread per rank; a list such as 16,1 runs it on each), cuDSS from host data, KLU and PETSc's LU on one core where gpuglu's
   # factorization is below 2e10 flops. GPUGLU_DEVICE_FIRST_SOLVE_MATRICES: generator specs and
   # paths below ../shared/collection (default: the script's generated 3-D problems and circuits,
-  # then every collection file the bundle carries, smallest first); _SOLVERS (gpuglu,mumps,
+  # then every collection file the bundle carries, smallest first: pack_device_bundle.sh's
+  # GPUGLU_BUNDLE_COLLECTION says which travel); _SOLVERS (gpuglu,mumps,
   # cudss,klu,petsc); _OPTIONS / _PEER_OPTIONS: gpuglu's / the peers' PETSc options (as a user
   # would give MUMPS -mat_mumps_icntl_14 after INFOG(1) = -9); _TIMEOUT: seconds per run (120);
   # _BUDGET: seconds for all runs (480). Run lines in first_solve_runs.jsonl, records

@@ -96,15 +96,17 @@ fi
 
 # The SuiteSparse collection files the ldlt and first_solve steps of device_run.sh measure
 # (../shared/collection, which does not travel either): GPUGLU_BUNDLE_COLLECTION, paths below
-# it, default the SPD and symmetric indefinite ones, G3_circuit (5.2 MiB, already
-# xz-compressed) and the small circuit and general ones (1.3 MiB compressed): with cuDSS in the
-# build (its pruned library is 16 MiB compressed) the bundle is about 60 MiB at xz -9.
+# it, default the SPD and symmetric indefinite ones and G3_circuit (5.2 MiB, already
+# xz-compressed): with cuDSS in the build (its pruned library is 16 MiB compressed) the bundle
+# is 59 MiB at xz -9. The first_solve step measures whichever travel. With the small circuit
+# and general ones added (rajat19, adder_dcop_05, add20, memplus, bayer10, wang3) a bundle of
+# gpuglu_first_solve_bench alone (GPUGLU_BUNDLE_EXCLUDE the other programs) was 59 MiB with
+# G3_circuit, too much beside the repository's own files (about 6 MiB of the device tool's 64),
+# and 54 MiB without it.
 collection_dir=$(dirname "$matrix_dir")/collection
 [[ -d $collection_dir ]] || collection_dir=$root/../shared/collection
 ldlt_collection="spd/bcsstk16.mtx spd/bcsstk18.mtx spd/Andrews.mtx sym-indefinite/aug3dcqp.mtx
-  sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx circuit/G3_circuit.mtx.xz
-  circuit/rajat19.mtx circuit/adder_dcop_05.mtx circuit/add20.mtx circuit/memplus.mtx general/bayer10.mtx
-  general/wang3.mtx"
+  sym-indefinite/bloweya.mtx sym-indefinite/tuma1.mtx sym-indefinite/stokes64.mtx circuit/G3_circuit.mtx.xz"
 for f in ${GPUGLU_BUNDLE_COLLECTION-$ldlt_collection}; do
   if [[ -f $collection_dir/$f ]]; then
     mkdir -p "$stage/collection/$(dirname "$f")"
