@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "petsc_error_capture.hpp"
+
 namespace gpuglu::bench {
 
 PetscErrorCode view_factor_to_string(Mat F, std::string* text) {
@@ -43,6 +45,25 @@ void add_gpuglu_view_extras(const std::string& view, Record& r) {
     else if (const auto p = line.find("refinement steps: "); p != std::string::npos)
       r.extra["refine_steps"] = std::atof(line.substr(p + 18).c_str());
   }
+}
+
+PetscErrorCode factor_error_text(Mat F, std::string* text) {
+  MatFactorError e = MAT_FACTOR_NOERROR;
+  PetscFunctionBegin;
+  text->clear();
+  PetscCall(MatFactorGetError(F, &e));
+  if (e == MAT_FACTOR_NOERROR) PetscFunctionReturn(0);
+  *text = e == MAT_FACTOR_STRUCT_ZEROPIVOT    ? "structural zero pivot"
+          : e == MAT_FACTOR_NUMERIC_ZEROPIVOT ? "zero pivot"
+          : e == MAT_FACTOR_OUTMEMORY         ? "out of memory"
+                                              : "factorization failed (MAT_FACTOR_OTHER)";
+  if (e == MAT_FACTOR_STRUCT_ZEROPIVOT || e == MAT_FACTOR_NUMERIC_ZEROPIVOT) {
+    PetscReal pivot = 0;
+    PetscInt row = -1;
+    PetscCall(MatFactorGetErrorZeroPivot(F, &pivot, &row));
+    *text += " in row " + std::to_string(row) + " (value " + sci(pivot) + ")";
+  }
+  PetscFunctionReturn(0);
 }
 
 }  // namespace gpuglu::bench

@@ -1,6 +1,7 @@
 #pragma once
-// The view of a PETSc factor matrix as -ksp_view prints it, and the lines of gpuglu's view
-// that say what ran (backend, device, levels), for the benchmarks' records.
+// The view of a PETSc factor matrix as -ksp_view prints it, the lines of gpuglu's view that
+// say what ran (backend, device, levels), and what a failed factor says went wrong, for the
+// benchmarks' records.
 #include <petscmat.h>
 
 #include <string>
@@ -16,5 +17,9 @@ PetscErrorCode view_factor_to_string(Mat F, std::string* text);
 // Adds gpuglu_backend, gpuglu_device, gpuglu_gpu_note, levels, analyses and refine_steps
 // from a gpuglu factor's view to r's extras (lines that are absent are left out).
 void add_gpuglu_view_extras(const std::string& view, Record& r);
+
+// MatFactorGetError of F in words ("zero pivot in row 12 (value 0.000e+00)"); empty when F
+// reports no error.
+PetscErrorCode factor_error_text(Mat F, std::string* text);
 
 }  // namespace gpuglu::bench

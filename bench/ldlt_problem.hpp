@@ -17,8 +17,6 @@
 
 namespace gpuglu::bench {
 
-using Extras = decltype(Record::extra);
-
 struct SymProblem {
   std::string name, kind;
   CsrMatrix<int32_t, double> a;  // full storage, sorted rows

@@ -5,7 +5,8 @@
 // solve = CUDSS_PHASE_SOLVE on device vectors; each followed by a synchronization.
 // run_cudss: a general matrix (LU); run_cudss_symmetric: the lower triangle of a symmetric
 // one (Cholesky or LDL^T), for gpuglu_ldlt_bench; run_cudss_complex: the same on complex
-// values (CUDA_C_64F), for gpuglu_complex_bench. One run for both scalars (cudss_run).
+// values (CUDA_C_64F), for gpuglu_complex_bench; run_cudss_first_solve: one solve from host
+// data with every step timed, for gpuglu_first_solve_bench. One run for all (cudss_run).
 #include <cuda_runtime.h>
 #include <cudss.h>
 
@@ -68,6 +69,9 @@ struct CudssCase {
   cudssMatrixViewType_t mview = CUDSS_MVIEW_FULL;
   const std::vector<Scalar>* b = nullptr;
   double budget_ms = 0;
+  // Set: the first solve only (no refactorizations, one SOLVE), the uploads, the handle's
+  // creation and the download timed into it as well.
+  CudssFirstSolve* first = nullptr;
 };
 
 template <class Scalar>
@@ -95,6 +99,7 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
     for (void* p : owned) cudaFree(p);
   };
   try {
+    double t0 = now_ms();
     int* d_rowptr = to_device(a.rowptr, owned);
     int* d_colind = to_device(a.colind, owned);
     Scalar* d_val[2] = {to_device(a.values, owned), nullptr};
@@ -102,6 +107,11 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
     Scalar* d_b = to_device(*c.b, owned);
     x.assign(static_cast<size_t>(n), Scalar(0));
     Scalar* d_x = to_device(x, owned);
+    if (c.first) {
+      check(cudaDeviceSynchronize(), "synchronize");
+      c.first->upload_ms = now_ms() - t0;
+      t0 = now_ms();
+    }
     check(cudssCreate(&h), "cudssCreate");
     check(cudssConfigCreate(&cfg), "cudssConfigCreate");
     check(cudssDataCreate(h, &data), "cudssDataCreate");
@@ -112,29 +122,37 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
           "cudssMatrixCreateDn(b)");
     check(cudssMatrixCreateDn(&mx, n, 1, n, d_x, value_type<Scalar>(), CUDSS_LAYOUT_COL_MAJOR),
           "cudssMatrixCreateDn(x)");
+    if (c.first) c.first->setup_ms = now_ms() - t0;
     auto phase = [&](int ph, const char* what) {
       check(cudssExecute(h, ph, cfg, data, ma, mx, mb), what);
       check(cudaDeviceSynchronize(), "synchronize");
     };
-    double t0 = now_ms();
+    t0 = now_ms();
     phase(CUDSS_PHASE_ANALYSIS, "cudssExecute(ANALYSIS)");
     t.analyze_ms = now_ms() - t0;
     t0 = now_ms();
     phase(CUDSS_PHASE_FACTORIZATION, "cudssExecute(FACTORIZATION)");
     t.factor_ms = now_ms() - t0;
-    const PeerRun r = fit_to_budget(r0, t.factor_ms, c.budget_ms);
-    t.refactor_ms = time_refactor(r, nullptr, [&](int set) {
-      check(cudssMatrixSetValues(ma, d_val[set]), "cudssMatrixSetValues");
-      phase(CUDSS_PHASE_REFACTORIZATION, "cudssExecute(REFACTORIZATION)");
-    });
-    t.solve_ms = median_ms(r.warmup, r.repeat, [&] { phase(CUDSS_PHASE_SOLVE, "cudssExecute(SOLVE)"); });
+    PeerRun r = r0;
+    if (c.first) {
+      t0 = now_ms();
+      phase(CUDSS_PHASE_SOLVE, "cudssExecute(SOLVE)");
+      t.solve_ms = now_ms() - t0;
+    } else {
+      r = fit_to_budget(r0, t.factor_ms, c.budget_ms);
+      t.refactor_ms = time_refactor(r, nullptr, [&](int set) {
+        check(cudssMatrixSetValues(ma, d_val[set]), "cudssMatrixSetValues");
+        phase(CUDSS_PHASE_REFACTORIZATION, "cudssExecute(REFACTORIZATION)");
+      });
+      t.solve_ms = median_ms(r.warmup, r.repeat, [&] { phase(CUDSS_PHASE_SOLVE, "cudssExecute(SOLVE)"); });
+    }
     int64_t lu_nnz = -1;
     size_t written = 0;
     if (cudssDataGet(h, data, CUDSS_DATA_LU_NNZ, &lu_nnz, sizeof lu_nnz, &written) == CUDSS_STATUS_SUCCESS)
       t.nnz_factor = lu_nnz;
     if (extra) {
       Extras& e = *extra;
-      e["peer_repeat"] = static_cast<double>(r.repeat);
+      if (!c.first) e["peer_repeat"] = static_cast<double>(r.repeat);
       // INFO: > 0 after a factorization that met a zero pivot (SPD: a non-positive one) there.
       const std::vector<int64_t> info = data_get_ints(h, data, CUDSS_DATA_INFO, 1);
       if (!info.empty()) e["peer_info"] = static_cast<double>(info[0]);
@@ -149,7 +167,9 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
         }
       }
     }
+    t0 = now_ms();
     check(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(Scalar), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (c.first) c.first->download_ms = now_ms() - t0;
   } catch (...) {
     release();
     throw;
@@ -168,6 +188,21 @@ PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<doubl
   PeerTimes t = cudss_run(c, r, x, nullptr);
   t.residual = relative_residual(a.view(), x.data(), b.data());
   return t;
+}
+
+CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b,
+                                      std::vector<double>& x, Extras& extra) {
+  CudssFirstSolve f;
+  CudssCase<double> c;
+  c.m = &a;
+  c.b = &b;
+  c.first = &f;
+  const PeerTimes t = cudss_run(c, PeerRun{}, x, &extra);
+  f.analysis_ms = t.analyze_ms;
+  f.factor_ms = t.factor_ms;
+  f.solve_ms = t.solve_ms;
+  f.nnz_factor = t.nnz_factor > 0 ? t.nnz_factor : -1;
+  return f;
 }
 
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,

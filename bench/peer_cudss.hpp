@@ -14,6 +14,17 @@ namespace gpuglu::bench {
 // Throws std::runtime_error naming the failing call.
 PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r);
 
+// cuDSS's first solve of A x = b from host data (gpuglu_first_solve_bench's peer `cudss`), as
+// PETSc's MATSOLVERCUDSS would run one: A (CSR), b and x uploaded, the handle and its objects
+// created, ANALYSIS, FACTORIZATION, one SOLVE, x copied back; each step synchronized and timed.
+// x is the solution; extra gets cuDSS's INFO and perturbed pivots.
+struct CudssFirstSolve {
+  double upload_ms = 0, setup_ms = 0, analysis_ms = 0, factor_ms = 0, solve_ms = 0, download_ms = 0;
+  int64_t nnz_factor = -1;  // CUDSS_DATA_LU_NNZ; -1: not reported
+};
+CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b,
+                                      std::vector<double>& x, Extras& extra);
+
 // cuDSS's symmetric factorization (gpuglu_ldlt_bench's peer `cudss_ldlt`), its defaults
 // otherwise: CUDSS_MTYPE_SPD (Cholesky) where spd, else CUDSS_MTYPE_SYMMETRIC (LDL^T with
 // its own pivoting and perturbation), on the lower triangle in CSR (CUDSS_MVIEW_LOWER).

@@ -52,20 +52,9 @@ void set_round_values(Mat A, const std::vector<PetscScalar>& base, int round) {
 }
 
 void check_factor(Mat F, const char* after) {
-  MatFactorError e = MAT_FACTOR_NOERROR;
-  check(MatFactorGetError(F, &e), "MatFactorGetError");
-  if (e == MAT_FACTOR_NOERROR) return;
-  std::string what = e == MAT_FACTOR_STRUCT_ZEROPIVOT    ? "structural zero pivot"
-                     : e == MAT_FACTOR_NUMERIC_ZEROPIVOT ? "zero pivot"
-                     : e == MAT_FACTOR_OUTMEMORY         ? "out of memory"
-                                                         : "factorization failed (MAT_FACTOR_OTHER)";
-  if (e == MAT_FACTOR_STRUCT_ZEROPIVOT || e == MAT_FACTOR_NUMERIC_ZEROPIVOT) {
-    PetscReal pivot = 0;
-    PetscInt row = -1;
-    check(MatFactorGetErrorZeroPivot(F, &pivot, &row), "MatFactorGetErrorZeroPivot");
-    what += " in row " + std::to_string(row) + " (value " + sci(pivot) + ")";
-  }
-  throw std::runtime_error(std::string(after) + ": " + what);
+  std::string what;
+  check(factor_error_text(F, &what), "MatFactorGetError");
+  if (!what.empty()) throw std::runtime_error(std::string(after) + ": " + what);
 }
 
 // ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf): scale-free, so one tolerance fits

@@ -20,6 +20,7 @@ struct Record {
   std::string peer_note;
   std::map<std::string, std::variant<double, std::string>> extra;
 };
+using Extras = decltype(Record::extra);
 
 // The date (UTC, ISO 8601) and the device ("CPU model" or "GPU name") of this run.
 std::string today_utc();

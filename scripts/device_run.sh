@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi|first_solve]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -25,6 +25,8 @@
 #   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
 #   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
+#   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
+#   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
 #   devres: issue 15's device-resident operation with the CUDA PETSc 3.26.1, from the bundle
 #   .device-bundle-cuda-petsc (scripts/pack_devres_bundle.sh; used whenever devres is the only
 #   step, or GPUGLU_DEVICE_BUNDLE names it): its GPU tests (PETSc's copy counters on
@@ -372,6 +374,49 @@ if want e2e; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
   else
     echo "device_run.sh: no gpuglu_petsc_e2e_bench in $build_rel (configured without PETSc?)" | tee "$out/e2e.log"
+  fi
+fi
+
+if want first_solve; then
+  # Issue 27's first solve (scripts/first_solve.py): one system through PETSc's KSP (preonly +
+  # LU, b = A * ones) from the assembled matrix to its solution, each (matrix, solver) in a
+  # fresh process: gpuglu on one rank (CUDA backend, OpenMP on all cores for its host parts),
+  # MUMPS on GPUGLU_DEVICE_FIRST_SOLVE_RANKS ranks (default nproc; the matrix as MPIAIJ, one
+  # thread per rank; a list such as 16,1 runs it on each), cuDSS from host data, KLU and PETSc's LU on one core where gpuglu's
+  # factorization is below 2e10 flops. GPUGLU_DEVICE_FIRST_SOLVE_MATRICES: generator specs and
+  # paths below ../shared/collection (default: the script's generated 3-D problems and circuits,
+  # then every collection file the bundle carries, smallest first: pack_device_bundle.sh's
+  # GPUGLU_BUNDLE_COLLECTION says which travel); _SOLVERS (gpuglu,mumps,
+  # cudss,klu,petsc); _OPTIONS / _PEER_OPTIONS: gpuglu's / the peers' PETSc options (as a user
+  # would give MUMPS -mat_mumps_icntl_14 after INFOG(1) = -9); _TIMEOUT: seconds per run (120);
+  # _BUDGET: seconds for all runs (480). Run lines in first_solve_runs.jsonl, records
+  # ("first_solve") in results.jsonl, the tables in first_solve.log.
+  fs_exe=$build/bench/gpuglu_first_solve_bench
+  if [[ -x $fs_exe && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec
+      # As the mpi step: up to one rank per hardware thread, unbound (the scheduler spreads them).
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs," \
+        "$(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
+      fs_matrices=()
+      [[ -n ${GPUGLU_DEVICE_FIRST_SOLVE_MATRICES:-} ]] && fs_matrices=(--matrices "$GPUGLU_DEVICE_FIRST_SOLVE_MATRICES")
+      python3 "$root/scripts/first_solve.py" --exe "$fs_exe" --collection "$shared/collection" "${fs_matrices[@]}" \
+        --solvers "${GPUGLU_DEVICE_FIRST_SOLVE_SOLVERS:-gpuglu,mumps,cudss,klu,petsc}" \
+        --mumps-ranks "${GPUGLU_DEVICE_FIRST_SOLVE_RANKS:-$(nproc)}" --backend cuda \
+        --gpuglu-options "${GPUGLU_DEVICE_FIRST_SOLVE_OPTIONS:-}" \
+        --peer-options "${GPUGLU_DEVICE_FIRST_SOLVE_PEER_OPTIONS:-}" --timeout "${GPUGLU_DEVICE_FIRST_SOLVE_TIMEOUT:-120}" \
+        --budget-s "${GPUGLU_DEVICE_FIRST_SOLVE_BUDGET:-480}" --runs "$out/first_solve_runs.jsonl" \
+        --out "$out/results.jsonl" --device "$(head -1 "$out/device.txt" | cut -d, -f1)" --verbose
+      echo "first_solve: exit $?"
+    ) > "$out/first_solve.log" 2>&1
+    # The per-run lines and the tables; the command lines stay in first_solve.log.
+    grep -vE '^\$ ' "$out/first_solve.log"
+    grep -q '^first_solve: exit 0$' "$out/first_solve.log" || status=1
+  else
+    echo "device_run.sh: no gpuglu_first_solve_bench or bundled mpiexec in $build_rel" | tee "$out/first_solve.log"
+    status=1
   fi
 fi
 

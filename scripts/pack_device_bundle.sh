@@ -5,7 +5,8 @@
 # need that the GPU machine lacks, xz-compressed into .device-bundle/bundle.tar.xz
 # (git-ignored, carried by the device tool, below 64 MiB). Binaries built here run there
 # (glibc 2.36 here, 2.39 there). With them go ../shared/matrices and the files of
-# ../shared/collection that the ldlt step measures. scripts/device_run.sh unpacks and runs it.
+# ../shared/collection that the ldlt and first_solve steps measure. scripts/device_run.sh unpacks
+# and runs it.
 #
 # Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
 #   GPUGLU_BUNDLE_REFERENCE=OTHER_BUILD_DIR also packs that build's gpuglu_lu_bench and
@@ -93,10 +94,15 @@ if [[ -d $matrix_dir ]]; then
   readlink -f "$matrix_dir" > "$stage/matrix_dir"
 fi
 
-# The SuiteSparse collection files the ldlt step of device_run.sh measures (../shared/collection,
-# which does not travel either): GPUGLU_BUNDLE_COLLECTION, paths below it, default the SPD and
-# symmetric indefinite ones and G3_circuit (5.2 MiB, already xz-compressed): with cuDSS in the
-# build (its pruned library is 16 MiB compressed) the bundle is 59 MiB at xz -9.
+# The SuiteSparse collection files the ldlt and first_solve steps of device_run.sh measure
+# (../shared/collection, which does not travel either): GPUGLU_BUNDLE_COLLECTION, paths below
+# it, default the SPD and symmetric indefinite ones and G3_circuit (5.2 MiB, already
+# xz-compressed): with cuDSS in the build (its pruned library is 16 MiB compressed) the bundle
+# is 59 MiB at xz -9. The first_solve step measures whichever travel. With the small circuit
+# and general ones added (rajat19, adder_dcop_05, add20, memplus, bayer10, wang3) a bundle of
+# gpuglu_first_solve_bench alone (GPUGLU_BUNDLE_EXCLUDE the other programs) was 59 MiB with
+# G3_circuit, too much beside the repository's own files (about 6 MiB of the device tool's 64),
+# and 54 MiB without it.
 collection_dir=$(dirname "$matrix_dir")/collection
 [[ -d $collection_dir ]] || collection_dir=$root/../shared/collection
 ldlt_collection="spd/bcsstk16.mtx spd/bcsstk18.mtx spd/Andrews.mtx sym-indefinite/aug3dcqp.mtx
