@@ -10,5 +10,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 source "$root/scripts/mpi_env.sh"
 build=${GPUGLU_BUILD_DIR:-$root/build}
-exec mpiexec -n 1 "$build/examples/gpuglu_solve" -matrix circuit:200000:2000 -newton_steps 5 \
+exec mpiexec -n 1 --bind-to none "$build/examples/gpuglu_solve" -matrix circuit:200000:2000 -newton_steps 5 \
   -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -ksp_view "$@"
