@@ -2,12 +2,12 @@
 
 #include <amd.h>
 #include <colamd.h>
-#include <metis.h>
 
 #include <algorithm>
 #include <numeric>
 #include <string>
 
+#include "analysis/nested_dissection.hpp"
 #include "analysis/ordering_cache.hpp"
 #include "analysis/symmetric_graph.hpp"
 #include "gpuglu/status.hpp"
@@ -49,26 +49,13 @@ std::vector<int32_t> colamd_ordering(const MatchedPattern& b) {
   return p;
 }
 
-// METIS's nested dissection of B + B^T, on one thread. Debian's METIS 5.1 draws its random
-// numbers from the C library's process-wide rand(): concurrent METIS calls would interleave
-// their draws and the ordering would depend on the thread count (docs/design.md, "the
-// analysis's threads").
+// Nested dissection of B + B^T, its top levels split by METIS's separators and ordered as
+// parallel tasks (nested_dissection.hpp).
 std::vector<int32_t> metis_ordering(const MatchedPattern& b, const OrderingWork& work) {
   SymmetricGraph built;
   const SymmetricGraph& g = work.graph ? *work.graph : (built = symmetric_graph(b, work.threads));
-  const int32_t n = g.n;
-  if (g.edges() == 0) return identity(n);  // diagonal: nothing to order, and METIS dislikes empty graphs
-  static_assert(sizeof(idx_t) == sizeof(int32_t), "the graph's arrays are handed to METIS as idx_t");
-  idx_t nv = n;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_NUMBERING] = 0;
-  std::vector<idx_t> perm(static_cast<size_t>(n)), iperm(static_cast<size_t>(n));
-  const int status = METIS_NodeND(&nv, const_cast<idx_t*>(g.xadj.data()), const_cast<idx_t*>(g.adjncy.data()),
-                                  nullptr, options, perm.data(), iperm.data());
-  if (status == METIS_ERROR_MEMORY) throw Error(Status::out_of_memory, "METIS ran out of memory");
-  if (status != METIS_OK) throw Error(Status::invalid_input, "METIS_NodeND failed (status " + std::to_string(status) + ")");
-  return std::vector<int32_t>(perm.begin(), perm.end());  // METIS' perm is new -> old
+  if (g.edges() == 0) return identity(b.n);  // diagonal: nothing to order
+  return nested_dissection(g, work.threads);
 }
 
 void check_permutation(const int32_t* q, int32_t n) {

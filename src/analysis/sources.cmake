@@ -5,6 +5,8 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/dual_centering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symmetric_graph.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/metis_random.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nested_dissection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/partial_pivoting.cpp

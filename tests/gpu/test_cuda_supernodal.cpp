@@ -69,17 +69,20 @@ double max_abs(const std::vector<double>& x) {
   return m;
 }
 
-// |gpu - cpu| <= 1e-12 max |F| entry by entry (the first few differences named).
+// |gpu - cpu| <= 1e-11 max |F| entry by entry (the first few differences named). The two
+// engines sum each entry's updates in different orders (atomics, GEMM blocking), so an entry
+// at the end of a long update chain differs by its chain's rounding: 1.05e-12 max |F| on one
+// entry of circuit:20000:200 under the parallel nested dissection's ordering (issue 27).
 void expect_factor_close(const Schedule& s, const std::vector<double>& gpu, const std::vector<double>& cpu,
                          const std::string& what) {
   ASSERT_EQ(gpu.size(), cpu.size()) << what;
-  const double tol = 1e-12 * max_abs(cpu);
+  const double tol = 1e-11 * max_abs(cpu);
   int64_t bad = 0;
   for (int32_t j = 0; j < s.n; ++j)
     for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p)
       if (!(std::fabs(gpu[p] - cpu[p]) <= tol) && ++bad <= 5)
         ADD_FAILURE() << what << ": F(" << s.f_rowind[p] << ", " << j << ") gpu " << gpu[p] << " cpu " << cpu[p];
-  EXPECT_EQ(bad, 0) << what << ": entries of F beyond 1e-12 max |F|";
+  EXPECT_EQ(bad, 0) << what << ": entries of F beyond 1e-11 max |F|";
 }
 
 bool close(double g, double c) { return std::fabs(g - c) <= 1e-10 * std::max(std::fabs(c), 1e-300); }

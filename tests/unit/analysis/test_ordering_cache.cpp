@@ -4,10 +4,13 @@
 // is off.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "analysis/metis_random.hpp"
+#include "analysis/nested_dissection.hpp"
 #include "analysis/ordering.hpp"
 #include "analysis/ordering_cache.hpp"
 #include "analysis/symmetric_graph.hpp"
@@ -25,6 +28,39 @@ analysis::MatchedPattern pattern_of(const CsrMatrix<int32_t, double>& a) {
   b.colptr.assign(a.rowptr.begin(), a.rowptr.end());
   b.rowind.assign(a.colind.begin(), a.colind.end());
   return b;
+}
+
+// METIS's per-thread generator draws what the C library's rand() draws after the same seed,
+// so a single-threaded METIS orders as it did; on Debian's x86-64 build the redirection of
+// libmetis's rand/srand succeeds (metis_random.hpp), which the parallel dissection needs.
+TEST(MetisRandom, the_per_thread_generator_is_the_c_librarys_and_metis_uses_it) {
+  for (unsigned seed : {1u, 4321u, 97u}) {
+    srand(seed);
+    std::vector<int> libc(1000), ours(1000);
+    for (int& r : libc) r = rand();
+    analysis::thread_srand(seed);
+    for (int& r : ours) r = analysis::thread_rand();
+    EXPECT_EQ(libc, ours) << "seed " << seed;
+  }
+#if defined(__x86_64__) && defined(__linux__)
+  EXPECT_TRUE(analysis::metis_draws_per_thread());
+#endif
+}
+
+// The dissection's halves run as tasks: the ordering is the same on any team, oversubscribed
+// too, and a permutation.
+TEST(NestedDissection, orders_the_same_on_every_thread_count) {
+  for (const char* spec : {"lap2d5:300x300", "circuit:60000:600", "lap3d7:30x30x30"}) {
+    SCOPED_TRACE(spec);
+    const analysis::SymmetricGraph g = analysis::symmetric_graph(pattern_of(gen::from_spec(spec)), 1);
+    const std::vector<int32_t> one = analysis::nested_dissection(g, 1);
+    std::vector<char> seen(one.size(), 0);
+    for (int32_t v : one) {
+      ASSERT_TRUE(v >= 0 && v < g.n && !seen[v]);
+      seen[v] = 1;
+    }
+    for (int threads : {2, 4, 7}) EXPECT_EQ(analysis::nested_dissection(g, threads), one) << threads << " threads";
+  }
 }
 
 TEST(SymmetricGraph, is_the_pattern_of_B_plus_B_transposed_without_its_diagonal) {
