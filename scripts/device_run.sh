@@ -381,7 +381,7 @@ if want first_solve; then
   # Issue 27's first solve (scripts/first_solve.py): one system through PETSc's KSP (preonly +
   # LU, b = A * ones) from the assembled matrix to its solution, each (matrix, solver) in a
   # fresh process: gpuglu on one rank (CUDA backend, OpenMP on all cores for its host parts),
-  # MUMPS on GPUGLU_DEVICE_FIRST_SOLVE_RANKS ranks (default nproc; the matrix as MPIAIJ, one
+  # MUMPS on GPUGLU_DEVICE_FIRST_SOLVE_RANKS ranks (default: every processor, nproc --all: use_bundled_mpi sets OMP_NUM_THREADS=1, which plain nproc reports; the matrix as MPIAIJ, one
   # thread per rank; a list such as 16,1 runs it on each), cuDSS from host data, KLU and PETSc's LU on one core where gpuglu's
   # factorization is below 2e10 flops. GPUGLU_DEVICE_FIRST_SOLVE_MATRICES: generator specs and
   # paths below ../shared/collection (default: the script's generated 3-D problems and circuits,
@@ -398,13 +398,13 @@ if want first_solve; then
       export MPIEXEC=$mpi/bin/mpiexec
       # As the mpi step: up to one rank per hardware thread, unbound (the scheduler spreads them).
       export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
-      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc) CPUs," \
+      echo "== CPU: $(lscpu | grep -m1 'Model name' | sed 's/.*: *//'), $(nproc --all) CPUs," \
         "$(lscpu | grep -m1 'Thread(s) per core' | sed 's/.*: *//') threads per core, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
       fs_matrices=()
       [[ -n ${GPUGLU_DEVICE_FIRST_SOLVE_MATRICES:-} ]] && fs_matrices=(--matrices "$GPUGLU_DEVICE_FIRST_SOLVE_MATRICES")
       python3 "$root/scripts/first_solve.py" --exe "$fs_exe" --collection "$shared/collection" "${fs_matrices[@]}" \
         --solvers "${GPUGLU_DEVICE_FIRST_SOLVE_SOLVERS:-gpuglu,mumps,cudss,klu,petsc}" \
-        --mumps-ranks "${GPUGLU_DEVICE_FIRST_SOLVE_RANKS:-$(nproc)}" --backend cuda \
+        --mumps-ranks "${GPUGLU_DEVICE_FIRST_SOLVE_RANKS:-$(nproc --all)}" --backend cuda \
         --gpuglu-options "${GPUGLU_DEVICE_FIRST_SOLVE_OPTIONS:-}" \
         --peer-options "${GPUGLU_DEVICE_FIRST_SOLVE_PEER_OPTIONS:-}" --timeout "${GPUGLU_DEVICE_FIRST_SOLVE_TIMEOUT:-120}" \
         --budget-s "${GPUGLU_DEVICE_FIRST_SOLVE_BUDGET:-480}" --runs "$out/first_solve_runs.jsonl" \

@@ -235,7 +235,7 @@ std::vector<OptionRow> build_table() {
 
       with_bounds(integer<Field<&O::num_threads>>(
                       "threads", "num_threads", 0, kNone,
-                      "CPU backend threads (0: the default, under PETSc the rank's share of its node's processors, "
+                      "Analysis and CPU backend threads (0: the default, under PETSc the rank's share of its node's processors, "
                       "else OpenMP's; at most 4 per processor OpenMP sees)"),
                   nullptr, [](const Options&) -> int64_t { return max_cpu_threads(); }, "int in [0, 4 × processors]",
                   " (0: the default; at most 4 threads per processor OpenMP sees)"),
