@@ -70,7 +70,7 @@ void build_symmetric_value_map(Schedule& s, const SymmetricInput& a, int threads
   s.value_map.resize(static_cast<size_t>(nnz));
   s.value_scale.resize(static_cast<size_t>(nnz));
   bool missing = false;
-  const int team = nnz >= (int64_t{1} << 15) ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int team = analysis::team_size(threads, nnz, int64_t{1} << 15);
 #pragma omp parallel for num_threads(team) schedule(static) reduction(|| : missing)
   for (int64_t p = 0; p < nnz; ++p) {
     const int32_t r = a.entry_row[p], c = a.entry_col[p];

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/metis_random.hpp"
+#include "analysis/pipeline_steps.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::analysis {
@@ -153,7 +154,7 @@ std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads) {
   Dissection d;
   // Only graphs that split take a team, and only where METIS's calls draw from their own
   // thread's generator (metis_random.hpp); the tree, not the team, decides the ordering.
-  const int team = g.n < kDissectFrom || !metis_draws_per_thread() ? 1 : threads > 0 ? threads : omp_get_max_threads();
+  const int team = metis_draws_per_thread() ? team_size(threads, g.n, kDissectFrom) : 1;
 #pragma omp parallel num_threads(team)
 #pragma omp single
   d.dissect(std::move(whole), q.data(), 0);

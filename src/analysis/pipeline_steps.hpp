@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #endif
 
+#include <omp.h>
+
 #include "gpuglu/schedule.hpp"
 #include "gpuglu/status.hpp"
 
@@ -68,6 +70,13 @@ inline void resize_large(std::vector<T>& v, size_t n, bool hint) {
   (void)hint;
 #endif
   v.resize(n);
+}
+
+// The team of an analysis step: Options::num_threads (<= 0: OpenMP's default), or one thread
+// where the step's work is below parallel_from (a team costs more than it saves there).
+inline int team_size(int threads, int64_t work, int64_t parallel_from) {
+  if (work < parallel_from) return 1;
+  return threads > 0 ? threads : omp_get_max_threads();
 }
 
 // Runs an analysis, turning a failed host allocation into Error(out_of_memory).

@@ -124,7 +124,7 @@ void spell_out_supernodal_factor(Schedule& s, int threads) {
   resize_large(s.u_pos, static_cast<size_t>(s.u_rowptr[n]), huge);
   resize_large(s.l_colind, static_cast<size_t>(s.l_rowptr[n]), huge);
   resize_large(s.l_pos, static_cast<size_t>(s.l_rowptr[n]), huge);
-  const int team = nnz >= kParallelFrom ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int team = team_size(threads, nnz, kParallelFrom);
 #pragma omp parallel for num_threads(team) schedule(dynamic, 16)
   for (int32_t d = 0; d < sn.count; ++d) spell_out(s, block, d);
 }

@@ -53,7 +53,7 @@ void fill_symmetrized_upper(const SymmetricGraph& g, int threads, CholmodSession
   cm.check("allocating C + C^T");
   auto* ap = static_cast<SuiteSparse_long*>(cm.a->p);
   auto* ai = static_cast<SuiteSparse_long*>(cm.a->i);
-  const int team = colptr[n] >= (int64_t{1} << 16) ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int team = team_size(threads, colptr[n], int64_t{1} << 16);
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int32_t j = 0; j < n; ++j) {
     ap[j] = colptr[j];

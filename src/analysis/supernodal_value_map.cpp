@@ -22,7 +22,7 @@ void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads)
   resize_large(s.value_map, static_cast<size_t>(nnz), huge);
   resize_large(s.value_scale, static_cast<size_t>(nnz), huge);
   bool missing = false;
-  const int team = nnz >= kParallelFrom ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int team = team_size(threads, nnz, kParallelFrom);
 #pragma omp parallel for num_threads(team) schedule(static) reduction(|| : missing)
   for (int32_t r = 0; r < a.n; ++r) {
     const int32_t k = s.row_perm_inv[r];

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "analysis/pipeline_steps.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::analysis {
@@ -14,11 +15,6 @@ namespace {
 
 // Below this many entries of B one thread builds the graph: a team costs more.
 constexpr int64_t kParallelFrom = int64_t{1} << 15;
-
-int team_size(int threads, int64_t work) {
-  if (work < kParallelFrom) return 1;
-  return threads > 0 ? threads : omp_get_max_threads();
-}
 
 // The union of the sorted lists a and b without j, written to out (when given); returns its size.
 int64_t merge_without(const int32_t* a, const int32_t* a_end, const int32_t* b, const int32_t* b_end, int32_t j,
@@ -62,7 +58,7 @@ struct Fingerprint {
 SymmetricGraph symmetric_graph(const MatchedPattern& b, int threads) {
   const int32_t n = b.n;
   const int64_t nnz = b.colptr.empty() ? 0 : b.colptr[n];
-  const int team = team_size(threads, nnz);
+  const int team = team_size(threads, nnz, kParallelFrom);
   // B^T by a counting sort: its columns (B's rows) come out ascending.
   std::vector<int32_t> tptr(static_cast<size_t>(n) + 1, 0), tind(static_cast<size_t>(nnz));
   for (int64_t p = 0; p < nnz; ++p) ++tptr[b.rowind[p] + 1];
