@@ -45,16 +45,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
     f_current_ = false;
     if (s_.supernodal()) return factor_supernodal(a_values, rule);
     EngineFactorResult out;
-    const reference::ScatterResult sc =
-        reference::scatter_values(s_, a_values, f_.data(), conjugate_.empty() ? nullptr : conjugate_.data());
-    out.max_abs_input = sc.max_abs;
-    if (sc.bad_entry >= 0) {
-      out.bad_entry = sc.bad_entry;
-      out.stats.status = Status::nan_or_inf;
+    if (!scatter(f_.data(), a_values, rule, conjugate_.empty() ? nullptr : conjugate_.data(),
+                 [&](int32_t j) { return s_.f_diag[j]; }, out))
       return out;
-    }
-    if (rule.diagonal_shift != 0.0)
-      for (int32_t j = 0; j < s_.n; ++j) f_[static_cast<size_t>(s_.f_diag[j])] += rule.diagonal_shift;
     if (s_.symmetric())
       out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_, hermitian_);
     else if (right_looking_)
@@ -100,6 +93,23 @@ class CpuEngine final : public BasicNumericEngine<T> {
   TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
 
  private:
+  // C scattered into target (F, or the panels) and rule.diagonal_shift added at each pivot
+  // (pivot(j): column j's position there); false, with out saying why, when A holds NaN/Inf.
+  template <class V, class Pivot>
+  bool scatter(V* target, const V* a_values, const PivotRule& rule, const char* conjugate, Pivot pivot,
+               EngineFactorResult& out) {
+    const reference::ScatterResult sc = reference::scatter_values(s_, a_values, target, conjugate);
+    out.max_abs_input = sc.max_abs;
+    if (sc.bad_entry >= 0) {
+      out.bad_entry = sc.bad_entry;
+      out.stats.status = Status::nan_or_inf;
+      return false;
+    }
+    if (rule.diagonal_shift != 0.0)
+      for (int32_t j = 0; j < s_.n; ++j) target[static_cast<size_t>(pivot(j))] += rule.diagonal_shift;
+    return true;
+  }
+
   // C is scattered into the panels, factored and solved there.
   EngineFactorResult factor_supernodal(const T* a_values, const PivotRule& rule) {
     EngineFactorResult out;
@@ -107,15 +117,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
       (void)a_values, (void)rule;
       return out;  // unreachable: the constructor refuses a complex supernodal schedule
     } else {
-      const reference::ScatterResult sc = reference::scatter_values(s_, a_values, panels_.data());
-      out.max_abs_input = sc.max_abs;
-      if (sc.bad_entry >= 0) {
-        out.bad_entry = sc.bad_entry;
-        out.stats.status = Status::nan_or_inf;
+      if (!scatter(panels_.data(), a_values, rule, nullptr,
+                   [&](int32_t j) { return s_.supernodes.pivot_position(j); }, out))
         return out;
-      }
-      if (rule.diagonal_shift != 0.0)
-        for (int32_t j = 0; j < s_.n; ++j) panels_[static_cast<size_t>(s_.supernodes.pivot_position(j))] += rule.diagonal_shift;
       out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
       return out;
     }
