@@ -46,6 +46,7 @@
 #include "cli.hpp"
 #include "factor_view.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/options.hpp"
 #include "ilu_gmres_problem.hpp"
 #include "ilu_gmres_run.hpp"
 #include "ilu_gmres_variants.hpp"
@@ -90,7 +91,7 @@ Args parse(int argc, char** argv) {
     if (k == "--variants") r.append_list(a.variants);
     else if (k == "--backend") {
       a.backend = r.value();
-      if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
+      if (!gpuglu::parse_backend(a.backend)) usage("unknown backend " + a.backend);
     } else if (k == "--threads") a.threads = r.integer(1);
     else if (k == "--warmup") a.gmres.warmup = r.integer(0);
     else if (k == "--repeat") a.gmres.repeat = r.integer(1);

@@ -21,6 +21,7 @@
 #include "cli.hpp"
 #include "factor_view.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/options.hpp"
 #include "petsc_e2e.hpp"
 #include "results_jsonl.hpp"
 
@@ -61,7 +62,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--solver-peer") r.append_list(a.peers);
     else if (k == "--backend") {
       a.backend = r.value();
-      if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
+      if (!gpuglu::parse_backend(a.backend)) usage("unknown backend " + a.backend);
     } else usage("unknown argument " + k);
   }
   if (a.matrices.empty()) usage("no matrix given");

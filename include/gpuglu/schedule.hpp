@@ -33,7 +33,7 @@ struct AnalysisTimes {
   // The supernodal engine's symbolic_ms, split (0 on the other engines): C + C^T for CHOLMOD;
   // CHOLMOD's analysis (etree, column counts, supernodes, and its AMD/METIS where it chooses
   // the ordering, Ordering::automatic: ordering_ms is then ~0); the supernodes copied out
-  // (rows sorted, parents, levels); F and its rows spelled out; the value map.
+  // (rows sorted, parents, levels); nnz(L+U) and flops counted from the supernodes; the value map.
   double sn_input_ms = 0;
   double sn_cholmod_ms = 0;
   double sn_panels_ms = 0;

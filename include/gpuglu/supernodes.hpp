@@ -28,6 +28,7 @@
 // static-pivot test of column k (its pivot against max |L panel(:, k)|, rows 0..nr-1),
 // L(:, k) /= pivot below it, and the rank-1 update of the rest of its L panel and its
 // U^T panel.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +60,10 @@ struct Supernodes {
   int32_t num_levels() const { return static_cast<int32_t>(level_ptr.empty() ? 0 : level_ptr.size() - 1); }
   int32_t cols(int32_t s) const { return first[s + 1] - first[s]; }
   int64_t nrows(int32_t s) const { return rows_ptr[s + 1] - rows_ptr[s]; }
+  // F's values (the schedule's CSC layout, spelled out) copied out of the value array.
+  void copy_factor_out(const double* panels, double* f) const {
+    for (size_t i = 0; i < f_pos.size(); ++i) f[i] = panels[static_cast<size_t>(f_pos[i])];
+  }
   // Where column j's pivot lies in the value array: its L panel's diagonal.
   int64_t pivot_position(int32_t j) const {
     const int32_t s = of_col[j];

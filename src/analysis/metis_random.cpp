@@ -1,6 +1,5 @@
 #include "analysis/metis_random.hpp"
 
-#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <metis.h>
@@ -33,15 +32,25 @@ struct ThreadRandom {
 
 thread_local ThreadRandom tls_random;
 
+// libmetis as loaded: its load bias, its dynamic section and its RELRO range.
 struct Target {
+  uintptr_t code = 0;  // an address inside it (METIS_NodeND)
   uintptr_t base = 0;
   const ElfW(Dyn)* dynamic = nullptr;
   uintptr_t relro_begin = 0, relro_end = 0;  // read-only after relocation (PT_GNU_RELRO)
 };
 
+// dl_iterate_phdr's callback: the object one of whose loaded segments holds t->code.
 int find_object(dl_phdr_info* info, size_t, void* data) {
   auto* t = static_cast<Target*>(data);
-  if (info->dlpi_addr != t->base) return 0;
+  bool holds = false;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    const uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_LOAD && t->code >= begin && t->code < begin + ph.p_memsz) holds = true;
+  }
+  if (!holds) return 0;
+  t->base = info->dlpi_addr;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type == PT_DYNAMIC) t->dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + ph.p_vaddr);
@@ -70,22 +79,9 @@ bool write_slot(const Target& t, uintptr_t slot, void* value) {
 // was redirected; false when there were none (a METIS whose GKlib lives in another library
 // may draw from rand there, so nothing is assumed) or one could not be written.
 bool redirect() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(&METIS_NodeND), &info) || !info.dli_fbase) return false;
   Target t;
-  t.base = reinterpret_cast<uintptr_t>(info.dli_fbase);
-  // dli_fbase is the object's lowest mapping; dl_iterate_phdr names it by its load bias.
-  dl_iterate_phdr(
-      [](dl_phdr_info* i, size_t size, void* data) -> int {
-        auto* t = static_cast<Target*>(data);
-        for (int k = 0; k < i->dlpi_phnum; ++k)
-          if (i->dlpi_phdr[k].p_type == PT_LOAD && i->dlpi_addr + i->dlpi_phdr[k].p_vaddr == t->base) {
-            t->base = i->dlpi_addr;
-            return find_object(i, size, data);
-          }
-        return 0;
-      },
-      &t);
+  t.code = reinterpret_cast<uintptr_t>(&METIS_NodeND);
+  dl_iterate_phdr(find_object, &t);
   if (!t.dynamic) return false;
   auto address = [&](ElfW(Addr) p) { return p < t.base ? t.base + p : static_cast<uintptr_t>(p); };
   const ElfW(Sym)* symtab = nullptr;
@@ -105,7 +101,6 @@ bool redirect() {
   }
   if (!symtab || !strtab) return false;
   int found = 0, redirected = 0;
-  bool ok = true;
   auto scan = [&](uintptr_t table, size_t bytes) {
     const auto* r = reinterpret_cast<const ElfW(Rela)*>(table);
     for (size_t k = 0; table && k < bytes / sizeof(ElfW(Rela)); ++k) {
@@ -118,12 +113,11 @@ bool redirect() {
       if (!to) continue;
       ++found;
       if (write_slot(t, t.base + r[k].r_offset, to)) ++redirected;
-      else ok = false;
     }
   };
   scan(jmprel, jmprel_size);
   scan(rela, rela_size);
-  return found > 0 && ok && redirected == found;
+  return found > 0 && redirected == found;
 }
 
 }  // namespace

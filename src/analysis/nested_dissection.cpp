@@ -128,12 +128,14 @@ class Dissection {
     }
     for (int32_t v = 0, k = sizes[0] + sizes[1]; v < p->n; ++v)
       if (where[v] == 2) out[k++] = p->id(v);
-    Part* left = induced(*p, where, 0).release();
+    std::unique_ptr<Part> left = induced(*p, where, 0);
     std::unique_ptr<Part> right = induced(*p, where, 1);
     p.reset();
     std::vector<idx_t>().swap(where);
-#pragma omp task firstprivate(left, out, depth)
-    dissect(std::unique_ptr<Part>(left), out, depth + 1);
+    // The task owns its half from here (a raw pointer crosses into it: firstprivate copies).
+    Part* l = left.release();
+#pragma omp task firstprivate(l, out, depth)
+    dissect(std::unique_ptr<Part>(l), out, depth + 1);
     dissect(std::move(right), out + sizes[0], depth + 1);
 #pragma omp taskwait
   }

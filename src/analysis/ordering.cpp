@@ -49,13 +49,11 @@ std::vector<int32_t> colamd_ordering(const MatchedPattern& b) {
   return p;
 }
 
-// Nested dissection of B + B^T, its top levels split by METIS's separators and ordered as
-// parallel tasks (nested_dissection.hpp).
-std::vector<int32_t> metis_ordering(const MatchedPattern& b, const OrderingWork& work) {
-  SymmetricGraph built;
-  const SymmetricGraph& g = work.graph ? *work.graph : (built = symmetric_graph(b, work.threads));
-  if (g.edges() == 0) return identity(b.n);  // diagonal: nothing to order
-  return nested_dissection(g, work.threads);
+// Nested dissection of g (B + B^T's graph), its top levels split by METIS's separators and
+// ordered as parallel tasks (nested_dissection.hpp).
+std::vector<int32_t> metis_ordering(const SymmetricGraph& g, int threads) {
+  if (g.edges() == 0) return identity(g.n);  // diagonal: nothing to order
+  return nested_dissection(g, threads);
 }
 
 void check_permutation(const int32_t* q, int32_t n) {
@@ -94,23 +92,20 @@ std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering or
   const int32_t n = b.n;
   if (n == 0) return {};
   // What is ordered decides the result: METIS's graph, or B's pattern for AMD and COLAMD.
-  auto cached = [&](Ordering method, auto&& compute) {
-    if (!work.cache) return compute(work);
-    SymmetricGraph built;
-    const uint64_t fingerprint =
-        method == Ordering::metis
-            ? graph_fingerprint(work.graph ? *work.graph : (built = symmetric_graph(b, work.threads)))
-            : pattern_fingerprint(b);
-    OrderingWork with_graph = work;
-    if (!work.graph && method == Ordering::metis) with_graph.graph = &built;
-    return cached_ordering(method, fingerprint, n, [&] { return compute(with_graph); });
+  auto cached = [&](Ordering method, auto&& fingerprint, auto&& compute) {
+    return work.cache ? cached_ordering(method, fingerprint(), n, compute) : compute();
   };
+  auto pattern = [&] { return pattern_fingerprint(b); };
   switch (ordering) {
     case Ordering::automatic:  // callers resolve it first (resolve_ordering)
-    case Ordering::amd: return cached(Ordering::amd, [&](const OrderingWork&) { return amd_ordering(b); });
-    case Ordering::colamd: return cached(Ordering::colamd, [&](const OrderingWork&) { return colamd_ordering(b); });
-    case Ordering::metis:
-      return cached(Ordering::metis, [&](const OrderingWork& w) { return metis_ordering(b, w); });
+    case Ordering::amd: return cached(Ordering::amd, pattern, [&] { return amd_ordering(b); });
+    case Ordering::colamd: return cached(Ordering::colamd, pattern, [&] { return colamd_ordering(b); });
+    case Ordering::metis: {
+      SymmetricGraph built;
+      const SymmetricGraph& g = work.graph ? *work.graph : (built = symmetric_graph(b, work.threads));
+      return cached(Ordering::metis, [&] { return graph_fingerprint(g); },
+                    [&] { return metis_ordering(g, work.threads); });
+    }
     case Ordering::natural: return identity(n);
     case Ordering::given:
       if (!given_perm) throw Error(Status::invalid_input, "ordering 'given' needs a permutation, but none was passed");

@@ -80,9 +80,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   const std::vector<T>& factor_values() override {
     if constexpr (std::is_same_v<T, double>) {
       if (s_.supernodal() && !f_current_) {
-        const std::vector<int64_t>& pos = s_.supernodes.f_pos;
-        f_.resize(pos.size());
-        for (size_t i = 0; i < pos.size(); ++i) f_[i] = panels_[static_cast<size_t>(pos[i])];
+        f_.resize(s_.supernodes.f_pos.size());
+        s_.supernodes.copy_factor_out(panels_.data(), f_.data());
       }
     }
     f_current_ = true;

@@ -81,15 +81,14 @@ void DevicePanels::download_factor(double* f_host, cudaStream_t stream) const {
     return;
   }
   // No F on the device: the panels come over and F is gathered from them here.
-  const std::vector<int64_t>& pos = s_.supernodes.f_pos;
   if (!s_.factor_spelled_out())
     throw Error(Status::invalid_input, "CudaSupernodalLU: F's values asked of a schedule without F (spell_out_factor)");
-  if (pos.empty()) return;
+  if (s_.supernodes.f_pos.empty()) return;
   std::vector<double> panels(static_cast<size_t>(values_));
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(panels.data(), args_.panels, panels.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost, stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
-  for (size_t i = 0; i < pos.size(); ++i) f_host[i] = panels[static_cast<size_t>(pos[i])];
+  s_.supernodes.copy_factor_out(panels.data(), f_host);
 }
 
 }  // namespace gpuglu::cuda
