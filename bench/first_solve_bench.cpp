@@ -33,6 +33,7 @@
 #include "factor_view.hpp"
 #include "first_solve.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/options.hpp"
 #include "petsc_error_capture.hpp"
 #include "results_jsonl.hpp"
 #include "row_block.hpp"
@@ -75,7 +76,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--max-backward-error") a.max_backward_error = r.positive();
     else if (k == "--backend") {
       a.backend = r.value();
-      if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") usage("unknown backend " + a.backend);
+      if (!gpuglu::parse_backend(a.backend)) usage("unknown backend " + a.backend);
     } else usage("unknown argument " + k);
   }
   if (a.matrices.empty()) usage("no matrix given");
@@ -105,14 +106,17 @@ double make_cuda_context(const std::string& solver, const Args& args, int rank) 
 
 gb::FirstSolveResult run_one(const gb::RowBlock& m, const std::string& solver) {
   if (solver != "cudss") return gb::run_first_solve(m, solver, PETSC_COMM_WORLD);
-#ifdef GPUGLU_BENCH_HAVE_CUDSS
-  return gb::run_first_solve_cudss(m, PETSC_COMM_WORLD);
-#else
   gb::FirstSolveResult r;
   r.solver = solver;
+#ifdef GPUGLU_BENCH_HAVE_CUDSS
+  // A cuDSS build on a machine without a usable GPU skips the peer, as a CPU build does.
+  const gpuglu::DeviceInfo device = gpuglu::query_device();
+  if (device.usable) return gb::run_first_solve_cudss(m, PETSC_COMM_WORLD);
+  r.failure = "skipped: no usable CUDA device (" + device.reason + ")";
+#else
   r.failure = "skipped: built without cuDSS (GPUGLU_CUDSS_ROOT)";
-  return r;
 #endif
+  return r;
 }
 
 std::string label(const std::string& solver, const Args& args) {

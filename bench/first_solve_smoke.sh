@@ -2,7 +2,7 @@
 # CTest bench_first_solve_smoke (bench/CMakeLists.txt): the first_solve benchmark on the CPU.
 # 1. scripts/first_solve.py on a generated matrix and a small Matrix Market file written here:
 #    gpuglu (CPU backend), KLU and PETSc's LU on one rank, MUMPS on two; cuDSS is recorded as
-#    skipped (no cuDSS in a CPU build). Every solve must succeed (backward error below the
+#    skipped (no cuDSS in a CPU build, or no GPU). Every solve must succeed (backward error below the
 #    program's 1e-6) and a first_solve record be written per peer.
 # 2. gpuglu (gathered to rank 0) and MUMPS on two ranks directly, both matrices.
 # 3. scripts/perf_table.py must read the records and show every peer.
