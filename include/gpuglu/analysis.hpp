@@ -26,11 +26,12 @@ Schedule analyze(const CsrView<int64_t, double>& a, const Options& options,
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options,
                  const int32_t* given_perm = nullptr);
 
-// A supernodal schedule's F entry by entry (f_colptr, f_rowind, f_diag, the rows of L and U,
+// A supernodal LU schedule's F entry by entry (f_colptr, f_rowind, f_diag, the rows of L and U,
 // supernodes.f_pos), which analyze() leaves out: the supernodal engines factor and solve on
 // the panels, and only the solves through F (cuda.supernodal_panel_solve off) and a host
-// copy of F (factor_values()) read it. Nothing for any other schedule, or one spelled out
-// already (Schedule::factor_spelled_out). threads <= 0: OpenMP's default.
+// copy of F (factor_values()) read it. Nothing for any other schedule (the supernodal LDL^T's
+// panels change their column order with each factorization: it has no F to spell out), or
+// one spelled out already (Schedule::factor_spelled_out). threads <= 0: OpenMP's default.
 void spell_out_factor(Schedule& s, int threads = 0);
 
 // The analysis of PivotPolicy::repivot: instead of matching + ordering, SuiteSparse KLU

@@ -241,6 +241,10 @@ struct Options {
   bool symmetric_pairs = true;
   // The complete LU's numeric engine (ILU(k) always runs the column engine).
   LuEngine lu_engine = LuEngine::automatic;
+  // The complete LDL^T's (Cholesky's) numeric engine, by the same rule (ICC(k) and complex
+  // scalars run the column engine): supernodal is the supernodal LDL^T with Bunch-Kaufman
+  // pivots inside supernodes (FactorKind::supernodal_ldlt).
+  LuEngine ldlt_engine = LuEngine::automatic;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).

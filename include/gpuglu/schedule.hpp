@@ -59,10 +59,17 @@ enum class FactorKind : uint8_t {
   // explicit zeros) is spelled out entry by entry only on request (spell_out_factor in
   // gpuglu/analysis.hpp: the solves through F and a host copy of F read it).
   supernodal_lu,
+  // LDL^T on the supernodal engine (Options::ldlt_engine; issue 28): the supernodes of C
+  // (symmetric: no C + C^T), panels holding L only (u_ptr all at l_ptr[count]: empty U^T
+  // panels), value_map pointing into their lower triangles. Each supernode's diagonal block
+  // is factored with Bunch-Kaufman 1 x 1 / 2 x 2 pivots chosen inside it (core/bunch_kaufman.hpp),
+  // so the panels hold P_s-permuted columns per factorization (supernodes.hpp, "LDL^T").
+  supernodal_ldlt,
 };
-inline constexpr std::array<EnumName<FactorKind>, 3> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
+inline constexpr std::array<EnumName<FactorKind>, 4> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
                                                                       {FactorKind::column_ldlt, "column LDL^T"},
-                                                                      {FactorKind::supernodal_lu, "supernodal LU"}}};
+                                                                      {FactorKind::supernodal_lu, "supernodal LU"},
+                                                                      {FactorKind::supernodal_ldlt, "supernodal LDL^T"}}};
 inline const char* to_string(FactorKind k) noexcept { return name_in(kFactorKindNames, k).data(); }
 
 struct Schedule {
@@ -93,10 +100,13 @@ struct Schedule {
   bool incomplete = false;
   // The engine this schedule is for (FactorKind above): every reader asks it here.
   FactorKind kind = FactorKind::column_lu;
-  bool symmetric() const noexcept { return kind == FactorKind::column_ldlt; }
-  bool supernodal() const noexcept { return kind == FactorKind::supernodal_lu; }
-  // F, its rows and supernodes.f_pos are present (always, but for a supernodal schedule
-  // that spell_out_factor has not seen).
+  // An LDL^T (A = A^T: the transposed solve is the solve), on either engine.
+  bool symmetric() const noexcept { return kind == FactorKind::column_ldlt || kind == FactorKind::supernodal_ldlt; }
+  // Panels (the value map points into them), LU or LDL^T.
+  bool supernodal() const noexcept { return kind == FactorKind::supernodal_lu || kind == FactorKind::supernodal_ldlt; }
+  // F, its rows and supernodes.f_pos are present (always for the column kinds; for the
+  // supernodal LU once spell_out_factor has run; never for the supernodal LDL^T, whose
+  // panels change their column order with every factorization).
   bool factor_spelled_out() const noexcept {
     return !supernodal() || f_colptr.size() == static_cast<size_t>(n) + 1;
   }

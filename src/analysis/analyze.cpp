@@ -146,7 +146,7 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options, c
 }  // namespace
 
 void spell_out_factor(Schedule& s, int threads) {
-  if (s.factor_spelled_out()) return;
+  if (s.factor_spelled_out() || s.kind != FactorKind::supernodal_lu) return;
   analysis::guarded(s.n, [&] { analysis::spell_out_supernodal_factor(s, threads); });
 }
 

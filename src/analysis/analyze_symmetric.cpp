@@ -17,6 +17,10 @@
 #include "analysis/symmetric_input.hpp"
 #include "analysis/symmetric_pairs.hpp"
 #include "analysis/symmetric_symbolic.hpp"
+#include "analysis/supernodal_factor.hpp"
+#include "analysis/supernodal_symbolic.hpp"
+#include "analysis/symmetric_graph.hpp"
+#include "core/automatic_options.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/status.hpp"
 
@@ -95,11 +99,37 @@ void build_symmetric_value_map(Schedule& s, const SymmetricInput& a, int threads
 
 namespace analysis {
 
+namespace {
+
+// The supernodal LDL^T's symbolic part: CHOLMOD's supernodes of C = A(q, q) itself (its
+// postorder becomes q), L-only panels, the counts and the value map into the panels.
+void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const SymmetricGraph& g,
+                           const std::vector<int32_t>& q, int threads) {
+  SupernodalPattern sp = supernodal_symbolic(g, q, threads, /*with_upper=*/false);
+  std::vector<int32_t> identity(static_cast<size_t>(a.n));
+  for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
+  set_permutations(s, identity, sp.q);
+  s.kind = FactorKind::supernodal_ldlt;
+  s.supernodes = std::move(sp.supernodes);
+  s.times.sn_input_ms = sp.input_ms;
+  s.times.sn_cholmod_ms = sp.cholmod_ms;
+  s.times.sn_panels_ms = sp.panels_ms;
+  Stopwatch steps;
+  count_supernodal_ldlt_factor(s);
+  s.times.sn_factor_ms = steps.lap_ms();
+  build_supernodal_ldlt_value_map(s, a, threads);
+  s.times.sn_value_map_ms = steps.lap_ms();
+}
+
+}  // namespace
+
 Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& requested, const int32_t* given_perm) {
   analysis::Stopwatch clock;
   Options options = requested;
   const bool incomplete = options.ilu_levels >= 0;
   if (incomplete) options.scaling = false;  // ICC factors A(q, q) itself, as PETSc's ICC does
+  // The analysis queries no device: an engine the caller resolved stays (SparseLDLT resolves).
+  const bool supernodal = !incomplete && resolve_ldlt_engine(options, AutomaticFacts{}) == LuEngine::supernodal;
   options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/true);
   Schedule s;
   s.n = a.n;
@@ -114,14 +144,28 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.col_scale = sc.scale;
   s.times.matching_ms = clock.lap_ms();
 
-  const analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
-  std::vector<int32_t> q = analysis::fill_reducing_ordering(analysis::MatchedPattern{a.n, a.colptr, a.rowind},
-                                                            options.ordering, given_perm, work);
+  const analysis::MatchedPattern full{a.n, a.colptr, a.rowind};
+  analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  // The full pattern is its own B + B^T: one graph for METIS and CHOLMOD (supernodal only).
+  SymmetricGraph g;
+  if (supernodal) {
+    g = symmetric_graph(full, options.num_threads);
+    work.graph = &g;
+  }
+  std::vector<int32_t> q = analysis::fill_reducing_ordering(full, options.ordering, given_perm, work);
   if (s.scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
     const analysis::SymmetricPairs pairs =
         analysis::pair_small_diagonals(a, sc.full_values, sc.scale, sc.row_of_col, q);
     s.symmetric_pairs = pairs.pairs;
+    work.graph = nullptr;  // the pairs order a compressed graph of their own
     if (pairs.pairs > 0) q = analysis::paired_ordering(a, sc.full_values, sc.scale, pairs, options.ordering, work);
+  }
+  if (supernodal) {
+    s.times.ordering_ms = clock.lap_ms();
+    build_supernodal_ldlt(s, a, g, q, options.num_threads);
+    s.times.symbolic_ms = clock.lap_ms();
+    s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
+    return s;
   }
   std::vector<int32_t> identity(static_cast<size_t>(a.n));
   for (int32_t k = 0; k < a.n; ++k) identity[k] = k;

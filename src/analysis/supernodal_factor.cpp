@@ -77,6 +77,19 @@ void count_supernodal_factor(Schedule& s) {
   s.nnz_u = s.nnz_l + s.n;  // F is symmetric, with the diagonal in U
 }
 
+void count_supernodal_ldlt_factor(Schedule& s) {
+  const Supernodes& sn = s.supernodes;
+  s.nnz_l = 0;
+  s.factor_flops = 0.0;
+  for (int32_t t = 0; t < sn.count; ++t)
+    for (int32_t k = 0; k < sn.cols(t); ++k) {
+      const int64_t lower = sn.nrows(t) - k - 1;
+      s.nnz_l += lower;
+      s.factor_flops += static_cast<double>(lower) * static_cast<double>(lower + 1);
+    }
+  s.nnz_u = s.n;
+}
+
 void spell_out_supernodal_factor(Schedule& s, int threads) {
   Supernodes& sn = s.supernodes;
   const int32_t n = s.n;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/input_pattern.hpp"
+#include "analysis/symmetric_input.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {
@@ -21,6 +22,16 @@ void count_supernodal_factor(Schedule& s);
 // value_map (each input entry's position in the panels) and value_scale: an entry is found
 // in its supernode's rows.
 void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads);
+
+// The supernodal LDL^T's (FactorKind::supernodal_ldlt): nnz_l (L's strict lower entries),
+// nnz_u = n (D's diagonal, as the column LDL^T counts it) and factor_flops (a division per
+// entry of L and an update of the lower triangle: lower * (lower + 1) per column).
+void count_supernodal_ldlt_factor(Schedule& s);
+
+// Its value map: stored entry (r, c) lands in the lower triangle of the panels, at
+// (max, min) of its permuted indices; a full matrix stores each off-diagonal pair twice and
+// both halves scatter half their value there (the engines accumulate).
+void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int threads);
 
 // F's pattern (f_colptr, f_rowind, f_diag), supernodes.f_pos and the rows (u_rowptr/u_colind/
 // u_pos, l_rowptr/l_colind/l_pos, as build_factor_rows gives them) of s from s.supernodes:

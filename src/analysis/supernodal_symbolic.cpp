@@ -83,7 +83,8 @@ void build_levels(Supernodes& sn) {
 
 }  // namespace
 
-SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads) {
+SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
+                                      bool with_upper) {
   const int32_t n = g.n;
   SupernodalPattern out;
   Supernodes& sn = out.supernodes;
@@ -138,14 +139,14 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
     const int32_t ns = sn.cols(s);
     const int64_t nr = sn.nrows(s);
     if (nr > ns) sn.parent[s] = sn.of_col[sn.rows[sn.rows_ptr[s] + ns]];
-    sn.u_ptr[s + 1] = sn.u_ptr[s] + (nr - ns) * ns;
+    sn.u_ptr[s + 1] = sn.u_ptr[s] + (with_upper ? (nr - ns) * ns : 0);
   }
   for (int32_t s = 0; s <= sn.count; ++s) sn.u_ptr[s] += sn.l_ptr[sn.count];
   sn.values = sn.u_ptr[sn.count];
   int64_t exact = 0;
   for (int32_t j = 0; j < n; ++j) exact += colcount[j];
-  // Both triangles hold the amalgamation's zeros.
-  sn.explicit_zeros = std::max<int64_t>(0, 2 * (lower_entries - exact));
+  // Both triangles hold the amalgamation's zeros (the LU's; the LDL^T keeps one).
+  sn.explicit_zeros = std::max<int64_t>(0, (with_upper ? 2 : 1) * (lower_entries - exact));
   build_levels(sn);
   out.panels_ms = clock.lap_ms();
   return out;

@@ -19,6 +19,9 @@ struct SupernodalPattern {
 };
 
 // Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old); g is the graph of B + B^T.
-SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads);
+// with_upper: the LU's U^T panels are laid out after the L panels; without (the LDL^T's),
+// every u_ptr is l_ptr[count] and the panels hold L only.
+SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
+                                      bool with_upper = true);
 
 }  // namespace gpuglu::analysis

@@ -59,4 +59,32 @@ void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads)
   if (missing) throw Error(Status::invalid_input, "internal: an input entry is missing from the factor pattern");
 }
 
+void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int threads) {
+  const Supernodes& sn = s.supernodes;
+  const int64_t nnz = a.nnz();
+  s.value_map.resize(static_cast<size_t>(nnz));
+  s.value_scale.resize(static_cast<size_t>(nnz));
+  bool missing = false;
+  const int team = team_size(threads, nnz, kParallelFrom);
+#pragma omp parallel for num_threads(team) schedule(static) reduction(|| : missing)
+  for (int64_t p = 0; p < nnz; ++p) {
+    const int32_t r = a.entry_row[p], c = a.entry_col[p];
+    const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[c];
+    const int32_t lo = std::min(i, j), hi = std::max(i, j);
+    const int32_t t = sn.of_col[lo];
+    const int32_t local = lo - sn.first[t];
+    const int32_t* rows = sn.rows.data() + sn.rows_ptr[t];
+    const int32_t* end = sn.rows.data() + sn.rows_ptr[t + 1];
+    const int32_t* it = std::lower_bound(rows + local, end, hi);
+    if (it == end || *it != hi) {
+      missing = true;
+      continue;
+    }
+    s.value_map[p] = sn.l_ptr[t] + static_cast<int64_t>(local) * (end - rows) + (it - rows);
+    const double half = a.stored == StoredTriangle::full && r != c ? 0.5 : 1.0;
+    s.value_scale[p] = std::min(half * s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
+  }
+  if (missing) throw Error(Status::invalid_input, "internal: an input entry is missing from L's supernodes");
+}
+
 }  // namespace gpuglu::analysis

@@ -15,6 +15,10 @@ void check_backend_request(const Options& o) {
       throw Error(Status::unsupported,
                   "complex scalars: the supernodal LU engine factors real matrices only; use lu_engine column "
                   "(PETSc: -mat_gpuglu_lu_engine column)");
+    if (o.ldlt_engine == LuEngine::supernodal)
+      throw Error(Status::unsupported,
+                  "complex scalars: the supernodal LDL^T engine factors real matrices only; use ldlt_engine column "
+                  "(PETSc: -mat_gpuglu_ldlt_engine column)");
   }
   if (o.backend == Backend::cuda && !built_with_cuda())
     throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");
@@ -33,7 +37,8 @@ template <class Scalar>
 Options analysis_options(const Options& o) {
   AutomaticFacts facts;
   facts.complex = is_complex_v<Scalar>;
-  const bool undecided = o.lu_engine == LuEngine::automatic || o.modes.total_warps == 0;
+  const bool undecided =
+      o.lu_engine == LuEngine::automatic || o.ldlt_engine == LuEngine::automatic || o.modes.total_warps == 0;
   if (gpu_may_factor(o) && undecided) {
     const DeviceInfo device = query_device(o.device, local_rank_from_environment());
     facts.device_usable = device.usable;
@@ -60,7 +65,7 @@ DeviceWarmUp::DeviceWarmUp(const Options& o, bool complex_scalars) {
 }
 
 bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend) {
-  return s.supernodal() && backend == Backend::cuda && !o.cuda.supernodal_panel_solve;
+  return s.kind == FactorKind::supernodal_lu && backend == Backend::cuda && !o.cuda.supernodal_panel_solve;
 }
 
 template <class Scalar>

@@ -14,6 +14,7 @@
 #include "api/engine_choice.hpp"
 #include "api/real_view.hpp"
 #include "api/sparse_ldlt_impl.hpp"
+#include "core/automatic_options.hpp"
 #include "core/scalar.hpp"
 
 namespace gpuglu {
@@ -46,30 +47,44 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
-  this->schedule = analysis::guarded(a.nrows, [&] {
-    // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
-    // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
-    std::vector<double> magnitudes;
-    const analysis::SymmetricInput in =
-        analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>);
-    source = in.source;
-    full_rowptr32 = in.colptr;
-    full_colind = in.rowind;
-    full_values.resize(source.size());
-    if constexpr (is_complex_v<Scalar>) {
-      if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
-      if (hermitian) mirrored = api::mirrored_entries(in);
-      gather_full_values(a.values);
-      std::vector<double> full_magnitudes(full_values.size());
-      for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
-      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_magnitudes.data()), o, given);
-    } else {
-      gather_full_values(a.values);
-      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o, given);
-    }
-  });
+  auto run_analysis = [&](const Options& with) {
+    return analysis::guarded(a.nrows, [&] {
+      // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
+      // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
+      std::vector<double> magnitudes;
+      const analysis::SymmetricInput in = analysis::check_symmetric_input(api::real_view(a, magnitudes), stored,
+                                                                          check_symmetry && !is_complex_v<Scalar>);
+      source = in.source;
+      full_rowptr32 = in.colptr;
+      full_colind = in.rowind;
+      full_values.resize(source.size());
+      if constexpr (is_complex_v<Scalar>) {
+        if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
+        if (hermitian) mirrored = api::mirrored_entries(in);
+        gather_full_values(a.values);
+        std::vector<double> full_magnitudes(full_values.size());
+        for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
+        return analysis::analyze_symmetric_input(analysis::full_storage(in, full_magnitudes.data()), with, given);
+      } else {
+        gather_full_values(a.values);
+        return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), with, given);
+      }
+    });
+  };
+  this->schedule = run_analysis(o);
   warm_up.wait();
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
+  if (this->backend == Backend::cpu) {
+    // As SparseLU: a factor the automatic backend leaves on the CPU takes the engine
+    // `automatic` picks there.
+    Options on_cpu = this->options;
+    on_cpu.backend = Backend::cpu;
+    const LuEngine engine = resolve_ldlt_engine(on_cpu, AutomaticFacts{is_complex_v<Scalar>, false, 0});
+    if (engine != o.ldlt_engine) {
+      o.ldlt_engine = engine;
+      this->schedule = run_analysis(o);
+    }
+  }
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
@@ -218,6 +233,8 @@ Inertia BasicSparseLDLT<Scalar>::Impl::inertia() const {
     throw Error(Status::unsupported, "inertia(): " + std::to_string(this->fstats.perturbed_pivots) +
                                          " pivots were perturbed, so the signs of D need not be A's inertia");
   Inertia in;
+  PivotSigns signs;
+  if (this->engine->pivot_signs(signs)) return {signs.negative, signs.zero, signs.positive};
   const std::vector<Scalar>& f = this->engine->factor_values();
   for (int32_t k = 0; k < this->schedule.n; ++k) {
     const double d = real_part(f[static_cast<size_t>(this->schedule.f_diag[k])]);  // D of an L D L^H is real

@@ -2,8 +2,8 @@
 
 namespace gpuglu {
 
-LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) {
-  if (o.lu_engine != LuEngine::automatic) return o.lu_engine;
+LuEngine resolve_engine(LuEngine requested, const Options& o, const AutomaticFacts& f) {
+  if (requested != LuEngine::automatic) return requested;
   if (f.complex || o.ilu_levels >= 0) return LuEngine::column;
   switch (o.backend) {
     case Backend::cpu: return LuEngine::column;
@@ -16,9 +16,14 @@ LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) {
   return o.auto_gpu_min_factor_nnz >= 0 && f.device_usable ? LuEngine::supernodal : LuEngine::column;
 }
 
+LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) { return resolve_engine(o.lu_engine, o, f); }
+
+LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f) { return resolve_engine(o.ldlt_engine, o, f); }
+
 Options resolve_automatic(const Options& o, const AutomaticFacts& f) {
   Options r = o;
   r.lu_engine = resolve_lu_engine(o, f);
+  r.ldlt_engine = resolve_ldlt_engine(o, f);
   if (r.modes.total_warps == 0 && f.device_usable) r.modes.total_warps = f.device_warps;
   return r;
 }

@@ -63,6 +63,14 @@ class BasicNumericEngine {
   // engine copies it to the host on the first call after a factorization.
   virtual const std::vector<Scalar>& factor_values() = 0;
 
+  // The signs of D of the last successful LDL^T, for engines whose D is not F's diagonal
+  // (the supernodal LDL^T's 2 x 2 pivots): true and out set; false for every other engine,
+  // whose D (if any) is read from factor_values().
+  virtual bool pivot_signs(PivotSigns& out) {
+    (void)out;
+    return false;
+  }
+
   virtual Backend backend() const noexcept = 0;
   virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU
   virtual TrsvKernel trsv_kernel() const noexcept = 0;  // the kernel the solves run (the option on the CPU)

@@ -82,6 +82,14 @@ struct NumericStats {
   double max_active = 0.0;
 };
 
+// The signs of D of an LDL^T (its 2 x 2 blocks counted by their eigenvalues' signs):
+// Sylvester's inertia of A when no pivot was perturbed.
+struct PivotSigns {
+  int64_t negative = 0;
+  int64_t zero = 0;
+  int64_t positive = 0;
+};
+
 // When an engine's iterative refinement may stop: the componentwise backward error at or
 // below `componentwise`, or, where SparseLU's automatic policy accepted the normwise measure
 // for the pattern (core/backward_error.hpp; no pivot order meets the componentwise one), the

@@ -135,6 +135,11 @@ std::vector<OptionRow> build_table() {
           "lu_engine", "lu_engine",
           "LU numeric engine: column (GLU3.0 levels of columns), supernodal (dense panels on C + C^T), auto "
           "(supernodal where the GPU factors a real matrix)"),
+      choice<Field<&O::ldlt_engine>, kLuEngineNames>(
+          "ldlt_engine", "ldlt_engine",
+          "Cholesky/LDL^T numeric engine: column (levels of the elimination tree, static pivots), supernodal "
+          "(dense panels, Bunch-Kaufman pivots inside supernodes), auto (supernodal where the GPU factors a real "
+          "matrix)"),
       choice<Field<&O::pivot_policy>, kPivotPolicyNames>(
           "pivot_policy", "pivot_policy",
           "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then DIVERGED_PC_FAILED), "

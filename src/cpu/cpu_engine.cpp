@@ -13,6 +13,7 @@
 #include "cpu/level_numeric.hpp"
 #include "cpu/refinement.hpp"
 #include "cpu/scatter.hpp"
+#include "cpu/supernodal_ldlt.hpp"
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_solve.hpp"
 #include "cpu/triangular_solve.hpp"
@@ -35,7 +36,11 @@ class CpuEngine final : public BasicNumericEngine<T> {
         panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
     if (s.supernodal() && !std::is_same_v<T, double>)
-      throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use the column engine");
+      throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
+    if (s.kind == FactorKind::supernodal_ldlt) {
+      pivot_perm_.resize(static_cast<size_t>(s.n));
+      pivot_kind_.resize(static_cast<size_t>(s.n));
+    }
     if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
     refine_work_.resize(s.n);
   }
@@ -78,6 +83,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
   // A supernodal factor lives in the panels: F (spelled out by the caller) is gathered from
   // them once per factorization.
   const std::vector<T>& factor_values() override {
+    if (s_.kind == FactorKind::supernodal_ldlt)
+      throw Error(Status::unsupported,
+                  "factor_values(): the supernodal LDL^T keeps its factor in pivoted panels, not as F");
     if constexpr (std::is_same_v<T, double>) {
       if (s_.supernodal() && !f_current_) {
         f_.resize(s_.supernodes.f_pos.size());
@@ -86,6 +94,11 @@ class CpuEngine final : public BasicNumericEngine<T> {
     }
     f_current_ = true;
     return f_;
+  }
+  bool pivot_signs(PivotSigns& out) override {
+    if (s_.kind != FactorKind::supernodal_ldlt) return false;
+    out = reference::supernodal_ldlt_inertia(s_, panels_.data(), pivot_kind_.data());
+    return true;
   }
   Backend backend() const noexcept override { return Backend::cpu; }
   int64_t device_bytes() const noexcept override { return 0; }
@@ -119,13 +132,22 @@ class CpuEngine final : public BasicNumericEngine<T> {
       if (!scatter(panels_.data(), a_values, rule, nullptr,
                    [&](int32_t j) { return s_.supernodes.pivot_position(j); }, out))
         return out;
-      out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
+      if (s_.kind == FactorKind::supernodal_ldlt)
+        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivot_perm_.data(), pivot_kind_.data(),
+                                                      rule, threads_);
+      else
+        out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
       return out;
     }
   }
 
   void triangular_solves(const T* b, T* x, bool transpose) {
     if constexpr (std::is_same_v<T, double>) {
+      if (s_.kind == FactorKind::supernodal_ldlt) {
+        reference::solve_supernodal_ldlt(s_, panels_.data(), pivot_perm_.data(), pivot_kind_.data(), b, x,
+                                         solve_work_.data());
+        return;
+      }
       if (s_.supernodal()) {
         reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose);
         return;
@@ -148,7 +170,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<char> conjugate_;  // hermitian_: the entries the scatter conjugates
   std::vector<T> f_;      // F (a supernodal schedule's: gathered by factor_values())
   bool f_current_ = false;  // f_ holds the last factorization's F
-  std::vector<double> panels_;  // the supernodal engine's (include/gpuglu/supernodes.hpp), real only
+  std::vector<double> panels_;  // the supernodal engines' (include/gpuglu/supernodes.hpp), real only
+  std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)
+  std::vector<int8_t> pivot_kind_;
   std::vector<T> solve_work_;
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals

@@ -118,7 +118,9 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vect
     for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
 }
 
-void merge(NumericStats& into, const NumericStats& from) {
+}  // namespace
+
+void merge_node_stats(NumericStats& into, const NumericStats& from) {
   if (from.status != Status::ok &&
       (into.status == Status::ok || from.pivot_column < into.pivot_column)) {
     into.status = from.status;
@@ -132,7 +134,6 @@ void merge(NumericStats& into, const NumericStats& from) {
   into.max_active = std::max(into.max_active, from.max_active);
 }
 
-}  // namespace
 
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads) {
   const Supernodes& sn = s.supernodes;
@@ -156,7 +157,7 @@ NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRul
     }
     // A failed supernode skips its update and the others go on, as on the GPU, so that both
     // report the smallest failing column; merged in supernode order.
-    for (const NodeOutcome& o : outcomes) merge(total, o.stats);
+    for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
   }
   return total;
 }

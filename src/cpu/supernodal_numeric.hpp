@@ -13,4 +13,8 @@ namespace gpuglu::reference {
 // of its ancestors. threads: OpenMP threads over a level's supernodes (0: OpenMP's default).
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads);
 
+// One supernode's statistics merged into a factorization's (in supernode order): the
+// smallest failing column wins, as a sequential factorization would stop there.
+void merge_node_stats(NumericStats& into, const NumericStats& from);
+
 }  // namespace gpuglu::reference

@@ -4,7 +4,7 @@
 # refinement, the seam's calls written once, the engine factory); common/ is device code
 # every recipe shares (errors, memory, staging, graphs, launches, the factorization state,
 # scatter and pivot kernels, gather and permutation kernels); column/ is the column recipe
-# the column LU (lu/) and LDL^T (ldlt/) share; supernodal/ is the supernodal LU recipe;
+# the column LU (lu/) and LDL^T (ldlt/) share; supernodal/ is the supernodal LU and LDL^T recipes;
 # trsv/ is the triangular-solve module with its GPU level analysis and the solves through F.
 set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/engine/device_facts.cu
@@ -47,6 +47,9 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/resident_panel_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/supernodal_plan.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/cuda_supernodal_ldlt.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/ldlt_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal/ldlt_plan.cpp
 )
 # Their stand-in in a build without nvcc (src/CMakeLists.txt).
 set(GPUGLU_CUDA_ABSENT_SOURCES

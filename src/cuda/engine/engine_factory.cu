@@ -1,6 +1,6 @@
 // The one CUDA factory of the seam (core/numeric_engine.hpp): the recipe the schedule was
 // analyzed for, on the device-engine shell. A symmetric schedule (analyze_symmetric) is the
-// column LDL^T's, a supernodal one the supernodal LU's (real only: the engine choice refuses
+// column LDL^T's, a supernodal one the supernodal LU's or LDL^T's (real only: the engine choice refuses
 // a complex supernodal schedule before it gets here), any other the column LU's.
 #include <complex>
 #include <memory>
@@ -10,6 +10,7 @@
 #include "core/scalar.hpp"
 #include "cuda/ldlt/cuda_ldlt.hpp"
 #include "cuda/lu/cuda_lu.hpp"
+#include "cuda/supernodal/cuda_supernodal_ldlt.hpp"
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
 #include "gpuglu/status.hpp"
 
@@ -26,6 +27,11 @@ std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, 
         return std::make_unique<cuda::CudaSupernodalLU>(s, o, device_ordinal, pattern);
       else
         throw Error(Status::unsupported, "the supernodal LU engine factors real matrices only; use lu_engine column");
+    case FactorKind::supernodal_ldlt:
+      if constexpr (std::is_same_v<Scalar, double>)
+        return std::make_unique<cuda::CudaSupernodalLDLT>(s, o, device_ordinal, pattern);
+      else
+        throw Error(Status::unsupported, "the supernodal LDL^T engine factors real matrices only; use ldlt_engine column");
     case FactorKind::column_lu:
       break;
   }

@@ -50,8 +50,9 @@ void DevicePanels::enqueue_scatter(const PivotRule& rule, cudaStream_t stream) {
   kernels::launch_reset(args_.state, rule, stream);
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.panels, 0, static_cast<size_t>(values_) * sizeof(double), stream));
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(args_.failed, 0, static_cast<size_t>(count_), stream));
+  // An LDL^T's full storage scatters both halves of an off-diagonal pair to one position.
   kernels::launch_scatter(input_nnz_, input_, panel_map_, value_scale_, args_.panels,
-                          args_.state, false, nullptr, stream);
+                          args_.state, s_.symmetric(), nullptr, stream);
   kernels::launch_shift_diagonal(n_, pivot_pos_, args_.panels, rule.diagonal_shift, stream);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The supernodal factor on the device, for CudaSupernodalLU: the panels (supernodes.hpp's
+// The supernodal factor on the device, for CudaSupernodalLU and CudaSupernodalLDLT (whose
+// plan gives only pivot_pos, its panels L only): the panels (supernodes.hpp's
 // value array) with the structure the kernels read, A's values of the last factorization with
 // the value map that scatters them into the panels, and the factorization state (the LU
 // engine's FactorState), read back once per factorization. F entry by entry (the

@@ -1,0 +1,54 @@
+#pragma once
+// The pivot rule of the supernodal LDL^T (FactorKind::supernodal_ldlt), written once for the
+// CPU engine (cpu/supernodal_ldlt.cpp) and the CUDA kernels (cuda/supernodal_ldlt/): Bunch and
+// Kaufman's 1 x 1 / 2 x 2 choice, made among the columns of one pivot block of a supernode
+// (kLdltPivotBlock of them: as PARDISO and SSIDS pivot inside supernodes, so that the
+// supernodal structure, fixed by the analysis, holds whatever the values), with the static
+// pivot test of core/numeric_types.hpp deciding, across blocks, whether a 1 x 1 pivot is
+// perturbed or reported. Products are rounded once on either side (pivot_rule_product), so
+// that the CPU and the GPU take the same decisions on the same numbers.
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/numeric_types.hpp"
+
+namespace gpuglu {
+
+// Pivots are searched among at most this many consecutive columns of a supernode (a pivot
+// block: columns j0 .. min(j0 + kLdltPivotBlock, ns) - 1, j0 a multiple of it). One thread
+// block factors a pivot block on the GPU, and cuBLAS updates the supernode's later columns
+// with it; wider blocks give the pivots more choice and that one block more work.
+constexpr int32_t kLdltPivotBlock = 64;
+
+// Bunch-Kaufman's alpha = (1 + sqrt(17)) / 8: it balances the element growth of a 1 x 1 and
+// a 2 x 2 step.
+constexpr double kBunchKaufmanAlpha = 0.6403882032022076;
+
+// What a pivot step at column k of the active block takes.
+enum class PivotChoice : int32_t { one_at_k = 0, one_at_r = 1, two_with_r = 2 };
+
+// Magnitudes: akk = |a_kk|; omega1 = max |a_ik| over the block's later columns i (row r holds
+// it, r the first such); arr = |a_rr|; omega_r = max |a_rm| over r's row and column in the
+// active part, the diagonal excluded (omega_r >= omega1). With omega1 == 0 the column is
+// already eliminated within the block: a 1 x 1 step (perturbed if tiny).
+GPUGLU_HOST_DEVICE inline PivotChoice bunch_kaufman_choice(double akk, double omega1, double arr, double omega_r) {
+  if (!(omega1 > 0.0) || akk >= pivot_rule_product(kBunchKaufmanAlpha, omega1)) return PivotChoice::one_at_k;
+  if (pivot_rule_product(akk, omega_r) >= pivot_rule_product(kBunchKaufmanAlpha, pivot_rule_product(omega1, omega1)))
+    return PivotChoice::one_at_k;
+  if (arr >= pivot_rule_product(kBunchKaufmanAlpha, omega_r)) return PivotChoice::one_at_r;
+  return PivotChoice::two_with_r;
+}
+
+// A 2 x 2 pivot [d1 e; e d2] is usable when its determinant, measured as the pivot
+// |det| / |e| of the step, passes the static test against the larger column maximum of its
+// two columns; otherwise the step falls back to a 1 x 1 pivot at k (perturbed if tiny).
+GPUGLU_HOST_DEVICE inline bool two_by_two_usable(double det, double e, double colmax, const double threshold,
+                                                 double zero_pivot) {
+  const double size = e != 0.0 ? (det < 0.0 ? -det : det) / (e < 0.0 ? -e : e) : 0.0;
+  return !pivot_is_tiny(size, colmax, threshold, zero_pivot);
+}
+
+// The kind of pivot at a column of a factored panel (the engines' pivot-kind arrays).
+enum : int8_t { kPivotSecondOfTwo = 0, kPivotOne = 1, kPivotFirstOfTwo = 2 };
+
+}  // namespace gpuglu

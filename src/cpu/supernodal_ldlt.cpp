@@ -1,0 +1,378 @@
+#include "cpu/supernodal_ldlt.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "core/bunch_kaufman.hpp"
+#include "cpu/supernodal_numeric.hpp"
+
+namespace gpuglu::reference {
+
+namespace {
+
+// Supernode s's L panel, lower triangle read and written as a(i, j), i >= j.
+struct Panel {
+  double* l;
+  int64_t nr;
+  int32_t ns;
+  double& operator()(int64_t i, int64_t j) const { return l[i + j * nr]; }
+};
+
+bool finite(double v) { return std::fabs(v) <= std::numeric_limits<double>::max(); }
+
+// The symmetric interchange of columns (and rows) i < j of the active matrix, rows of L's
+// earlier columns included, and of their labels.
+void swap_symmetric(const Panel& a, int32_t i, int32_t j, int32_t* perm) {
+  std::swap(a(i, i), a(j, j));
+  for (int32_t m = 0; m < i; ++m) std::swap(a(i, m), a(j, m));
+  for (int32_t m = i + 1; m < j; ++m) std::swap(a(m, i), a(j, m));
+  for (int64_t m = j + 1; m < a.nr; ++m) std::swap(a(m, i), a(m, j));
+  std::swap(perm[i], perm[j]);
+}
+
+// max |a(i, k)| over rows from..nr-1 of column k; finite says whether all were finite.
+double column_max(const Panel& a, int32_t k, int64_t from, bool& finite_column) {
+  double m = 0.0;
+  finite_column = true;
+  for (int64_t i = from; i < a.nr; ++i) {
+    const double v = std::fabs(a(i, k));
+    m = v > m ? v : m;
+    finite_column &= v <= std::numeric_limits<double>::max();
+  }
+  return m;
+}
+
+struct NodeOutcome {
+  NumericStats stats;
+  bool failed = false;
+};
+
+class NodeFactor {
+ public:
+  NodeFactor(const Supernodes& sn, int32_t s, double* panels, int32_t* perm, int8_t* kind, const PivotRule& rule)
+      : a_{panels + sn.l_ptr[s], sn.nrows(s), sn.cols(s)},
+        first_(sn.first[s]),
+        perm_(perm + sn.first[s]),
+        kind_(kind + sn.first[s]),
+        rule_(rule) {
+    for (int32_t k = 0; k < a_.ns; ++k) perm_[k] = k;
+  }
+
+  NodeOutcome run() {
+    for (int32_t j0 = 0; j0 < a_.ns && !out_.failed; j0 += kLdltPivotBlock) {
+      const int32_t j1 = std::min(a_.ns, j0 + kLdltPivotBlock);
+      if (!factor_block(j0, j1)) break;
+      update_later_columns(j0, j1);
+    }
+    return out_;
+  }
+
+ private:
+  bool fail(int32_t k, double pivot) {
+    out_.failed = true;
+    out_.stats.status = Status::numerically_singular;
+    out_.stats.pivot_column = first_ + k;
+    out_.stats.pivot_value = pivot;
+    return false;
+  }
+
+  void note_ratio(double size, double colmax) {
+    NumericStats& st = out_.stats;
+    st.max_active = std::max(st.max_active, colmax);
+    st.min_pivot_ratio = std::min(st.min_pivot_ratio, colmax > 0.0 ? size / colmax : 0.0);
+  }
+
+  // Columns j0 .. j1 - 1, right-looking inside the block.
+  bool factor_block(int32_t j0, int32_t j1) {
+    int32_t k = j0;
+    while (k < j1) {
+      double omega1 = 0.0;
+      int32_t r = -1;
+      for (int32_t i = k + 1; i < j1; ++i) {
+        const double v = std::fabs(a_(i, k));
+        if (v > omega1) omega1 = v, r = i;
+      }
+      PivotChoice choice = PivotChoice::one_at_k;
+      if (r >= 0) {
+        double omega_r = 0.0;
+        for (int32_t m = k; m < r; ++m) omega_r = std::max(omega_r, std::fabs(a_(r, m)));
+        for (int64_t i = r + 1; i < a_.nr; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
+        choice = bunch_kaufman_choice(std::fabs(a_(k, k)), omega1, std::fabs(a_(r, r)), omega_r);
+      }
+      if (choice == PivotChoice::one_at_r) swap_symmetric(a_, k, r, perm_);
+      if (choice == PivotChoice::two_with_r) {
+        if (r != k + 1) swap_symmetric(a_, k + 1, r, perm_);
+        if (two_by_two(k, j1)) {
+          k += 2;
+          continue;
+        }
+        if (out_.failed) return false;
+      }
+      if (!one_by_one(k, j1)) return false;
+      ++k;
+    }
+    return true;
+  }
+
+  bool one_by_one(int32_t k, int32_t j1) {
+    bool fin = true;
+    const double colmax = column_max(a_, k, k, fin);
+    const double pivot0 = a_(k, k);
+    note_ratio(std::fabs(pivot0), colmax);
+    if (!fin) return fail(k, pivot0);
+    double d = pivot0;
+    if (rule_.tiny(std::fabs(pivot0), colmax)) {
+      if (rule_.policy == PivotPolicy::report) return fail(k, pivot0);
+      d = rule_.perturbed(pivot0, colmax);
+      if (out_.stats.perturbed_pivots++ == 0) out_.stats.first_perturbed = first_ + k;
+    }
+    a_(k, k) = d;
+    kind_[k] = kPivotOne;
+    w_.assign(static_cast<size_t>(j1 - k - 1), 0.0);
+    for (int32_t c = k + 1; c < j1; ++c) w_[c - k - 1] = a_(c, k);
+    for (int64_t i = k + 1; i < a_.nr; ++i) a_(i, k) /= d;
+    for (int32_t c = k + 1; c < j1; ++c) {
+      const double v = w_[c - k - 1];
+      if (v != 0.0)
+        for (int64_t i = c; i < a_.nr; ++i) a_(i, c) -= a_(i, k) * v;
+    }
+    return true;
+  }
+
+  // False (nothing changed) when the 2 x 2 pivot fails its test; then the caller takes a
+  // 1 x 1 step at k.
+  bool two_by_two(int32_t k, int32_t j1) {
+    bool fin0 = true, fin1 = true;
+    const double colmax = std::max(column_max(a_, k, k, fin0), column_max(a_, k + 1, k + 1, fin1));
+    const double d1 = a_(k, k), e = a_(k + 1, k), d2 = a_(k + 1, k + 1);
+    const double det = d1 * d2 - e * e;
+    if (!fin0 || !fin1 || !two_by_two_usable(det, e, colmax, rule_.threshold, rule_.zero_pivot)) return false;
+    note_ratio(std::fabs(det) / std::fabs(e), colmax);
+    kind_[k] = kPivotFirstOfTwo;
+    kind_[k + 1] = kPivotSecondOfTwo;
+    const int32_t nw = j1 - k - 2;
+    w_.assign(static_cast<size_t>(2 * std::max(nw, 0)), 0.0);
+    for (int32_t c = k + 2; c < j1; ++c) {
+      w_[2 * (c - k - 2)] = a_(c, k);
+      w_[2 * (c - k - 2) + 1] = a_(c, k + 1);
+    }
+    for (int64_t i = k + 2; i < a_.nr; ++i) {
+      const double v1 = a_(i, k), v2 = a_(i, k + 1);
+      a_(i, k) = (v1 * d2 - v2 * e) / det;
+      a_(i, k + 1) = (v2 * d1 - v1 * e) / det;
+    }
+    for (int32_t c = k + 2; c < j1; ++c) {
+      const double w1 = w_[2 * (c - k - 2)], w2 = w_[2 * (c - k - 2) + 1];
+      for (int64_t i = c; i < a_.nr; ++i) a_(i, c) -= a_(i, k) * w1 + a_(i, k + 1) * w2;
+    }
+    return true;
+  }
+
+  // Columns j1 .. ns - 1 (their lower part) lose L(:, blk) D_blk L(c, blk)^T.
+  void update_later_columns(int32_t j0, int32_t j1) {
+    const int32_t width = j1 - j0;
+    for (int32_t c = j1; c < a_.ns; ++c) {
+      w_.assign(static_cast<size_t>(width), 0.0);
+      d_times_row(j0, j1, c, w_.data());
+      for (int32_t k = 0; k < width; ++k) {
+        const double v = w_[k];
+        if (v != 0.0)
+          for (int64_t i = c; i < a_.nr; ++i) a_(i, c) -= a_(i, j0 + k) * v;
+      }
+    }
+  }
+
+ public:
+  // w = D_blk L(row, blk)^T for the block's columns j0 .. j1 - 1 (factored).
+  void d_times_row(int32_t j0, int32_t j1, int64_t row, double* w) const { d_times_row(a_, kind_, j0, j1, row, w); }
+  static void d_times_row(const Panel& a, const int8_t* kind, int32_t j0, int32_t j1, int64_t row, double* w) {
+    for (int32_t k = j0; k < j1; ++k) {
+      if (kind[k] == kPivotFirstOfTwo) {
+        const double l1 = a(row, k), l2 = a(row, k + 1), e = a(k + 1, k);
+        w[k - j0] = l1 * a(k, k) + l2 * e;
+        w[k - j0 + 1] = l1 * e + l2 * a(k + 1, k + 1);
+        ++k;
+      } else {
+        w[k - j0] = a(row, k) * a(k, k);
+      }
+    }
+  }
+
+ private:
+  Panel a_;
+  int32_t first_;
+  int32_t* perm_;
+  int8_t* kind_;
+  const PivotRule& rule_;
+  NodeOutcome out_;
+  std::vector<double> w_;
+};
+
+// s's Schur complement L21 D L21^T, lower triangle, subtracted from its ancestors (the
+// target rule of supernodes.hpp, L panels only). pos: n entries of -1 (restored).
+void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const int8_t* kind, std::vector<int64_t>& pos,
+                      std::vector<double>& w) {
+  const int32_t ns = sn.cols(s);
+  const int64_t nr = sn.nrows(s);
+  const int64_t nb = nr - ns;
+  if (nb == 0) return;
+  const Panel a{panels + sn.l_ptr[s], nr, ns};
+  const int8_t* kinds = kind + sn.first[s];
+  // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
+  w.resize(static_cast<size_t>(nb * ns));
+  for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, 0, ns, ns + b, w.data() + b * ns);
+  const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
+  int32_t mapped = -1;
+  for (int64_t b = 0; b < nb; ++b) {
+    const int32_t rb = below[b];
+    const int32_t t = sn.of_col[rb];
+    if (t != mapped) {
+      if (mapped >= 0)
+        for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+      for (int64_t p = sn.rows_ptr[t]; p < sn.rows_ptr[t + 1]; ++p) pos[sn.rows[p]] = p - sn.rows_ptr[t];
+      mapped = t;
+    }
+    double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
+    const double* wb = w.data() + b * ns;
+    for (int64_t aa = b; aa < nb; ++aa) {
+      double sum = 0.0;
+      for (int32_t k = 0; k < ns; ++k) sum += a(ns + aa, k) * wb[k];
+      double* target = lt + pos[below[aa]];
+#pragma omp atomic
+      *target -= sum;
+    }
+  }
+  if (mapped >= 0)
+    for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+}
+
+}  // namespace
+
+NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, int32_t* perm, int8_t* kind,
+                                    const PivotRule& rule, int32_t threads) {
+  const Supernodes& sn = s.supernodes;
+  NumericStats total;
+  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(nthreads));
+  std::vector<std::vector<double>> work(static_cast<size_t>(nthreads));
+  for (int32_t level = 0; level < sn.num_levels(); ++level) {
+    const int64_t begin = sn.level_ptr[level];
+    const int64_t end = sn.level_ptr[level + 1];
+    std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (end - begin > 1)
+    for (int64_t i = begin; i < end; ++i) {
+      const int32_t node = sn.level_nodes[i];
+      NodeOutcome o = NodeFactor(sn, node, panels, perm, kind, rule).run();
+      if (!o.failed) {
+        const size_t me = static_cast<size_t>(omp_get_thread_num());
+        if (scratch[me].empty()) scratch[me].assign(static_cast<size_t>(s.n), -1);
+        update_ancestors(sn, node, panels, kind, scratch[me], work[me]);
+      }
+      outcomes[static_cast<size_t>(i - begin)] = o;
+    }
+    for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
+  }
+  return total;
+}
+
+void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_t* perm, const int8_t* kind,
+                           const double* b, double* x, double* work) {
+  const Supernodes& sn = s.supernodes;
+  const int32_t n = s.n;
+  double* y = work;  // C's unknowns, in the analysis's labels
+  for (int32_t k = 0; k < n; ++k) y[k] = s.row_scale[s.row_perm[k]] * b[s.row_perm[k]];
+  std::vector<double> v;
+  // Forward: L11^{-1} P_s^T, L21 onto the rows below, D^{-1}.
+  for (int32_t t = 0; t < sn.count; ++t) {
+    const int32_t ns = sn.cols(t), f0 = sn.first[t];
+    const int64_t nr = sn.nrows(t);
+    const Panel a{const_cast<double*>(panels) + sn.l_ptr[t], nr, ns};
+    const int8_t* kd = kind + f0;
+    v.resize(static_cast<size_t>(ns));
+    for (int32_t k = 0; k < ns; ++k) v[k] = y[f0 + perm[f0 + k]];
+    for (int32_t k = 0; k < ns; ++k) {
+      const double vk = v[k];
+      for (int32_t i = k + 1; i < ns; ++i)
+        if (!(i == k + 1 && kd[k] == kPivotFirstOfTwo)) v[i] -= a(i, k) * vk;
+    }
+    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
+    for (int64_t i = ns; i < nr; ++i) {
+      double sum = 0.0;
+      for (int32_t k = 0; k < ns; ++k) sum += a(i, k) * v[k];
+      y[below[i - ns]] -= sum;
+    }
+    for (int32_t k = 0; k < ns; ++k) {
+      if (kd[k] == kPivotFirstOfTwo) {
+        const double d1 = a(k, k), e = a(k + 1, k), d2 = a(k + 1, k + 1);
+        const double det = d1 * d2 - e * e;
+        const double v1 = v[k], v2 = v[k + 1];
+        v[k] = (v1 * d2 - v2 * e) / det;
+        v[k + 1] = (v2 * d1 - v1 * e) / det;
+        ++k;
+      } else {
+        v[k] /= a(k, k);
+      }
+    }
+    for (int32_t k = 0; k < ns; ++k) y[f0 + perm[f0 + k]] = v[k];
+  }
+  // Backward: L21^T from the rows below, L11^{-T}, P_s.
+  for (int32_t t = sn.count - 1; t >= 0; --t) {
+    const int32_t ns = sn.cols(t), f0 = sn.first[t];
+    const int64_t nr = sn.nrows(t);
+    const Panel a{const_cast<double*>(panels) + sn.l_ptr[t], nr, ns};
+    const int8_t* kd = kind + f0;
+    v.resize(static_cast<size_t>(ns));
+    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
+    for (int32_t k = 0; k < ns; ++k) {
+      double sum = 0.0;
+      for (int64_t i = ns; i < nr; ++i) sum += a(i, k) * y[below[i - ns]];
+      v[k] = y[f0 + perm[f0 + k]] - sum;
+    }
+    for (int32_t k = ns - 1; k >= 0; --k) {
+      double sum = 0.0;
+      for (int32_t i = k + 1; i < ns; ++i)
+        if (!(i == k + 1 && kd[k] == kPivotFirstOfTwo)) sum += a(i, k) * v[i];
+      v[k] -= sum;
+    }
+    for (int32_t k = 0; k < ns; ++k) y[f0 + perm[f0 + k]] = v[k];
+  }
+  for (int32_t k = 0; k < n; ++k) x[s.col_perm[k]] = s.col_scale[s.col_perm[k]] * y[k];
+}
+
+PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const int8_t* kind) {
+  const Supernodes& sn = s.supernodes;
+  PivotSigns out;
+  auto count = [&](double d) { (d > 0.0 ? out.positive : d < 0.0 ? out.negative : out.zero)++; };
+  for (int32_t t = 0; t < sn.count; ++t) {
+    const int64_t nr = sn.nrows(t);
+    const double* l = panels + sn.l_ptr[t];
+    for (int32_t k = 0; k < sn.cols(t); ++k) {
+      const int32_t j = sn.first[t] + k;
+      const double d1 = l[k + k * nr];
+      if (kind[j] != kPivotFirstOfTwo) {
+        count(d1);
+        continue;
+      }
+      // [d1 e; e d2]: a negative determinant is one eigenvalue of each sign; a positive one,
+      // two of d1's sign.
+      const double e = l[k + 1 + k * nr], d2 = l[k + 1 + (k + 1) * nr];
+      const double det = d1 * d2 - e * e;
+      if (det < 0.0) {
+        ++out.negative, ++out.positive;
+      } else if (det > 0.0) {
+        count(d1), count(d1);
+      } else {
+        count(d1 + d2), ++out.zero;
+      }
+      ++k;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuglu::reference

@@ -1,0 +1,290 @@
+// The supernodal LDL^T (FactorKind::supernodal_ldlt) on the reference backend: Bunch-Kaufman
+// 2 x 2 pivots inside supernodes where static pivots fail (zero diagonals, KKT without the
+// pairing), inertia from D with its 2 x 2 blocks against a dense eigenvalue count, solves
+// against the column LDL^T and KLU, the engine choice and its errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "core/bunch_kaufman.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/ldlt.hpp"
+#include "gpuglu/matrix_ops.hpp"
+#include "reference_test_support.hpp"
+#include "sparse_lu_checks.hpp"
+
+extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
+                       double* work, const int* lwork, int* info);
+
+namespace gpuglu::test {
+namespace {
+
+using Csr = CsrMatrix<int32_t, double>;
+
+Options supernodal_cpu(int threads = 4) {
+  Options o;
+  o.backend = Backend::cpu;
+  o.num_threads = threads;
+  o.ldlt_engine = LuEngine::supernodal;
+  return o;
+}
+
+Inertia dense_inertia(const Csr& a, double tol = 1e-10) {
+  const int n = a.nrows;
+  std::vector<double> d(static_cast<size_t>(n) * n, 0.0), w(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) d[static_cast<size_t>(a.colind[p]) * n + i] = a.values[p];
+  int lwork = -1, info = 0;
+  double query = 0.0;
+  dsyev_("N", "L", &n, d.data(), &n, w.data(), &query, &lwork, &info);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<size_t>(lwork));
+  dsyev_("N", "L", &n, d.data(), &n, w.data(), work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+  double big = 0.0;
+  for (double v : w) big = std::max(big, std::fabs(v));
+  Inertia in;
+  for (double v : w) (v > tol * big ? in.positive : v < -tol * big ? in.negative : in.zero)++;
+  return in;
+}
+
+Csr random_symmetric(int32_t n, int32_t per_row, uint64_t seed, double diag_weight) {
+  Rng rng(seed);
+  std::vector<Triplet<int32_t, double>> e;
+  for (int32_t i = 0; i < n; ++i) {
+    for (int32_t k = 0; k < per_row; ++k) {
+      const int32_t j = rng.below(n);
+      if (j == i) continue;
+      const double v = rng.symmetric();
+      e.push_back({i, j, v});
+      e.push_back({j, i, v});
+    }
+    const double d = diag_weight * (1.0 + rng.uniform()) * per_row;
+    e.push_back({i, i, rng.uniform() < 0.5 ? -d : d});
+  }
+  return csr_from_triplets<int32_t, double>(n, n, e);
+}
+
+// Blocks a (J - I) of order 3: an exact zero first pivot in every block, which static 1 x 1
+// pivots can only perturb and a 2 x 2 pivot takes exactly (eigenvalues 2a, -a, -a).
+Csr zero_diagonal_blocks(int32_t blocks) {
+  std::vector<Triplet<int32_t, double>> e;
+  for (int32_t k = 0; k < blocks; ++k)
+    for (int32_t i = 0; i < 3; ++i)
+      for (int32_t j = 0; j < 3; ++j)
+        if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
+  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
+}
+
+double solve_error(SparseLDLT& f, const Csr& a, uint64_t seed) {
+  const std::vector<double> b = rhs_for_known_solution(a, seed);
+  std::vector<double> x(b.size());
+  const SolveStats& ss = f.solve(b.data(), x.data());
+  EXPECT_EQ(ss.status, Status::ok);
+  Klu klu(a);
+  EXPECT_LE(rel_diff_inf(x, klu.solve(b)), solution_tolerance(klu.condest()));
+  return backward_error(a.view(), x.data(), b.data());
+}
+
+TEST(BunchKaufman, the_choice_follows_the_four_cases) {
+  // A dominant diagonal: 1 x 1 at k.
+  EXPECT_EQ(bunch_kaufman_choice(1.0, 1.0, 0.0, 1.0), PivotChoice::one_at_k);
+  // A column already eliminated in the block: 1 x 1 at k whatever its pivot.
+  EXPECT_EQ(bunch_kaufman_choice(0.0, 0.0, 0.0, 0.0), PivotChoice::one_at_k);
+  // |a_kk| omega_r >= alpha omega1^2: still k.
+  EXPECT_EQ(bunch_kaufman_choice(0.5, 1.0, 0.0, 2.0), PivotChoice::one_at_k);
+  // r's diagonal is large against its row: 1 x 1 at r.
+  EXPECT_EQ(bunch_kaufman_choice(0.0, 1.0, 5.0, 1.0), PivotChoice::one_at_r);
+  // Neither: the 2 x 2 pivot (k, r).
+  EXPECT_EQ(bunch_kaufman_choice(0.0, 1.0, 0.0, 1.0), PivotChoice::two_with_r);
+  // A 2 x 2 block whose determinant is tiny against its columns is refused.
+  EXPECT_TRUE(two_by_two_usable(-1.0, 1.0, 1.0, 1e-13, 0.0));
+  EXPECT_FALSE(two_by_two_usable(1e-20, 1.0, 1.0, 1e-13, 0.0));
+}
+
+class SupernodalLdltSpd : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SupernodalLdltSpd, solves_to_rounding_with_positive_inertia_like_the_column_engine) {
+  const Csr a = gen::from_spec(GetParam());
+  SparseLDLT f(supernodal_cpu());
+  f.analyze(a.view());
+  ASSERT_EQ(f.schedule().kind, FactorKind::supernodal_ldlt);
+  EXPECT_TRUE(f.schedule().symmetric());
+  EXPECT_EQ(f.schedule().supernodes.u_ptr.front(), f.schedule().supernodes.l_ptr.back());  // L only
+  const FactorStats& fs = f.factor(a.view());
+  ASSERT_EQ(fs.status, Status::ok);
+  EXPECT_EQ(fs.perturbed_pivots, 0);
+  EXPECT_FALSE(fs.lu_fallback);
+  EXPECT_LE(solve_error(f, a, 3), 1e-14);
+  const Inertia in = f.inertia();
+  EXPECT_EQ(in.positive, a.nrows);
+  EXPECT_EQ(in.negative + in.zero, 0);
+  // nnz(L) of the supernodes is the column engine's plus the amalgamation's zeros.
+  Options column = supernodal_cpu();
+  column.ldlt_engine = LuEngine::column;
+  SparseLDLT c(column);
+  c.analyze(a.view());
+  EXPECT_GE(f.schedule().nnz_l, c.schedule().nnz_l);
+  EXPECT_EQ(f.schedule().nnz_u, a.nrows);
+  EXPECT_THROW(f.factor_values(), Error);  // no F: the factor lives in pivoted panels
+}
+
+TEST_P(SupernodalLdltSpd, each_storage_and_thread_count_solves_the_same_system) {
+  const Csr a = gen::from_spec(GetParam());
+  const std::vector<double> b = rhs_for_known_solution(a, 9);
+  std::vector<double> first;
+  for (int threads : {1, 8}) {
+    SparseLDLT f(supernodal_cpu(threads));
+    f.analyze(a.view(), StoredTriangle::full);
+    ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+    std::vector<double> x(b.size());
+    f.solve(b.data(), x.data());
+    if (first.empty())
+      first = x;
+    else
+      EXPECT_LE(rel_diff_inf(x, first), 1e-12);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, SupernodalLdltSpd,
+                         ::testing::Values("lap2d5:20x15", "lap2d9:12x10", "lap3d7:10x9x8", "lap3d27:6x6x6",
+                                           "lap3d7:16x16x16"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
+
+TEST(SupernodalLdltPivoting, zero_diagonal_blocks_take_two_by_two_pivots_exactly_and_count_the_inertia) {
+  const Csr a = zero_diagonal_blocks(40);
+  Options o = supernodal_cpu();
+  o.scaling = false;
+  SparseLDLT f(o);
+  f.analyze(a.view());
+  const FactorStats& fs = f.factor(a.view());
+  ASSERT_EQ(fs.status, Status::ok);
+  EXPECT_EQ(fs.perturbed_pivots, 0);  // the column engine perturbs 40 of them
+  EXPECT_FALSE(fs.lu_fallback);
+  EXPECT_LE(solve_error(f, a, 13), 1e-15);
+  const Inertia in = f.inertia();
+  EXPECT_EQ(in.positive, 40);
+  EXPECT_EQ(in.negative, 80);
+  EXPECT_EQ(in.zero, 0);
+}
+
+TEST(SupernodalLdltPivoting, the_report_policy_factors_what_static_pivots_cannot) {
+  std::vector<Triplet<int32_t, double>> e = {{0, 1, 1.0}, {1, 0, 1.0}};
+  const Csr a = csr_from_triplets<int32_t, double>(2, 2, e);
+  Options o = supernodal_cpu();
+  o.scaling = false;
+  o.pivot_policy = PivotPolicy::report;
+  SparseLDLT f(o);
+  f.analyze(a.view());
+  ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+  const Inertia in = f.inertia();
+  EXPECT_EQ(in.positive, 1);
+  EXPECT_EQ(in.negative, 1);
+  // A singular matrix still fails under report: no pivot can be found.
+  std::vector<Triplet<int32_t, double>> z = {{0, 0, 0.0}, {1, 1, 1.0}};
+  const Csr s = csr_from_triplets<int32_t, double>(2, 2, z);
+  SparseLDLT g(o);
+  g.analyze(s.view());
+  EXPECT_EQ(g.factor(s.view()).status, Status::numerically_singular);
+}
+
+TEST(SupernodalLdltPivoting, kkt_solves_with_and_without_the_pairing_and_counts_its_inertia) {
+  const Csr a = gen::from_spec("kkt:300:80:5");
+  for (bool pairs : {true, false}) {
+    Options o = supernodal_cpu();
+    o.symmetric_pairs = pairs;
+    SparseLDLT f(o);
+    f.analyze(a.view());
+    const FactorStats& fs = f.factor(a.view());
+    ASSERT_EQ(fs.status, Status::ok) << "pairs " << pairs;
+    EXPECT_LE(solve_error(f, a, 11), 1e-14) << "pairs " << pairs;
+    if (fs.perturbed_pivots > 0 || f.uses_lu()) continue;
+    const Inertia in = f.inertia();
+    EXPECT_EQ(in.negative, 80) << "pairs " << pairs;
+    EXPECT_EQ(in.positive, 300) << "pairs " << pairs;
+  }
+}
+
+TEST(SupernodalLdltPivoting, random_indefinite_inertia_matches_the_dense_eigenvalue_count) {
+  int exact = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const Csr a = random_symmetric(60 + static_cast<int32_t>(seed) * 7, 3, seed, 0.3);
+    SparseLDLT f(supernodal_cpu());
+    f.analyze(a.view());
+    const FactorStats& fs = f.factor(a.view());
+    ASSERT_EQ(fs.status, Status::ok) << "seed " << seed;
+    EXPECT_LE(solve_error(f, a, seed), 1e-13) << "seed " << seed;
+    if (fs.perturbed_pivots > 0 || f.uses_lu()) continue;
+    ++exact;
+    const Inertia got = f.inertia(), want = dense_inertia(a);
+    EXPECT_EQ(got.negative, want.negative) << "seed " << seed;
+    EXPECT_EQ(got.positive, want.positive) << "seed " << seed;
+  }
+  EXPECT_GT(exact, 10);
+}
+
+TEST(SupernodalLdltPivoting, shifted_laplacian_inertia_is_the_count_of_eigenvalues_below_the_shift) {
+  const double shift = 2.5;
+  const Csr a = gen::shifted_laplacian_3d(8, 7, 6, shift);
+  int64_t below = 0;
+  for (int i = 1; i <= 8; ++i)
+    for (int j = 1; j <= 7; ++j)
+      for (int k = 1; k <= 6; ++k)
+        below += 6.0 - 2.0 * std::cos(i * M_PI / 9) - 2.0 * std::cos(j * M_PI / 8) - 2.0 * std::cos(k * M_PI / 7) < shift;
+  SparseLDLT f(supernodal_cpu());
+  f.analyze(a.view());
+  ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+  EXPECT_LE(solve_error(f, a, 29), 1e-14);
+  ASSERT_EQ(f.factor_stats().perturbed_pivots, 0);
+  const Inertia in = f.inertia();
+  EXPECT_EQ(in.negative, below);
+  EXPECT_EQ(in.positive, a.nrows - below);
+}
+
+TEST(SupernodalLdltRefactor, new_values_refactor_without_a_new_analysis) {
+  Csr a = gen::from_spec("lap3d7:9x8x7");
+  SparseLDLT f(supernodal_cpu());
+  f.analyze(a.view());
+  for (int round = 0; round < 3; ++round) {
+    for (double& v : a.values) v *= 1.0 + 0.1 * round;
+    ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+    EXPECT_LE(solve_error(f, a, 40 + round), 1e-14);
+  }
+  EXPECT_EQ(f.analysis_count(), 1);
+}
+
+TEST(SupernodalLdltChoice, auto_keeps_the_column_engine_on_the_cpu_and_complex_supernodal_is_refused) {
+  const Csr a = gen::from_spec("lap2d5:10x10");
+  Options o;
+  o.backend = Backend::cpu;
+  SparseLDLT f(o);
+  f.analyze(a.view());
+  EXPECT_EQ(f.schedule().kind, FactorKind::column_ldlt);
+  Options icc = supernodal_cpu();
+  icc.ilu_levels = 0;  // ICC(0) stays on the column engine
+  SparseLDLT g(icc);
+  g.analyze(a.view());
+  EXPECT_EQ(g.schedule().kind, FactorKind::column_ldlt);
+  SparseLDLTComplex z(supernodal_cpu());
+  std::vector<std::complex<double>> values(a.values.begin(), a.values.end());
+  const CsrView<int32_t, std::complex<double>> zv{a.nrows, a.ncols, a.rowptr.data(), a.colind.data(), values.data()};
+  try {
+    z.analyze(zv);
+    FAIL() << "a complex supernodal LDL^T was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("ldlt_engine column"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuglu::test
