@@ -1,17 +1,21 @@
 // gpuglu_ldlt_bench (issue 13): per symmetric matrix, gpuglu's LDL^T (analysis, first
 // factorization, refactorization, solve, fill, perturbed pivots, LU fallback, inertia) and
-// in the same run, on the same matrix and values: gpuglu's LU, UMFPACK, CHOLMOD (SPD only;
-// one BLAS thread and all cores), MUMPS's LDL^T through PETSc and, in CUDA builds with
-// cuDSS, cuDSS's Cholesky / LDL^T. Medians after warm-ups; one JSON line per (matrix,
-// peer), benchmark ldlt_numeric: ours_ms and peer_ms are the refactorizations, the other
-// phases and every solver's residual and backward error are fields of the record.
+// in the same run, on the same matrix and values: gpuglu's column LDL^T (when the measured
+// engine is another), gpuglu's LU, UMFPACK, CHOLMOD (SPD only; one BLAS thread and all
+// cores), MUMPS's LDL^T through PETSc and, in CUDA builds with cuDSS, cuDSS's Cholesky /
+// LDL^T at its defaults (cudss_ldlt) and, on indefinite matrices, with its Bunch-Kaufman
+// pivoting and 2 refinement steps (cudss_ldlt_bk). Medians after warm-ups; two JSON lines
+// per (matrix, peer): benchmark ldlt_numeric (ours_ms and peer_ms the refactorizations) and
+// ldlt_solve (the solves: gpuglu's bare, the peer's solve phase); the other phases, device
+// bytes and every solver's residual and backward error are fields of both.
 //
 //   gpuglu_ldlt_bench [--matrix SPEC|FILE.mtx|FILE.mtx.xz]... [--matrix-dir DIR] [--spd NAME[,NAME]]
 //                     [--repeat N] [--warmup N] [--analysis-repeat N] [--budget-ms MS]
 //                     [--threads N] [--backend cpu|cuda|auto] [--ordering auto|amd|metis]
 //                     [--cholmod-threads LIST] [--max-umfpack-factor-nnz N] [--max-cpu-flops F]
 //                     [--max-lu-flops F] [--deadline-s S] [--no-lu] [--no-umfpack] [--no-cholmod]
-//                     [--no-mumps] [--no-cudss] [--out FILE|-] [--device NAME] [--analyze-only]
+//                     [--no-mumps] [--no-cudss] [--no-column] [--ldlt-engine column|supernodal|auto]
+//                     [--out FILE|-] [--device NAME] [--analyze-only]
 //
 // SPD: generated Laplacians and elasticity (lap*, elast3d), files in a folder named spd,
 // and the names given to --spd; gpuglu then skips its scaling (PETSc's MAT_SPD), CHOLMOD
@@ -67,7 +71,8 @@ struct Args {
   gpuglu::Ordering ordering = gpuglu::Ordering::automatic;
   std::string out = "docs/performance/results.jsonl";
   std::string device;
-  bool lu = true, umfpack = true, cholmod = true, mumps = true, cudss = true, analyze_only = false;
+  bool column = true, lu = true, umfpack = true, cholmod = true, mumps = true, cudss = true, analyze_only = false;
+  gpuglu::LuEngine ldlt_engine = gpuglu::LuEngine::automatic;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -77,7 +82,7 @@ struct Args {
                "[--budget-ms MS] [--threads N] [--backend cpu|cuda|auto] [--ordering auto|amd|metis] "
                "[--cholmod-threads 1,all] [--max-umfpack-factor-nnz N] [--max-cpu-flops F] [--max-lu-flops F] "
                "[--deadline-s S] [--no-lu] "
-               "[--no-umfpack] [--no-cholmod] [--no-mumps] [--no-cudss] [--out FILE|-] [--device NAME] "
+               "[--no-umfpack] [--no-cholmod] [--no-mumps] [--no-cudss] [--no-column] [--ldlt-engine E] [--out FILE|-] [--device NAME] "
                "[--analyze-only]\n",
                why.c_str());
   std::exit(2);
@@ -111,6 +116,12 @@ Args parse(int argc, char** argv) {
     else if (k == "--no-umfpack") a.umfpack = false;
     else if (k == "--no-cholmod") a.cholmod = false;
     else if (k == "--no-mumps") a.mumps = false;
+    else if (k == "--no-column") a.column = false;
+    else if (k == "--ldlt-engine") {
+      const auto e = gpuglu::parse_lu_engine(r.value());
+      if (!e) usage("--ldlt-engine takes column, supernodal or auto");
+      a.ldlt_engine = *e;
+    }
     else if (k == "--no-cudss") a.cudss = false;
     else if (k == "--analyze-only") a.analyze_only = true;
     else if (k == "--backend") {
@@ -195,6 +206,9 @@ std::vector<PeerOutcome> run_peers(const gb::SymProblem& p, const gb::OursLdlt& 
     std::fflush(stdout);
   };
   const std::string cpu_guard = too_big(ours.flops, args.max_cpu_flops, "flops", "--max-cpu-flops");
+  if (args.column)
+    add("gpuglu_ldlt_column", too_big(ours.flops, args.max_lu_flops, "flops", "--max-lu-flops"),
+        [&] { return gb::run_gpuglu_ldlt_column(p, run, args.budget_ms, o); });
   if (args.lu)
     add("gpuglu_lu", too_big(ours.flops, args.max_lu_flops, "flops", "--max-lu-flops"),
         [&] { return gb::run_gpuglu_lu(p, run, args.budget_ms, o); });
@@ -238,18 +252,24 @@ std::vector<PeerOutcome> run_peers(const gb::SymProblem& p, const gb::OursLdlt& 
   if (args.mumps) add("mumps_ldlt", cpu_guard, [&] { return gb::run_mumps_ldlt(p, run, args.budget_ms); });
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
-  if (args.cudss && args.backend == gpuglu::Backend::cuda)
-    add("cudss_ldlt", {}, [&] {
+  // cuDSS at its defaults, and (indefinite only) with its Bunch-Kaufman pivoting and refinement.
+  auto cudss = [&](bool bunch_kaufman) {
+    return [&, bunch_kaufman] {
       const gb::Triangle lower = gb::lower_triangle(p.a);
       gb::SymPeerTimes t;
       std::vector<double> x;
-      static_cast<gb::PeerTimes&>(t) =
-          gb::run_cudss_symmetric(lower.m, lower.values(p, 1), p.spd, p.b, run, args.budget_ms, x, t.extra);
+      static_cast<gb::PeerTimes&>(t) = gb::run_cudss_symmetric(lower.m, lower.values(p, 1), p.spd, p.b, run,
+                                                               args.budget_ms, x, t.extra, bunch_kaufman);
       const gb::Accuracy acc = gb::accuracy(p, x.data());
       t.residual = acc.residual;
       t.backward_error = acc.backward_error;
       return t;
-    });
+    };
+  };
+  if (args.cudss && args.backend == gpuglu::Backend::cuda) {
+    add("cudss_ldlt", {}, cudss(false));
+    if (!p.spd) add("cudss_ldlt_bk", {}, cudss(true));
+  }
 #endif
   return peers;
 }
@@ -295,6 +315,12 @@ void write_records(const gb::SymProblem& p, const gb::OursLdlt& ours, std::vecto
       r.extra["peer_blas_library"] = blas.library;
     }
     gb::append_record(out, r, date, device);
+    // The same pair on the solve (bare triangular solves against the peer's solve phase).
+    gb::Record sr = r;
+    sr.benchmark = "ldlt_solve";
+    sr.ours_ms = ours.failure.empty() ? ours.solve_ms : NAN;
+    sr.peer_ms = q.ok() ? q.t.solve_ms : NAN;
+    gb::append_record(out, sr, date, device);
   }
 }
 
@@ -319,6 +345,7 @@ int main(int argc, char** argv) {
   o.backend = args.backend;
   o.num_threads = args.threads;
   o.ordering = args.ordering;
+  o.ldlt_engine = args.ldlt_engine;
   const gb::PeerRun run{args.warmup, args.repeat};
   const double started_ms = gb::now_ms();
   int failures = 0;

@@ -19,7 +19,9 @@ std::string variant(const char* what, Backend b, const Options& o) {
 }
 
 void put_schedule(const Schedule& s, Extras& x) {
-  x["levels"] = static_cast<double>(s.num_levels());
+  x["levels"] = static_cast<double>(s.supernodal() ? s.supernodes.num_levels() : s.num_levels());
+  x["engine"] = std::string(to_string(s.kind));
+  if (s.supernodal()) x["supernodes"] = static_cast<double>(s.supernodes.count);
   x["flops"] = s.factor_flops;
   x["ordering"] = std::string(to_string(s.ordering));
   x["symmetric_pairs"] = static_cast<double>(s.symmetric_pairs);
@@ -162,6 +164,25 @@ Extras analyze_only(const SymProblem& p, const Options& o) {
   return x;
 }
 
+SymPeerTimes run_gpuglu_ldlt_column(const SymProblem& p, const PeerRun& r, double budget_ms, const Options& o) {
+  Options column = o;
+  column.ldlt_engine = LuEngine::column;
+  const OursLdlt ours = run_ours_ldlt(p, r, budget_ms, 1, column);
+  if (!ours.failure.empty()) throw std::runtime_error("gpuglu column LDL^T: " + ours.failure);
+  SymPeerTimes t;
+  t.analyze_ms = ours.analysis_ms;
+  t.factor_ms = ours.first_factor_ms;
+  t.refactor_ms = ours.refactor_ms;
+  t.solve_ms = ours.solve_ms;
+  t.repeat = ours.repeat;
+  t.nnz_factor = ours.nnz_factor;
+  t.residual = std::get<double>(ours.extra.at("residual"));
+  t.backward_error = std::get<double>(ours.extra.at("backward_error"));
+  t.extra["peer_variant"] = ours.variant + "-column";
+  if (ours.extra.count("device_bytes")) t.extra["peer_device_peak_bytes"] = ours.extra.at("device_bytes");
+  return t;
+}
+
 SymPeerTimes run_gpuglu_lu(const SymProblem& p, const PeerRun& r0, double budget_ms, const Options& o) {
   SparseLU lu(o);
   SymPeerTimes t;
@@ -189,6 +210,7 @@ SymPeerTimes run_gpuglu_lu(const SymProblem& p, const PeerRun& r0, double budget
   t.backward_error = acc.backward_error;
   lu.set_refinement(0, o.refine_tolerance);
   t.solve_ms = median_ms(r.warmup, r.repeat, [&] { lu.solve(p.b.data(), x.data()); });
+  if (lu.device_bytes() > 0) t.extra["peer_device_peak_bytes"] = static_cast<double>(lu.device_bytes());
   return t;
 }
 

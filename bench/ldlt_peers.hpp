@@ -14,6 +14,8 @@ namespace gpuglu::bench {
 
 // gpuglu's LU (SparseLU) on the full matrix: the LDL^T's own fallback, and its baseline.
 SymPeerTimes run_gpuglu_lu(const SymProblem& p, const PeerRun& r, double budget_ms, const Options& o);
+// The column LDL^T (ldlt_engine column) on the same backend: peer gpuglu_ldlt_column.
+SymPeerTimes run_gpuglu_ldlt_column(const SymProblem& p, const PeerRun& r, double budget_ms, const Options& o);
 // UMFPACK's LU with partial pivoting, on one BLAS thread.
 SymPeerTimes run_umfpack_sym(const SymProblem& p, const PeerRun& r, double budget_ms);
 // CHOLMOD's supernodal LL^T (its default ordering), SPD only: one analysis, then per entry of

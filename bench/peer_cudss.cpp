@@ -69,6 +69,10 @@ struct CudssCase {
   cudssMatrixViewType_t mview = CUDSS_MVIEW_FULL;
   const std::vector<Scalar>* b = nullptr;
   double budget_ms = 0;
+  // Bunch-Kaufman pivoting (CUDSS_PIVOT_BUNCH_KAUFMAN) with refinement_steps of cuDSS's
+  // iterative refinement (CUDSS_CONFIG_IR_N_STEPS); off: cuDSS's defaults.
+  bool bunch_kaufman = false;
+  int refinement_steps = 2;
   // Set: the first solve only (no refactorizations, one SOLVE), the uploads, the handle's
   // creation and the download timed into it as well.
   CudssFirstSolve* first = nullptr;
@@ -114,6 +118,12 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
     }
     check(cudssCreate(&h), "cudssCreate");
     check(cudssConfigCreate(&cfg), "cudssConfigCreate");
+    if (c.bunch_kaufman) {
+      const cudssPivotType_t pivot = CUDSS_PIVOT_BUNCH_KAUFMAN;
+      check(cudssConfigSet(cfg, CUDSS_CONFIG_PIVOT_TYPE, &pivot, sizeof pivot), "cudssConfigSet(PIVOT_TYPE)");
+      const int steps = c.refinement_steps;
+      check(cudssConfigSet(cfg, CUDSS_CONFIG_IR_N_STEPS, &steps, sizeof steps), "cudssConfigSet(IR_N_STEPS)");
+    }
     check(cudssDataCreate(h, &data), "cudssDataCreate");
     check(cudssMatrixCreateCsr(&ma, n, n, a.nnz(), d_rowptr, nullptr, d_colind, d_val[0], CUDA_R_32I, CUDA_R_32I,
                                value_type<Scalar>(), c.mtype, c.mview, CUDSS_BASE_ZERO),
@@ -156,6 +166,9 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
       // INFO: > 0 after a factorization that met a zero pivot (SPD: a non-positive one) there.
       const std::vector<int64_t> info = data_get_ints(h, data, CUDSS_DATA_INFO, 1);
       if (!info.empty()) e["peer_info"] = static_cast<double>(info[0]);
+      // Its memory estimates: [0] permanent, [1] peak device bytes (after the analysis).
+      const std::vector<int64_t> memory = data_get_ints(h, data, CUDSS_DATA_MEMORY_ESTIMATES, 16);
+      if (memory.size() > 1) e["peer_device_peak_bytes"] = static_cast<double>(memory[1]);
       const std::vector<int64_t> npivots = data_get_ints(h, data, CUDSS_DATA_NPIVOTS, 1);
       if (!npivots.empty()) e["peer_perturbed_pivots"] = static_cast<double>(npivots[0]);
       // Inertia: of a real symmetric or a Hermitian A (a complex symmetric one has none).
@@ -207,8 +220,10 @@ CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const
 
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
-                              std::vector<double>& x, Extras& extra) {
+                              std::vector<double>& x, Extras& extra, bool bunch_kaufman) {
   CudssCase<double> c;
+  c.bunch_kaufman = bunch_kaufman && !spd;
+  if (c.bunch_kaufman) extra["peer_pivot"] = std::string("bunch-kaufman, 2 refinement steps");
   c.m = &lower;
   c.second_values = &second_values;
   c.mtype = spd ? CUDSS_MTYPE_SPD : CUDSS_MTYPE_SYMMETRIC;

@@ -30,11 +30,12 @@ CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const
 // its own pivoting and perturbation), on the lower triangle in CSR (CUDSS_MVIEW_LOWER).
 // Refactorizations alternate lower's values and second_values as time_refactor says, ending
 // on lower's; x is the solution of the last solve (the caller checks it against A); extra
-// gets cuDSS's own statistics (INFO, perturbed pivots, inertia, nnz). budget_ms as
-// fit_to_budget.
+// gets cuDSS's own statistics (INFO, perturbed pivots, inertia, nnz, peak device memory).
+// budget_ms as fit_to_budget. bunch_kaufman (indefinite only): cuDSS 1.0's Bunch-Kaufman
+// pivoting with 2 steps of its refinement instead of its defaults.
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
-                              std::vector<double>& x, Extras& extra);
+                              std::vector<double>& x, Extras& extra, bool bunch_kaufman = false);
 
 // cuDSS on complex values (CUDA_C_64F), gpuglu_complex_bench's peer: general = LU of the full
 // matrix m (CUDSS_MTYPE_GENERAL); symmetric (A = A^T) and hermitian (A = A^H) = LDL^T / LDL^H

@@ -114,9 +114,11 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
     int32_t widest = 0;
     for (int32_t k = 0; k < sn.count; ++k) widest = std::max(widest, sn.cols(k));
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "supernodes: %d on C + C^T (widest %d columns), supernodal levels: %d, "
-                                     "explicit zeros: %" PetscInt64_FMT "\n",
-                                     sn.count, widest, sn.num_levels(), (PetscInt64)sn.explicit_zeros));
+                                     "supernodes: %d on %s (widest %d columns), supernodal levels: %d, "
+                                     "explicit zeros: %" PetscInt64_FMT "%s\n",
+                                     sn.count, s.symmetric() ? "C" : "C + C^T", widest, sn.num_levels(),
+                                     (PetscInt64)sn.explicit_zeros,
+                                     s.symmetric() ? "; Bunch-Kaufman 1x1/2x2 pivots inside supernodes" : ""));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
                                      s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
@@ -204,6 +206,10 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
                                      "gpuglu incomplete Cholesky, ICC(%d) by levels of fill (%s), in PETSc's "
                                      "ordering:\n",
                                      f->options.ilu_levels, f->solver.hermitian() ? "L D L^H" : "L D L^T"));
+  else if (f->solver.symmetric() && f->solver.analyzed() &&
+           f->solver->schedule().kind == FactorKind::supernodal_ldlt)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LDL^T (supernodal, Bunch-Kaufman 1x1/2x2 pivots inside "
+                                             "supernodes):\n"));
   else if (f->solver.symmetric())
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse %s (Chen & Wang, right-looking by levels of the "
                                              "elimination tree, static pivots):\n",

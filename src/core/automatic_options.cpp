@@ -2,8 +2,8 @@
 
 namespace gpuglu {
 
-LuEngine resolve_engine(LuEngine requested, const Options& o, const AutomaticFacts& f) {
-  if (requested != LuEngine::automatic) return requested;
+LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) {
+  if (o.lu_engine != LuEngine::automatic) return o.lu_engine;
   if (f.complex || o.ilu_levels >= 0) return LuEngine::column;
   switch (o.backend) {
     case Backend::cpu: return LuEngine::column;
@@ -16,9 +16,13 @@ LuEngine resolve_engine(LuEngine requested, const Options& o, const AutomaticFac
   return o.auto_gpu_min_factor_nnz >= 0 && f.device_usable ? LuEngine::supernodal : LuEngine::column;
 }
 
-LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) { return resolve_engine(o.lu_engine, o, f); }
-
-LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f) { return resolve_engine(o.ldlt_engine, o, f); }
+// Unlike the LU's, the supernodal LDL^T is the faster engine on the CPU too, down to a few
+// hundred unknowns (docs/performance.md, issue 28): automatic is supernodal for every real
+// complete LDL^T, on either backend.
+LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f) {
+  if (o.ldlt_engine != LuEngine::automatic) return o.ldlt_engine;
+  return f.complex || o.ilu_levels >= 0 ? LuEngine::column : LuEngine::supernodal;
+}
 
 Options resolve_automatic(const Options& o, const AutomaticFacts& f) {
   Options r = o;

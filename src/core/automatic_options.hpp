@@ -19,10 +19,9 @@ struct AutomaticFacts {
 // LuEngine::automatic: supernodal where the GPU factors a real complete LU (backend cuda, or
 // backend automatic with a usable device and auto_gpu_min_factor_nnz >= 0), column otherwise
 // (the CPU backend, complex scalars, ILU). An explicit engine stays.
-// One rule for both factorizations: resolve_lu_engine reads o.lu_engine, resolve_ldlt_engine
-// o.ldlt_engine (ICC(k), like ILU(k), has ilu_levels >= 0 and stays on the column engine).
-LuEngine resolve_engine(LuEngine requested, const Options& o, const AutomaticFacts& f);
 LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f);
+// LuEngine::automatic for the LDL^T (o.ldlt_engine): supernodal for a real complete LDL^T on
+// either backend; column for complex scalars and ICC(k). An explicit engine stays.
 LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f);
 
 // o with lu_engine resolved as above and modes.total_warps == 0 replaced by the device's

@@ -14,17 +14,18 @@
 
 namespace gpuglu::test {
 
-// The column engine (GLU3.0) on the CUDA backend: the tests that take these check its
+// The column engines (GLU3.0, Chen & Wang's LDL^T) on the CUDA backend: the tests that take these check its
 // kernels against the CPU column engine, entry for entry where the contract says so.
 inline Options cuda_options() {
   Options o;
   o.backend = Backend::cuda;
   o.lu_engine = LuEngine::column;
+  o.ldlt_engine = LuEngine::column;
   return o;
 }
 
 // What a user gets with backend cuda and nothing else set (LuEngine::automatic: the
-// supernodal engine for real matrices).
+// supernodal engines for real matrices, LU and LDL^T).
 inline Options default_cuda_options() {
   Options o;
   o.backend = Backend::cuda;
