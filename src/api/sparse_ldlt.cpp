@@ -14,7 +14,6 @@
 #include "api/engine_choice.hpp"
 #include "api/real_view.hpp"
 #include "api/sparse_ldlt_impl.hpp"
-#include "core/automatic_options.hpp"
 #include "core/scalar.hpp"
 
 namespace gpuglu {
@@ -74,17 +73,6 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   this->schedule = run_analysis(o);
   warm_up.wait();
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
-  if (this->backend == Backend::cpu) {
-    // As SparseLU: a factor the automatic backend leaves on the CPU takes the engine
-    // `automatic` picks there.
-    Options on_cpu = this->options;
-    on_cpu.backend = Backend::cpu;
-    const LuEngine engine = resolve_ldlt_engine(on_cpu, AutomaticFacts{is_complex_v<Scalar>, false, 0});
-    if (engine != o.ldlt_engine) {
-      o.ldlt_engine = engine;
-      this->schedule = run_analysis(o);
-    }
-  }
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};

@@ -29,6 +29,7 @@ PetscErrorCode print_option_tables() {
   PetscCall(print_table("-mat_gpuglu_backend", gpuglu::kBackendNames));
   PetscCall(print_table("-mat_gpuglu_ordering", gpuglu::kOrderingNames));
   PetscCall(print_table("-mat_gpuglu_lu_engine", gpuglu::kLuEngineNames));
+  PetscCall(print_table("-mat_gpuglu_ldlt_engine", gpuglu::kLuEngineNames));
   PetscCall(print_table("-mat_gpuglu_pivot_policy", gpuglu::kPivotPolicyNames));
   PetscCall(print_table("-mat_gpuglu_trsv", gpuglu::kTrsvKernelNames));
   PetscCall(print_table("-mat_gpuglu_trsv_analysis", gpuglu::kTrsvAnalysisSiteNames));

@@ -54,7 +54,7 @@ TEST(OptionTable, each_row_reaches_its_own_field) {
   }
   // Every field of Options, of its modes and of its cuda: counted by hand, so that a new
   // field without a row fails here.
-  EXPECT_EQ(option_table().size(), 48u);
+  EXPECT_EQ(option_table().size(), 49u);
   EXPECT_EQ(option_row("modes.total_warps")->name, std::string("total_warps"));
   EXPECT_EQ(option_row("no_such_field"), nullptr);
 }
@@ -197,6 +197,25 @@ TEST(AutomaticOptions, lu_engine_follows_the_one_rule) {
   EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::column);
   o.lu_engine = LuEngine::supernodal;  // an explicit engine stays
   EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::supernodal);
+}
+
+TEST(AutomaticOptions, ldlt_engine_is_supernodal_for_a_real_complete_ldlt_on_either_backend) {
+  AutomaticFacts gpu;
+  gpu.device_usable = true;
+  AutomaticFacts complex_gpu = gpu;
+  complex_gpu.complex = true;
+  Options o;
+  EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::supernodal);
+  EXPECT_EQ(resolve_ldlt_engine(o, AutomaticFacts{}), LuEngine::supernodal);
+  EXPECT_EQ(resolve_ldlt_engine(o, complex_gpu), LuEngine::column);
+  o.backend = Backend::cpu;
+  EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::supernodal);
+  o.ilu_levels = 0;  // ICC(0)
+  EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::column);
+  o = Options();
+  o.ldlt_engine = LuEngine::column;  // an explicit engine stays
+  EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::column);
+  EXPECT_EQ(resolve_automatic(o, gpu).ldlt_engine, LuEngine::column);
 }
 
 TEST(AutomaticOptions, total_warps_zero_becomes_the_device_s) {

@@ -1,4 +1,4 @@
-// SparseLDLT on the reference backend: solves against KLU and the backward error, the three
+// SparseLDLT's column engine on the reference backend: solves against KLU and the backward error, the three
 // storages giving one factor, thread counts giving the same bits, inertia against a dense
 // eigenvalue count (LAPACK), and the fallback to LU that keeps a wrong answer from being
 // reported as a solution.
@@ -23,10 +23,12 @@ namespace {
 
 using Csr = CsrMatrix<int32_t, double>;
 
+// The column engine's tests (test_supernodal_ldlt.cpp has the supernodal engine's, the default).
 Options cpu_options(int threads = 4) {
   Options o;
   o.backend = Backend::cpu;
   o.num_threads = threads;
+  o.ldlt_engine = LuEngine::column;
   return o;
 }
 

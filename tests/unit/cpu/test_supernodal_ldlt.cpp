@@ -262,13 +262,13 @@ TEST(SupernodalLdltRefactor, new_values_refactor_without_a_new_analysis) {
   EXPECT_EQ(f.analysis_count(), 1);
 }
 
-TEST(SupernodalLdltChoice, auto_keeps_the_column_engine_on_the_cpu_and_complex_supernodal_is_refused) {
+TEST(SupernodalLdltChoice, auto_is_supernodal_on_the_cpu_too_and_complex_supernodal_is_refused) {
   const Csr a = gen::from_spec("lap2d5:10x10");
   Options o;
   o.backend = Backend::cpu;
   SparseLDLT f(o);
   f.analyze(a.view());
-  EXPECT_EQ(f.schedule().kind, FactorKind::column_ldlt);
+  EXPECT_EQ(f.schedule().kind, FactorKind::supernodal_ldlt);
   Options icc = supernodal_cpu();
   icc.ilu_levels = 0;  // ICC(0) stays on the column engine
   SparseLDLT g(icc);
