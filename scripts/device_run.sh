@@ -132,6 +132,19 @@ if want sanitize || want sanitize_ldlt; then
       [[ $rc -eq 0 ]] || status=1
     done
   fi
+  # The supernodal LDL^T (issue 28): its small cases, every kernel path but the large GEMM one.
+  sn_ldlt_test=$build/tests/gpu/gpuglu_cuda_supernodal_ldlt_tests
+  if [[ -x $sn_ldlt_test ]]; then
+    for tool in ${GPUGLU_DEVICE_SANITIZE_TOOLS:-memcheck racecheck}; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$sn_ldlt_test" \
+        --gtest_filter='Matrices/CudaSupernodalLdlt.*/lap2d5*:Matrices/CudaSupernodalLdlt.*/kkt*:Matrices/CudaSupernodalLdlt.*/zero_blocks:CudaSupernodalLdltErrors.*' \
+        > "$out/sanitize_sn_ldlt_$tool.log" 2>&1
+      rc=$?
+      echo "compute-sanitizer $tool (supernodal LDL^T): exit $rc ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize_sn_ldlt_$tool.log") clean summaries)"
+      tail -3 "$out/sanitize_sn_ldlt_$tool.log"
+      [[ $rc -eq 0 ]] || status=1
+    done
+  fi
 fi
 
 # Complex scalars on the CUDA engines (issue 15): the LU, ILU and LDL^H kernels and the
