@@ -40,6 +40,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
     if (s.kind == FactorKind::supernodal_ldlt) {
       pivot_perm_.resize(static_cast<size_t>(s.n));
       pivot_kind_.resize(static_cast<size_t>(s.n));
+      pivot_off_.resize(static_cast<size_t>(s.n));
     }
     if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
     refine_work_.resize(s.n);
@@ -97,7 +98,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   }
   bool pivot_signs(PivotSigns& out) override {
     if (s_.kind != FactorKind::supernodal_ldlt) return false;
-    out = reference::supernodal_ldlt_inertia(s_, panels_.data(), pivot_kind_.data());
+    out = reference::supernodal_ldlt_inertia(s_, panels_.data(), pivots());
     return true;
   }
   Backend backend() const noexcept override { return Backend::cpu; }
@@ -133,8 +134,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
                    [&](int32_t j) { return s_.supernodes.pivot_position(j); }, out))
         return out;
       if (s_.kind == FactorKind::supernodal_ldlt)
-        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivot_perm_.data(), pivot_kind_.data(),
-                                                      rule, threads_);
+        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_);
       else
         out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
       return out;
@@ -144,8 +144,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   void triangular_solves(const T* b, T* x, bool transpose) {
     if constexpr (std::is_same_v<T, double>) {
       if (s_.kind == FactorKind::supernodal_ldlt) {
-        reference::solve_supernodal_ldlt(s_, panels_.data(), pivot_perm_.data(), pivot_kind_.data(), b, x,
-                                         solve_work_.data());
+        reference::solve_supernodal_ldlt(s_, panels_.data(), pivots(), b, x, solve_work_.data());
         return;
       }
       if (s_.supernodal()) {
@@ -173,6 +172,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<double> panels_;  // the supernodal engines' (include/gpuglu/supernodes.hpp), real only
   std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)
   std::vector<int8_t> pivot_kind_;
+  std::vector<double> pivot_off_;
+  reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
   std::vector<T> solve_work_;
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals

@@ -35,11 +35,12 @@ void swap_symmetric(const Panel& a, int32_t i, int32_t j, int32_t* perm) {
   std::swap(perm[i], perm[j]);
 }
 
-// max |a(i, k)| over rows from..nr-1 of column k; finite says whether all were finite.
+// max |a(i, k)| over rows from..ns-1 of column k (the diagonal block: the pivot rule sees it
+// alone, core/bunch_kaufman.hpp); finite says whether all were finite.
 double column_max(const Panel& a, int32_t k, int64_t from, bool& finite_column) {
   double m = 0.0;
   finite_column = true;
-  for (int64_t i = from; i < a.nr; ++i) {
+  for (int64_t i = from; i < a.ns; ++i) {
     const double v = std::fabs(a(i, k));
     m = v > m ? v : m;
     finite_column &= v <= std::numeric_limits<double>::max();
@@ -54,11 +55,12 @@ struct NodeOutcome {
 
 class NodeFactor {
  public:
-  NodeFactor(const Supernodes& sn, int32_t s, double* panels, int32_t* perm, int8_t* kind, const PivotRule& rule)
+  NodeFactor(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots, const PivotRule& rule)
       : a_{panels + sn.l_ptr[s], sn.nrows(s), sn.cols(s)},
         first_(sn.first[s]),
-        perm_(perm + sn.first[s]),
-        kind_(kind + sn.first[s]),
+        perm_(pivots.perm + sn.first[s]),
+        kind_(pivots.kind + sn.first[s]),
+        off_(pivots.off + sn.first[s]),
         rule_(rule) {
     for (int32_t k = 0; k < a_.ns; ++k) perm_[k] = k;
   }
@@ -101,7 +103,7 @@ class NodeFactor {
       if (r >= 0) {
         double omega_r = 0.0;
         for (int32_t m = k; m < r; ++m) omega_r = std::max(omega_r, std::fabs(a_(r, m)));
-        for (int64_t i = r + 1; i < a_.nr; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
+        for (int64_t i = r + 1; i < a_.ns; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
         choice = bunch_kaufman_choice(std::fabs(a_(k, k)), omega1, std::fabs(a_(r, r)), omega_r);
       }
       if (choice == PivotChoice::one_at_r) swap_symmetric(a_, k, r, perm_);
@@ -155,6 +157,8 @@ class NodeFactor {
     note_ratio(std::fabs(det) / std::fabs(e), colmax);
     kind_[k] = kPivotFirstOfTwo;
     kind_[k + 1] = kPivotSecondOfTwo;
+    off_[k] = e;
+    a_(k + 1, k) = 0.0;  // L11 stays unit lower triangular; e lives in off
     const int32_t nw = j1 - k - 2;
     w_.assign(static_cast<size_t>(2 * std::max(nw, 0)), 0.0);
     for (int32_t c = k + 2; c < j1; ++c) {
@@ -189,11 +193,14 @@ class NodeFactor {
 
  public:
   // w = D_blk L(row, blk)^T for the block's columns j0 .. j1 - 1 (factored).
-  void d_times_row(int32_t j0, int32_t j1, int64_t row, double* w) const { d_times_row(a_, kind_, j0, j1, row, w); }
-  static void d_times_row(const Panel& a, const int8_t* kind, int32_t j0, int32_t j1, int64_t row, double* w) {
+  void d_times_row(int32_t j0, int32_t j1, int64_t row, double* w) const {
+    d_times_row(a_, kind_, off_, j0, j1, row, w);
+  }
+  static void d_times_row(const Panel& a, const int8_t* kind, const double* off, int32_t j0, int32_t j1, int64_t row,
+                          double* w) {
     for (int32_t k = j0; k < j1; ++k) {
       if (kind[k] == kPivotFirstOfTwo) {
-        const double l1 = a(row, k), l2 = a(row, k + 1), e = a(k + 1, k);
+        const double l1 = a(row, k), l2 = a(row, k + 1), e = off[k];
         w[k - j0] = l1 * a(k, k) + l2 * e;
         w[k - j0 + 1] = l1 * e + l2 * a(k + 1, k + 1);
         ++k;
@@ -208,6 +215,7 @@ class NodeFactor {
   int32_t first_;
   int32_t* perm_;
   int8_t* kind_;
+  double* off_;
   const PivotRule& rule_;
   NodeOutcome out_;
   std::vector<double> w_;
@@ -215,17 +223,18 @@ class NodeFactor {
 
 // s's Schur complement L21 D L21^T, lower triangle, subtracted from its ancestors (the
 // target rule of supernodes.hpp, L panels only). pos: n entries of -1 (restored).
-void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const int8_t* kind, std::vector<int64_t>& pos,
-                      std::vector<double>& w) {
+void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
+                      std::vector<int64_t>& pos, std::vector<double>& w) {
   const int32_t ns = sn.cols(s);
   const int64_t nr = sn.nrows(s);
   const int64_t nb = nr - ns;
   if (nb == 0) return;
   const Panel a{panels + sn.l_ptr[s], nr, ns};
-  const int8_t* kinds = kind + sn.first[s];
+  const int8_t* kinds = pivots.kind + sn.first[s];
+  const double* off = pivots.off + sn.first[s];
   // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
   w.resize(static_cast<size_t>(nb * ns));
-  for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, 0, ns, ns + b, w.data() + b * ns);
+  for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
   int32_t mapped = -1;
   for (int64_t b = 0; b < nb; ++b) {
@@ -253,8 +262,8 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const int
 
 }  // namespace
 
-NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, int32_t* perm, int8_t* kind,
-                                    const PivotRule& rule, int32_t threads) {
+NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
+                                    int32_t threads) {
   const Supernodes& sn = s.supernodes;
   NumericStats total;
   const int nthreads = threads > 0 ? threads : omp_get_max_threads();
@@ -267,11 +276,11 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, int32_t* 
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (end - begin > 1)
     for (int64_t i = begin; i < end; ++i) {
       const int32_t node = sn.level_nodes[i];
-      NodeOutcome o = NodeFactor(sn, node, panels, perm, kind, rule).run();
+      NodeOutcome o = NodeFactor(sn, node, panels, pivots, rule).run();
       if (!o.failed) {
         const size_t me = static_cast<size_t>(omp_get_thread_num());
         if (scratch[me].empty()) scratch[me].assign(static_cast<size_t>(s.n), -1);
-        update_ancestors(sn, node, panels, kind, scratch[me], work[me]);
+        update_ancestors(sn, node, panels, pivots, scratch[me], work[me]);
       }
       outcomes[static_cast<size_t>(i - begin)] = o;
     }
@@ -280,8 +289,10 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, int32_t* 
   return total;
 }
 
-void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_t* perm, const int8_t* kind,
-                           const double* b, double* x, double* work) {
+void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,
+                           double* x, double* work) {
+  const int32_t* perm = pivots.perm;
+  const int8_t* kind = pivots.kind;
   const Supernodes& sn = s.supernodes;
   const int32_t n = s.n;
   double* y = work;  // C's unknowns, in the analysis's labels
@@ -297,8 +308,7 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_
     for (int32_t k = 0; k < ns; ++k) v[k] = y[f0 + perm[f0 + k]];
     for (int32_t k = 0; k < ns; ++k) {
       const double vk = v[k];
-      for (int32_t i = k + 1; i < ns; ++i)
-        if (!(i == k + 1 && kd[k] == kPivotFirstOfTwo)) v[i] -= a(i, k) * vk;
+      for (int32_t i = k + 1; i < ns; ++i) v[i] -= a(i, k) * vk;
     }
     const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
     for (int64_t i = ns; i < nr; ++i) {
@@ -308,7 +318,7 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_
     }
     for (int32_t k = 0; k < ns; ++k) {
       if (kd[k] == kPivotFirstOfTwo) {
-        const double d1 = a(k, k), e = a(k + 1, k), d2 = a(k + 1, k + 1);
+        const double d1 = a(k, k), e = pivots.off[f0 + k], d2 = a(k + 1, k + 1);
         const double det = d1 * d2 - e * e;
         const double v1 = v[k], v2 = v[k + 1];
         v[k] = (v1 * d2 - v2 * e) / det;
@@ -325,7 +335,6 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_
     const int32_t ns = sn.cols(t), f0 = sn.first[t];
     const int64_t nr = sn.nrows(t);
     const Panel a{const_cast<double*>(panels) + sn.l_ptr[t], nr, ns};
-    const int8_t* kd = kind + f0;
     v.resize(static_cast<size_t>(ns));
     const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
     for (int32_t k = 0; k < ns; ++k) {
@@ -335,8 +344,7 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_
     }
     for (int32_t k = ns - 1; k >= 0; --k) {
       double sum = 0.0;
-      for (int32_t i = k + 1; i < ns; ++i)
-        if (!(i == k + 1 && kd[k] == kPivotFirstOfTwo)) sum += a(i, k) * v[i];
+      for (int32_t i = k + 1; i < ns; ++i) sum += a(i, k) * v[i];
       v[k] -= sum;
     }
     for (int32_t k = 0; k < ns; ++k) y[f0 + perm[f0 + k]] = v[k];
@@ -344,7 +352,8 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_
   for (int32_t k = 0; k < n; ++k) x[s.col_perm[k]] = s.col_scale[s.col_perm[k]] * y[k];
 }
 
-PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const int8_t* kind) {
+PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots) {
+  const int8_t* kind = pivots.kind;
   const Supernodes& sn = s.supernodes;
   PivotSigns out;
   auto count = [&](double d) { (d > 0.0 ? out.positive : d < 0.0 ? out.negative : out.zero)++; };
@@ -360,7 +369,7 @@ PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, cons
       }
       // [d1 e; e d2]: a negative determinant is one eigenvalue of each sign; a positive one,
       // two of d1's sign.
-      const double e = l[k + 1 + k * nr], d2 = l[k + 1 + (k + 1) * nr];
+      const double e = pivots.off[j], d2 = l[k + 1 + (k + 1) * nr];
       const double det = d1 * d2 - e * e;
       if (det < 0.0) {
         ++out.negative, ++out.positive;

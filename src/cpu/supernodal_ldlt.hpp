@@ -3,9 +3,10 @@
 // (cuda/supernodal_ldlt) and the CPU backend of ldlt_engine supernodal.
 //
 // Supernode s's L panel (nr x ns, column-major, supernodes.hpp) holds, after factor():
-//   rows 0..ns-1 (the diagonal block, lower triangle): D on the diagonal, a 2 x 2 pivot's
-//     off-diagonal d at (k + 1, k) (its L entry there is 0), L11's strict lower triangle
-//     elsewhere (unit diagonal implicit); the upper triangle is not read;
+//   rows 0..ns-1 (the diagonal block, lower triangle): D's diagonal on the diagonal, L11's
+//     strict lower triangle below it (unit diagonal implicit; 0 at (k + 1, k) of a 2 x 2
+//     pivot, whose off-diagonal lives in off[first + k], so that L11 is a plain unit lower
+//     triangle for the BLAS); the upper triangle is not read;
 //   rows ns..nr-1: L21.
 // The columns are those of P_s (s's pivot order, chosen by the factorization): panel column
 // k is the supernode's local column perm[first + k]; the rows below (ancestors' columns)
@@ -13,11 +14,14 @@
 // x at first + perm[first + k] and nothing else changes. kind[first + k] is kPivotOne,
 // kPivotFirstOfTwo or kPivotSecondOfTwo (core/bunch_kaufman.hpp).
 //
-// Factorization of supernode s, pivot block by pivot block (core/bunch_kaufman.hpp): within
-// the block, right-looking 1 x 1 / 2 x 2 steps chosen by Bunch-Kaufman among the block's
-// columns (a symmetric swap moves rows of L's earlier columns too), the static-pivot test
-// (perturb or report) on 1 x 1 pivots; then the later columns of s lose L_blk D_blk L_blk^T.
-// Then s's Schur complement L21 D L21^T (lower triangle) leaves for its ancestors.
+// Factorization of supernode s: its diagonal block A11, pivot block by pivot block
+// (core/bunch_kaufman.hpp): within the block, right-looking 1 x 1 / 2 x 2 steps chosen by
+// Bunch-Kaufman among the block's columns (a symmetric swap moves rows of L's earlier
+// columns too), the static-pivot test (perturb or report) on 1 x 1 pivots, both against the
+// diagonal block's entries only; then the block's later columns lose L_blk D_blk L_blk^T.
+// The rows below follow: L21 = A21 P^T L11^{-T} D^{-1} (here eliminated with the block, on the
+// GPU by TRSM or a tiled kernel: the same numbers to rounding). Then s's Schur complement
+// L21 D L21^T (lower triangle) leaves for its ancestors.
 #include <cstdint>
 #include <vector>
 
@@ -26,18 +30,25 @@
 
 namespace gpuglu::reference {
 
+// A factorization's pivots, n entries each (the engine owns the arrays).
+struct LdltPivots {
+  int32_t* perm;  // panel column -> the supernode's local column
+  int8_t* kind;   // kPivotOne, kPivotFirstOfTwo, kPivotSecondOfTwo
+  double* off;    // at a kPivotFirstOfTwo column k: D(k + 1, k); else unused
+};
+
 // Factors the panels in place (C's values scattered, the diagonal shift added), level by
 // level of the supernodal tree, OpenMP over a level's supernodes (threads; 0: OpenMP's
-// default). perm, kind: n entries each, written.
-NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, int32_t* perm, int8_t* kind,
-                                    const PivotRule& rule, int32_t threads);
+// default). The pivots are written.
+NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
+                                    int32_t threads);
 
 // x = A^{-1} b through the factor (permutation and scaling included); work: n entries. b
 // and x may alias.
-void solve_supernodal_ldlt(const Schedule& s, const double* panels, const int32_t* perm, const int8_t* kind,
-                           const double* b, double* x, double* work);
+void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,
+                           double* x, double* work);
 
 // The signs of D (its 2 x 2 blocks by their determinant's sign).
-PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const int8_t* kind);
+PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots);
 
 }  // namespace gpuglu::reference

@@ -124,10 +124,10 @@ TEST(CudaSupernodalLdltPaths, a_large_3d_laplacian_takes_every_path_and_solves) 
   const PatternCopy pattern(a);
   cuda::CudaSupernodalLDLT gpu(s, o, -1, pattern.ref);
   const cuda::CudaSupernodalLDLT::Paths p = gpu.paths();
-  EXPECT_GT(p.whole, 0);
-  EXPECT_GT(p.blocked, 0);
-  EXPECT_GT(p.direct, 0);
-  EXPECT_GT(p.gemm, 0);
+  EXPECT_GT(p.narrow, 0);
+  EXPECT_GT(p.wide, 0);
+  EXPECT_GT(p.tiled_schur, 0);
+  EXPECT_GT(p.wide_solves, 0);
   ASSERT_EQ(gpu.factor(a.values.data(), perturbing(o)).stats.status, Status::ok);
   const std::vector<double> b = rhs_for_known_solution(a, 5);
   std::vector<double> x(b.size());

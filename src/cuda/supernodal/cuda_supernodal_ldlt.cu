@@ -2,8 +2,8 @@
 // composed of
 //   LdltPlan        the checked schedule and each level's launch plan     (ldlt_plan.hpp)
 //   DevicePanels    the L panels, A's values, the scatter and the state   (device_panels.hpp)
-//   LdltBlas        cuBLAS on the engine's stream: the blocked supernodes' later columns and
-//                   the large Schur complements, with their workspaces
+//   LdltBlas        cuBLAS on the engine's stream: the wide supernodes' diagonal blocks, L21
+//                   (TRSM), complements (DGEMM) and solves (TRSV, GEMV), with the workspaces
 //   LdltPanelSolves the solves on the panels, level by level, for the shell's refinement
 // as a recipe on the device-engine shell (engine/device_engine.hpp).
 #include "cuda/supernodal/cuda_supernodal_ldlt.hpp"
@@ -19,6 +19,7 @@
 #include "cuda/common/device_solve.hpp"
 #include "cuda/common/factor_kernels.cuh"
 #include "cuda/common/gather_kernels.cuh"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
 #include "cuda/supernodal/cublas_check.hpp"
@@ -33,14 +34,13 @@ namespace {
 
 constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default on Hopper
 
-// The GEMMs: L(:, blk) (D L(c, blk)^T) on a blocked supernode's later columns, and
-// L21 (D L21^T) in column chunks for a large complement.
 class LdltBlas {
  public:
   LdltBlas(const LdltPlan& plan, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
-    if (plan.w_doubles > 0) w_ = mem.allocate<double>(static_cast<size_t>(plan.w_doubles), "L D for the GEMMs");
+    if (plan.w_doubles > 0) w_ = mem.allocate<double>(static_cast<size_t>(plan.w_doubles), "L21 D for TRSM and GEMM");
     if (plan.c_doubles > 0)
       c_ = mem.allocate<double>(static_cast<size_t>(plan.c_doubles), "the Schur complement's GEMM workspace");
+    if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
     void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
     GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
     GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
@@ -52,8 +52,9 @@ class LdltBlas {
   LdltBlas(const LdltBlas&) = delete;
   LdltBlas& operator=(const LdltBlas&) = delete;
 
-  void factor_blocked(const kernels::LdltArgs& a, const LdltNode& b) {
-    const double one = 1.0, minus_one = -1.0;
+  // A wide supernode whole: its diagonal block, L21, its complement.
+  void factor_wide(const kernels::LdltArgs& a, const LdltNode& b) {
+    const double one = 1.0, minus_one = -1.0, zero = 0.0;
     double* l = a.sn.panels + b.l_ptr;
     for (int32_t j0 = 0; j0 < b.ns; j0 += kLdltPivotBlock) {
       const int32_t j1 = j0 + kLdltPivotBlock < b.ns ? j0 + kLdltPivotBlock : b.ns;
@@ -61,24 +62,60 @@ class LdltBlas {
       const int64_t rest = b.ns - j1;
       if (rest == 0) break;
       kernels::launch_ldlt_times_d(a, b.s, j1, rest, j0, j1, w_, rest, stream_);
-      // A(j1:nr, j1:ns) -= L(j1:nr, blk) W^T (the diagonal block's upper part is not read).
-      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, b.nr - j1, rest, j1 - j0, &minus_one,
+      // A11(j1:ns, j1:ns) -= L(j1:ns, blk) W^T (its upper part is not read).
+      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, rest, rest, j1 - j0, &minus_one,
                                          l + j1 + static_cast<int64_t>(j0) * b.nr, b.nr, w_, rest, &one,
                                          l + j1 + static_cast<int64_t>(j1) * b.nr, b.nr));
     }
+    const int64_t nb = b.nr - b.ns;
+    if (nb == 0) return;
+    // W = A21 P^T L11^{-T} = L21 D; L21 = W D^{-1}; the complement L21 W^T.
+    kernels::launch_ldlt_gather_a21(a, b.s, w_, stream_);
+    GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                       CUBLAS_DIAG_UNIT, nb, b.ns, &one, l, b.nr, w_, nb));
+    kernels::launch_ldlt_scale_l21(a, b.s, w_, stream_);
+    const double* l21 = l + b.ns;
+    for (int64_t c0 = 0; c0 < nb; c0 += b.chunk) {
+      const int64_t cols = nb - c0 < b.chunk ? nb - c0 : b.chunk;
+      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb - c0, cols, b.ns, &one, l21 + c0, b.nr,
+                                         w_ + c0, nb, &zero, c_, nb - c0));
+      kernels::launch_ldlt_schur_scatter(a, b.s, c_, nb - c0, c0, cols, stream_);
+    }
   }
 
-  void complement(const kernels::LdltArgs& a, const LdltNode& g) {
+  // A wide supernode's forward solve: v_s = L11^{-1} x(first + perm), x(below) -= L21 v_s,
+  // x(first + perm) = D^{-1} v_s.
+  void forward(const kernels::LdltArgs& a, const LdltNode& b, double* x, double* v) {
     const double one = 1.0, zero = 0.0;
-    const int64_t nb = g.nr - g.ns;
-    const double* l21 = a.sn.panels + g.l_ptr + g.ns;
-    kernels::launch_ldlt_times_d(a, g.s, g.ns, nb, 0, g.ns, w_, nb, stream_);
-    for (int64_t c0 = 0; c0 < nb; c0 += g.chunk) {
-      const int64_t cols = nb - c0 < g.chunk ? nb - c0 : g.chunk;
-      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb - c0, cols, g.ns, &one, l21 + c0, g.nr,
-                                         w_ + c0, nb, &zero, c_, nb - c0));
-      kernels::launch_ldlt_schur_scatter(a, g.s, c_, nb - c0, c0, cols, stream_);
+    const double* l = a.sn.panels + b.l_ptr;
+    double* vs = v + b.first;
+    kernels::launch_ldlt_node_gather(a, b.s, x, v, stream_);
+    GPUGLU_CUBLAS_CHECK(
+        cublasDtrsv_64(handle_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, b.ns, l, b.nr, vs, 1));
+    const int64_t nb = b.nr - b.ns;
+    if (nb > 0) {
+      GPUGLU_CUBLAS_CHECK(cublasDgemv_64(handle_, CUBLAS_OP_N, nb, b.ns, &one, l + b.ns, b.nr, vs, 1, &zero, t_, 1));
+      kernels::launch_ldlt_node_give(a, b.s, t_, x, stream_);
     }
+    kernels::launch_ldlt_node_d_solve(a, b.s, v, stream_);
+    kernels::launch_ldlt_node_put(a, b.s, v, x, stream_);
+  }
+
+  // Backward: v_s = x(first + perm) - L21^T x(below), v_s = L11^{-T} v_s, put back.
+  void backward(const kernels::LdltArgs& a, const LdltNode& b, double* x, double* v) {
+    const double one = 1.0, minus_one = -1.0;
+    const double* l = a.sn.panels + b.l_ptr;
+    double* vs = v + b.first;
+    kernels::launch_ldlt_node_gather(a, b.s, x, v, stream_);
+    const int64_t nb = b.nr - b.ns;
+    if (nb > 0) {
+      kernels::launch_ldlt_node_take(a, b.s, x, t_, stream_);
+      GPUGLU_CUBLAS_CHECK(
+          cublasDgemv_64(handle_, CUBLAS_OP_T, nb, b.ns, &minus_one, l + b.ns, b.nr, t_, 1, &one, vs, 1));
+    }
+    GPUGLU_CUBLAS_CHECK(
+        cublasDtrsv_64(handle_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, b.ns, l, b.nr, vs, 1));
+    kernels::launch_ldlt_node_put(a, b.s, v, x, stream_);
   }
 
  private:
@@ -86,35 +123,40 @@ class LdltBlas {
   cudaStream_t stream_;
   double* w_ = nullptr;
   double* c_ = nullptr;
+  double* t_ = nullptr;
 };
 
 // x = A^{-1} b on the panels: C's unknowns gathered (row_perm, row_scale), the levels forward
-// then backward, the solution scattered back (col_perm, col_scale).
+// then backward, the solution scattered back (col_perm == row_perm, col_scale == row_scale).
 class LdltPanelSolves final : public DeviceSolve {
  public:
-  LdltPanelSolves(const Schedule& s, const LdltPlan& plan, const kernels::LdltArgs& args, DeviceMemory& mem,
-                  cudaStream_t stream)
-      : plan_(plan), args_(args), n_(s.n), stream_(stream) {
+  LdltPanelSolves(const Schedule& s, const LdltPlan& plan, const kernels::LdltArgs& args, LdltBlas& blas,
+                  DeviceMemory& mem, cudaStream_t stream)
+      : plan_(plan), args_(args), blas_(blas), n_(s.n), stream_(stream) {
     perm_ = mem.upload(s.row_perm, "the solves' permutation");
     scale_ = mem.upload(s.row_scale, "the solves' scaling");
-    nodes_ = mem.upload(plan.level_nodes, "the supernodes by level");
+    nodes_ = mem.upload(plan.solve_nodes, "the supernodes of the solve kernels");
     x_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' unknowns");
     v_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' scratch");
   }
   void solve_device(const double* in, double* out, bool) override {
     if (n_ == 0) return;
     kernels::launch_gather_scaled(n_, perm_, scale_, in, x_, stream_);
-    for (const LdltPlan::Level& lv : plan_.levels)
-      kernels::launch_ldlt_forward(args_, nodes_ + lv.begin, lv.count, x_, v_, stream_);
-    for (auto lv = plan_.levels.rbegin(); lv != plan_.levels.rend(); ++lv)
-      kernels::launch_ldlt_backward(args_, nodes_ + lv->begin, lv->count, x_, v_, stream_);
-    // row_perm == col_perm and row_scale == col_scale (a symmetric schedule).
+    for (const LdltPlan::Level& lv : plan_.levels) {
+      kernels::launch_ldlt_forward(args_, nodes_ + lv.solve_begin, lv.solve_count, x_, v_, stream_);
+      for (const LdltNode& b : lv.solve_wide) blas_.forward(args_, b, x_, v_);
+    }
+    for (auto lv = plan_.levels.rbegin(); lv != plan_.levels.rend(); ++lv) {
+      kernels::launch_ldlt_backward(args_, nodes_ + lv->solve_begin, lv->solve_count, x_, v_, stream_);
+      for (const LdltNode& b : lv->solve_wide) blas_.backward(args_, b, x_, v_);
+    }
     kernels::launch_scatter_scaled(n_, perm_, scale_, x_, out, stream_);
   }
 
  private:
   const LdltPlan& plan_;
   kernels::LdltArgs args_;
+  LdltBlas& blas_;
   int32_t n_;
   cudaStream_t stream_;
   int32_t* perm_ = nullptr;
@@ -140,10 +182,12 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     args.sn = panels->args();
     args.perm = c.mem.allocate<int32_t>(static_cast<size_t>(s.n), "the pivot order");
     args.kind = c.mem.allocate<int8_t>(static_cast<size_t>(s.n), "the pivot kinds");
-    whole_nodes = c.mem.upload(plan.whole_nodes, "the supernodes factored whole");
-    direct_nodes = c.mem.upload(plan.direct_nodes, "the supernodes of the direct complements");
-    if (plan.blocked_nodes > 0 || plan.gemm_nodes > 0) blas = std::make_unique<LdltBlas>(plan, c.mem, c.stream);
-    solve = std::make_unique<LdltPanelSolves>(s, plan, args, c.mem, c.stream);
+    args.off = c.mem.allocate<double>(static_cast<size_t>(s.n), "the 2 x 2 pivots' off-diagonals");
+    narrow_nodes = c.mem.upload(plan.narrow_nodes, "the narrow supernodes");
+    schur_nodes = c.mem.upload(plan.schur_nodes, "the supernodes of the tiled complements");
+    tile_ptr = c.mem.upload(plan.tile_ptr, "the batches' tiles");
+    blas = std::make_unique<LdltBlas>(plan, c.mem, c.stream);
+    solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, c.mem, c.stream);
   }
 
   EngineFactorResult factor(const PivotRule& rule) override {
@@ -151,10 +195,13 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     panels->enqueue_scatter(rule, c.stream);
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
     for (const LdltPlan::Level& lv : plan.levels) {
-      kernels::launch_ldlt_nodes(args, whole_nodes + lv.whole_begin, lv.whole_count, c.stream);
-      for (const LdltNode& b : lv.blocked) blas->factor_blocked(args, b);
-      kernels::launch_ldlt_schur_direct(args, direct_nodes + lv.direct_begin, lv.direct_count, c.stream);
-      for (const LdltNode& g : lv.gemm) blas->complement(args, g);
+      kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.narrow_begin, lv.narrow_count, lv.narrow_max_cols,
+                                    c.stream);
+      kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
+                               lv.l21.tiles, lv.narrow_max_cols, c.stream);
+      for (const LdltNode& b : lv.wide) blas->factor_wide(args, b);
+      kernels::launch_ldlt_schur_tiles(args, schur_nodes + lv.schur.begin, tile_ptr + lv.schur.tile_begin,
+                                       lv.schur.count, lv.schur.tiles, c.stream);
     }
     events.record(1, c.stream);
     panels->enqueue_state_download(c.stream);
@@ -175,23 +222,15 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     PivotSigns out;
     if (n == 0) return out;
     std::vector<int8_t> kind(static_cast<size_t>(n));
-    std::vector<double> d(static_cast<size_t>(2 * n), 0.0);
-    // D's diagonal and, below each pivot, a 2 x 2 block's off-diagonal (read only for those).
-    std::vector<int64_t> pos(static_cast<size_t>(2 * n));
-    for (int32_t j = 0; j < n; ++j) {
-      pos[j] = plan.pivot_pos[j];
-      pos[n + j] = plan.pivot_pos[j];
-    }
-    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(kind.data(), args.kind, kind.size(), cudaMemcpyDeviceToHost, c.stream));
-    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-    for (int32_t j = 0; j < n; ++j)
-      if (kind[j] == kPivotFirstOfTwo) pos[n + j] = plan.pivot_pos[j] + 1;
+    std::vector<double> off(static_cast<size_t>(n)), d(static_cast<size_t>(n));
     DeviceMemory scratch("CudaSupernodalLDLT's inertia");
-    int64_t* d_pos = scratch.upload(pos, "D's positions");
+    const int64_t* d_pos = scratch.upload(plan.pivot_pos, "D's positions");
     double* d_vals = scratch.allocate<double>(d.size(), "D");
-    launch_gather(static_cast<int64_t>(pos.size()), d_pos, static_cast<const double*>(args.sn.panels), d_vals,
-                  c.stream);
+    launch_gather(static_cast<int64_t>(n), d_pos, static_cast<const double*>(args.sn.panels), d_vals, c.stream);
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(d.data(), d_vals, d.size() * sizeof(double), cudaMemcpyDeviceToHost, c.stream));
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(kind.data(), args.kind, kind.size(), cudaMemcpyDeviceToHost, c.stream));
+    GPUGLU_CUDA_CHECK(
+        cudaMemcpyAsync(off.data(), args.off, off.size() * sizeof(double), cudaMemcpyDeviceToHost, c.stream));
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     auto count = [&](double v) { (v > 0.0 ? out.positive : v < 0.0 ? out.negative : out.zero)++; };
     for (int32_t j = 0; j < n; ++j) {
@@ -199,7 +238,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
         count(d[j]);
         continue;
       }
-      const double d1 = d[j], e = d[n + j], d2 = d[j + 1];
+      const double d1 = d[j], e = off[j], d2 = d[j + 1];
       const double det = d1 * d2 - e * e;
       if (det < 0.0) {
         ++out.negative, ++out.positive;
@@ -218,8 +257,9 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   LdltPlan plan;
   std::unique_ptr<DevicePanels> panels;
   kernels::LdltArgs args{};
-  int32_t* whole_nodes = nullptr;
-  int32_t* direct_nodes = nullptr;
+  int32_t* narrow_nodes = nullptr;
+  int32_t* schur_nodes = nullptr;
+  int64_t* tile_ptr = nullptr;
   std::unique_ptr<LdltBlas> blas;
   std::unique_ptr<LdltPanelSolves> solve;
   StreamEvents<2> events;
@@ -228,7 +268,9 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
 namespace {
 
 const Schedule& checked(const Schedule& s) {
-  (void)plan_supernodal_ldlt(s);  // first: an inconsistent schedule touches no device
+  DeviceFacts none;  // the layout only: the device's facts are read once it is current
+  none.max_smem_per_block_optin = 1 << 30;
+  (void)plan_supernodal_ldlt(s, none);  // first: an inconsistent schedule touches no device
   return s;
 }
 
@@ -238,7 +280,7 @@ CudaSupernodalLDLT::CudaSupernodalLDLT(const Schedule& s, const Options& o, int 
     : BasicDeviceEngine<double>("CudaSupernodalLDLT", checked(s), o, device_ordinal, pattern) {
   EngineContext& c = context();
   DeviceScope scope(c.device);
-  ldlt_ = set_recipe(std::make_unique<SupernodalLdltRecipe>(c, s, plan_supernodal_ldlt(s)));
+  ldlt_ = set_recipe(std::make_unique<SupernodalLdltRecipe>(c, s, plan_supernodal_ldlt(s, device_facts(c.device))));
 }
 
 bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
@@ -249,8 +291,10 @@ bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
 
 CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   const LdltPlan& p = ldlt_->plan;
-  return {static_cast<int64_t>(p.whole_nodes.size()), p.blocked_nodes, static_cast<int64_t>(p.direct_nodes.size()),
-          p.gemm_nodes};
+  int64_t wide_solves = 0;
+  for (const LdltPlan::Level& lv : p.levels) wide_solves += static_cast<int64_t>(lv.solve_wide.size());
+  return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size()),
+          wide_solves};
 }
 
 int32_t CudaSupernodalLDLT::levels() const { return static_cast<int32_t>(ldlt_->plan.levels.size()); }

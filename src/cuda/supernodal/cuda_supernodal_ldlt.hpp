@@ -4,13 +4,12 @@
 // device-engine shell, one GPU. Plain C++ (no CUDA types).
 //
 // factor() scatters A's values into the L panels (DevicePanels, the supernodal LU's) and runs
-// the levels of the supernodal tree: per level, the supernodes factored whole by one block each
-// (Bunch-Kaufman inside each pivot block, the later columns updated in the kernel), the wide
-// ones blocked (a pivot block by one block, then cuBLAS's DGEMM on the supernode's later
-// columns), then the Schur complements L21 D L21^T: by one block each for small supernodes,
-// by DGEMM into a workspace and a scatter for large ones. solve() runs the panel solves level
-// by level (forward with D, then backward) and the shell's refinement. The factor agrees with
-// the CPU engine's to rounding (a pivot choice at a near tie may differ; both are valid).
+// the levels of the supernodal tree (ldlt_plan.hpp): narrow supernodes batched (their diagonal
+// blocks in shared memory, a block each; L21 and the Schur complements L21 D L21^T tile by
+// tile), wide ones through cuBLAS (pivot blocks by a kernel and DGEMM, L21 D by TRSM, the
+// complement by DGEMM). solve() runs the panel solves level by level (forward with D, then
+// backward; the wide supernodes by TRSV and GEMV) and the shell's refinement. The factor agrees
+// with the CPU engine's to rounding (a pivot choice at a near tie may differ; both are valid).
 #include <cstdint>
 #include <vector>
 
@@ -32,10 +31,10 @@ class CudaSupernodalLDLT final : public BasicDeviceEngine<double> {
   bool pivot_signs(PivotSigns& out) override;
 
   struct Paths {
-    int64_t whole;    // supernodes factored whole by one block
-    int64_t blocked;  // factored blocked (cuBLAS on the later columns)
-    int64_t direct;   // Schur complements by one block
-    int64_t gemm;     // by cuBLAS
+    int64_t narrow;       // supernodes factored by the batched kernels
+    int64_t wide;         // by cuBLAS (pivot blocks, TRSM, DGEMM), one by one
+    int64_t tiled_schur;  // complements formed by the batched tile kernel (the wide ones: DGEMM)
+    int64_t wide_solves;  // supernodes solved through cuBLAS's TRSV and GEMV
   };
   Paths paths() const;
   int32_t levels() const;

@@ -1,6 +1,7 @@
-// The supernodal LDL^T's kernels (ldlt_kernels.cuh): cpu/supernodal_ldlt.cpp's algorithm, a
-// thread block per supernode (or per pivot block), every thread taking the same pivot
-// decisions from values reduced over the block.
+// The supernodal LDL^T's kernels (ldlt_kernels.cuh): cpu/supernodal_ldlt.cpp's algorithm. The
+// diagonal block is factored by one thread block (in shared memory, or in place for a wide
+// supernode's pivot block), every thread taking the same pivot decisions from values reduced
+// over the block; L21 and the Schur complements are tiled over many blocks.
 #include "cuda/supernodal/ldlt_kernels.cuh"
 
 #include <cfloat>
@@ -8,34 +9,45 @@
 
 #include "core/bunch_kaufman.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/engine/device_facts.hpp"
 #include "cuda/supernodal/panel_device.cuh"
 
 namespace gpuglu::cuda::kernels {
 namespace {
 
-constexpr int kNodeThreads = 128;   // the whole-supernode kernel
-constexpr int kBlockThreads = 512;  // the blocked path's pivot block
+constexpr int kDiagonalThreads = 256;
+constexpr int kBlockThreads = 512;  // a wide supernode's pivot block
+constexpr int kTileThreads = 256;
 constexpr int kSolveThreads = 128;
 
+// A column-major matrix of `rows` rows read as p(i, j), lower triangle for the diagonal block.
 struct LPanel {
   double* l;
-  int64_t nr;
+  int64_t ld;
+  int64_t rows;  // rows the pivot rule and the block's updates see (the diagonal block's: ns)
   int32_t ns;
   int32_t first;
-  __device__ double& operator()(int64_t i, int64_t j) const { return l[i + j * nr]; }
+  __device__ double& operator()(int64_t i, int64_t j) const { return l[i + j * ld]; }
 };
 
-__device__ __forceinline__ LPanel lpanel_of(const SupernodeArgs& a, int32_t s) {
-  LPanel p;
-  p.first = a.first[s];
-  p.ns = a.first[s + 1] - p.first;
-  p.nr = a.rows_ptr[s + 1] - a.rows_ptr[s];
-  p.l = a.panels + a.l_ptr[s];
-  return p;
+struct Node {
+  int32_t first, ns;
+  int64_t nr;
+  double* l;
+};
+
+__device__ __forceinline__ Node node_of(const SupernodeArgs& a, int32_t s) {
+  Node n;
+  n.first = a.first[s];
+  n.ns = a.first[s + 1] - n.first;
+  n.nr = a.rows_ptr[s + 1] - a.rows_ptr[s];
+  n.l = a.panels + a.l_ptr[s];
+  return n;
 }
 
-// The largest value over the block and the smallest index holding it (index INT_MAX when
-// every value is 0), to every thread.
+__device__ __forceinline__ double at(const Node& n, int64_t i, int64_t j) { return n.l[i + j * n.nr]; }
+
+// The largest value over the block and the smallest index holding it, to every thread.
 __device__ void block_argmax(double& v, int& idx) {
   __shared__ double pv[32];
   __shared__ int pi[32];
@@ -64,11 +76,11 @@ __device__ void block_argmax(double& v, int& idx) {
   __syncthreads();
 }
 
-// max |a(i, k)| over rows from .. nr - 1, to every thread; +Inf when one is NaN or Inf.
+// max |p(i, k)| over rows from .. rows - 1, to every thread; +Inf when one is NaN or Inf.
 __device__ double column_max(const LPanel& p, int32_t k, int64_t from) {
   double m = 0.0;
   bool bad = false;
-  for (int64_t i = from + threadIdx.x; i < p.nr; i += blockDim.x) {
+  for (int64_t i = from + threadIdx.x; i < p.rows; i += blockDim.x) {
     const double v = fabs(p(i, k));
     m = v > m ? v : m;
     bad |= !(v <= DBL_MAX);
@@ -96,7 +108,7 @@ __device__ void swap_symmetric(const LPanel& p, int32_t i, int32_t j, int32_t* p
     p(m, i) = p(j, m);
     p(j, m) = t;
   }
-  for (int64_t m = j + 1 + threadIdx.x; m < p.nr; m += blockDim.x) {
+  for (int64_t m = j + 1 + threadIdx.x; m < p.rows; m += blockDim.x) {
     const double t = p(m, i);
     p(m, i) = p(m, j);
     p(m, j) = t;
@@ -104,9 +116,9 @@ __device__ void swap_symmetric(const LPanel& p, int32_t i, int32_t j, int32_t* p
   __syncthreads();
 }
 
-// The block's pivot steps (cpu/supernodal_ldlt.cpp's factor_block). False when a pivot
-// failed (piv.failed holds its column).
-__device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int32_t* perm, int8_t* kind,
+// The block's pivot steps (cpu/supernodal_ldlt.cpp's factor_block) on rows up to p.rows.
+// False when a pivot failed (piv.failed holds its column).
+__device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int32_t* perm, int8_t* kind, double* off,
                                    PanelPivots& piv) {
   __shared__ double w[2 * kLdltPivotBlock];
   const bool stats = threadIdx.x == 0;
@@ -123,33 +135,35 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
     if (omega1 > 0.0) {
       double m = 0.0;
       for (int32_t c = k + threadIdx.x; c < r; c += blockDim.x) m = fmax(m, fabs(p(r, c)));
-      for (int64_t i = r + 1 + threadIdx.x; i < p.nr; i += blockDim.x) m = fmax(m, fabs(p(i, r)));
+      for (int64_t i = r + 1 + threadIdx.x; i < p.rows; i += blockDim.x) m = fmax(m, fabs(p(i, r)));
       const double omega_r = block_max(m);
       choice = bunch_kaufman_choice(fabs(p(k, k)), omega1, fabs(p(r, r)), omega_r);
     }
     if (choice == PivotChoice::one_at_r) swap_symmetric(p, k, r, perm);
-    bool two = false;
     if (choice == PivotChoice::two_with_r) {
       if (r != k + 1) swap_symmetric(p, k + 1, r, perm);
       const double c0 = column_max(p, k, k), c1 = column_max(p, k + 1, k + 1);
       const double colmax = c0 > c1 ? c0 : c1;
       const double d1 = p(k, k), e = p(k + 1, k), d2 = p(k + 1, k + 1);
       const double det = d1 * d2 - e * e;
-      two = colmax <= DBL_MAX && two_by_two_usable(det, e, colmax, piv.threshold, piv.zero_pivot);
-      if (two) {
+      if (colmax <= DBL_MAX && two_by_two_usable(det, e, colmax, piv.threshold, piv.zero_pivot)) {
         if (stats) {
           const double ratio = colmax > 0.0 ? fabs(det) / fabs(e) / colmax : 0.0;
           piv.min_ratio = ratio < piv.min_ratio ? ratio : piv.min_ratio;
           piv.max_active = colmax > piv.max_active ? colmax : piv.max_active;
-          kind[k] = kPivotFirstOfTwo;
-          kind[k + 1] = kPivotSecondOfTwo;
         }
         for (int32_t c = k + 2 + threadIdx.x; c < j1; c += blockDim.x) {
           w[2 * (c - k - 2)] = p(c, k);
           w[2 * (c - k - 2) + 1] = p(c, k + 1);
         }
-        __syncthreads();
-        for (int64_t i = k + 2 + threadIdx.x; i < p.nr; i += blockDim.x) {
+        __syncthreads();  // every thread has read d1, e, d2
+        if (threadIdx.x == 0) {
+          kind[k] = kPivotFirstOfTwo;
+          kind[k + 1] = kPivotSecondOfTwo;
+          off[k] = e;
+          p(k + 1, k) = 0.0;
+        }
+        for (int64_t i = k + 2 + threadIdx.x; i < p.rows; i += blockDim.x) {
           const double v1 = p(i, k), v2 = p(i, k + 1);
           p(i, k) = (v1 * d2 - v2 * e) / det;
           p(i, k + 1) = (v2 * d1 - v1 * e) / det;
@@ -157,7 +171,7 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
         __syncthreads();
         for (int32_t c = k + 2; c < j1; ++c) {
           const double w1 = w[2 * (c - k - 2)], w2 = w[2 * (c - k - 2) + 1];
-          for (int64_t i = c + threadIdx.x; i < p.nr; i += blockDim.x) p(i, c) -= p(i, k) * w1 + p(i, k + 1) * w2;
+          for (int64_t i = c + threadIdx.x; i < p.rows; i += blockDim.x) p(i, c) -= p(i, k) * w1 + p(i, k + 1) * w2;
         }
         __syncthreads();
         k += 2;
@@ -174,12 +188,12 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
       p(k, k) = d;
       kind[k] = kPivotOne;
     }
-    for (int64_t i = k + 1 + threadIdx.x; i < p.nr; i += blockDim.x) p(i, k) /= d;
+    for (int64_t i = k + 1 + threadIdx.x; i < p.rows; i += blockDim.x) p(i, k) /= d;
     __syncthreads();
     for (int32_t c = k + 1; c < j1; ++c) {
       const double v = w[c - k - 1];
       if (v != 0.0)
-        for (int64_t i = c + threadIdx.x; i < p.nr; i += blockDim.x) p(i, c) -= p(i, k) * v;
+        for (int64_t i = c + threadIdx.x; i < p.rows; i += blockDim.x) p(i, c) -= p(i, k) * v;
     }
     __syncthreads();
     ++k;
@@ -187,27 +201,43 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
   return true;
 }
 
-// (L(row, j0 .. j1) D_blk)(k - j0), by one thread (k: a column of the factored block).
-__device__ __forceinline__ double times_d(const LPanel& p, const int8_t* kind, int64_t row, int32_t k) {
+// (L(row, :) D)(k) for a factored column k of the supernode whose pivots kind, off and
+// diagonal (p(k, k)) these are.
+template <class P>
+__device__ __forceinline__ double times_d(const P& p, const int8_t* kind, const double* off, int64_t row, int32_t k) {
   const int8_t kk = kind[k];
-  if (kk == kPivotFirstOfTwo) return p(row, k) * p(k, k) + p(row, k + 1) * p(k + 1, k);
-  if (kk == kPivotSecondOfTwo) return p(row, k - 1) * p(k, k - 1) + p(row, k) * p(k, k);
+  if (kk == kPivotFirstOfTwo) return p(row, k) * p(k, k) + p(row, k + 1) * off[k];
+  if (kk == kPivotSecondOfTwo) return p(row, k - 1) * off[k - 1] + p(row, k) * p(k, k);
   return p(row, k) * p(k, k);
 }
 
-// Columns j1 .. ns - 1 lose L(:, blk) D_blk L(c, blk)^T (their lower part).
-__device__ void update_later_columns(const LPanel& p, const int8_t* kind, int32_t j0, int32_t j1) {
+// Columns j1 .. ns - 1 of the diagonal block lose L(:, blk) D_blk L(c, blk)^T.
+__device__ void update_later_columns(const LPanel& p, const int8_t* kind, const double* off, int32_t j0, int32_t j1) {
   __shared__ double w[kLdltPivotBlock];
   for (int32_t c = j1; c < p.ns; ++c) {
-    for (int32_t k = j0 + threadIdx.x; k < j1; k += blockDim.x) w[k - j0] = times_d(p, kind, c, k);
+    for (int32_t k = j0 + threadIdx.x; k < j1; k += blockDim.x) w[k - j0] = times_d(p, kind, off, c, k);
     __syncthreads();
-    for (int64_t i = c + threadIdx.x; i < p.nr; i += blockDim.x) {
+    for (int64_t i = c + threadIdx.x; i < p.rows; i += blockDim.x) {
       double sum = 0.0;
       for (int32_t k = j0; k < j1; ++k) sum += p(i, k) * w[k - j0];
       p(i, c) -= sum;
     }
     __syncthreads();
   }
+}
+
+// The node of block b: nodes[i] with tile_ptr[i] <= b < tile_ptr[i + 1] (binary search).
+__device__ __forceinline__ int32_t node_of_tile(const int64_t* tile_ptr, int32_t count, int64_t b, int64_t& tile) {
+  int32_t lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int32_t mid = (lo + hi + 1) >> 1;
+    if (tile_ptr[mid] <= b)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  tile = b - tile_ptr[lo];
+  return lo;
 }
 
 __global__ void __launch_bounds__(256) reset_pivots_kernel(LdltArgs a, int32_t n) {
@@ -218,41 +248,144 @@ __global__ void __launch_bounds__(256) reset_pivots_kernel(LdltArgs a, int32_t n
   }
 }
 
-__global__ void __launch_bounds__(kNodeThreads) ldlt_nodes_kernel(LdltArgs a, const int32_t* nodes) {
+__global__ void __launch_bounds__(kDiagonalThreads) diagonal_kernel(LdltArgs a, const int32_t* nodes) {
+  extern __shared__ double block_smem[];
   if (input_was_bad(a.sn.state)) return;
   const int32_t s = nodes[blockIdx.x];
-  const LPanel p = lpanel_of(a.sn, s);
+  const Node n = node_of(a.sn, s);
+  const int32_t ns = n.ns;
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
+    const int64_t i = e % ns, j = e / ns;
+    if (i >= j) block_smem[e] = at(n, i, j);
+  }
+  __syncthreads();
+  const LPanel q{block_smem, ns, ns, ns, n.first};
   PanelPivots piv(a.sn.state);
-  int32_t* perm = a.perm + p.first;
-  int8_t* kind = a.kind + p.first;
-  for (int32_t j0 = 0; j0 < p.ns; j0 += kLdltPivotBlock) {
-    const int32_t j1 = j0 + kLdltPivotBlock < p.ns ? j0 + kLdltPivotBlock : p.ns;
-    if (!factor_pivot_block(p, j0, j1, perm, kind, piv)) break;
-    __syncthreads();
-    update_later_columns(p, kind, j0, j1);
+  int32_t* perm = a.perm + n.first;
+  int8_t* kind = a.kind + n.first;
+  double* off = a.off + n.first;
+  for (int32_t j0 = 0; j0 < ns; j0 += kLdltPivotBlock) {
+    const int32_t j1 = j0 + kLdltPivotBlock < ns ? j0 + kLdltPivotBlock : ns;
+    if (!factor_pivot_block(q, j0, j1, perm, kind, off, piv)) break;
+    update_later_columns(q, kind, off, j0, j1);
+  }
+  __syncthreads();
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
+    const int64_t i = e % ns, j = e / ns;
+    if (i >= j) n.l[i + j * n.nr] = block_smem[e];
   }
   if (threadIdx.x == 0) piv.publish(a.sn, s);
 }
 
-__global__ void __launch_bounds__(kBlockThreads) ldlt_block_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1) {
+__global__ void __launch_bounds__(kTileThreads) l21_kernel(LdltArgs a, const int32_t* nodes, const int64_t* tile_ptr,
+                                                           int32_t count) {
+  extern __shared__ double block_smem[];
+  int64_t tile = 0;
+  const int32_t s = nodes[node_of_tile(tile_ptr, count, blockIdx.x, tile)];
+  if (input_was_bad(a.sn.state) || a.sn.failed[s]) return;
+  const Node n = node_of(a.sn, s);
+  const int32_t ns = n.ns;
+  const int64_t row0 = ns + tile * kLdltTileRows;
+  const int rows = static_cast<int>(n.nr - row0 < kLdltTileRows ? n.nr - row0 : kLdltTileRows);
+  double* l11 = block_smem;          // ns x ns, leading dimension ns
+  double* t = block_smem + ns * ns;  // rows x ns, leading dimension kLdltTileRows
+  const int32_t* perm = a.perm + n.first;
+  const int8_t* kind = a.kind + n.first;
+  const double* off = a.off + n.first;
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
+    const int64_t i = e % ns, j = e / ns;
+    if (i >= j) l11[e] = at(n, i, j);
+  }
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(rows) * ns; e += blockDim.x) {
+    const int64_t r = e % rows, k = e / rows;
+    t[r + k * kLdltTileRows] = at(n, row0 + r, perm[k]);
+  }
+  __syncthreads();
+  // T := T L11^{-T} (unit lower L11), right-looking: column k is final before it updates.
+  for (int32_t k = 0; k + 1 < ns; ++k) {
+    const int64_t work = static_cast<int64_t>(rows) * (ns - k - 1);
+    for (int64_t e = threadIdx.x; e < work; e += blockDim.x) {
+      const int64_t r = e % rows, c = k + 1 + e / rows;
+      t[r + c * kLdltTileRows] -= t[r + k * kLdltTileRows] * l11[c + k * ns];
+    }
+    __syncthreads();
+  }
+  // T = L21 D: L21 = T D^{-1}.
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(rows) * ns; e += blockDim.x) {
+    const int64_t r = e % rows;
+    const int32_t k = static_cast<int32_t>(e / rows);
+    double v;
+    if (kind[k] == kPivotOne) {
+      v = t[r + k * kLdltTileRows] / l11[k + k * ns];
+    } else {
+      const int32_t k0 = kind[k] == kPivotFirstOfTwo ? k : k - 1;
+      const double d1 = l11[k0 + k0 * ns], d2 = l11[(k0 + 1) + (k0 + 1) * ns], e2 = off[k0];
+      const double w1 = t[r + k0 * kLdltTileRows], w2 = t[r + (k0 + 1) * kLdltTileRows];
+      const double det = d1 * d2 - e2 * e2;
+      v = k == k0 ? (w1 * d2 - w2 * e2) / det : (w2 * d1 - w1 * e2) / det;
+    }
+    n.l[row0 + r + static_cast<int64_t>(k) * n.nr] = v;
+  }
+}
+
+__global__ void __launch_bounds__(kBlockThreads) block_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1) {
   if (input_was_bad(a.sn.state)) return;
   if (*reinterpret_cast<volatile uint8_t*>(a.sn.failed + s)) return;
-  const LPanel p = lpanel_of(a.sn, s);
+  const Node n = node_of(a.sn, s);
+  const LPanel p{n.l, n.nr, n.ns, n.ns, n.first};
   PanelPivots piv(a.sn.state);
-  factor_pivot_block(p, j0, j1, a.perm + p.first, a.kind + p.first, piv);
+  factor_pivot_block(p, j0, j1, a.perm + n.first, a.kind + n.first, a.off + n.first, piv);
   if (threadIdx.x == 0) piv.publish(a.sn, s);
 }
 
 __global__ void __launch_bounds__(256) times_d_kernel(LdltArgs a, int32_t s, int64_t row0, int64_t rows, int32_t j0,
                                                       int32_t j1, double* w, int64_t ldw) {
-  const LPanel p = lpanel_of(a.sn, s);
-  const int8_t* kind = a.kind + p.first;
+  const Node n = node_of(a.sn, s);
+  const LPanel p{n.l, n.nr, n.nr, n.ns, n.first};
+  const int8_t* kind = a.kind + n.first;
+  const double* off = a.off + n.first;
   const int64_t total = rows * (j1 - j0);
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t i = e % rows;
     const int32_t k = j0 + static_cast<int32_t>(e / rows);
-    w[i + (k - j0) * ldw] = times_d(p, kind, row0 + i, k);
+    w[i + (k - j0) * ldw] = times_d(p, kind, off, row0 + i, k);
+  }
+}
+
+__global__ void __launch_bounds__(256) gather_a21_kernel(LdltArgs a, int32_t s, double* w) {
+  const Node n = node_of(a.sn, s);
+  const int64_t nb = n.nr - n.ns;
+  const int32_t* perm = a.perm + n.first;
+  const int64_t total = nb * n.ns;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t i = e % nb, k = e / nb;
+    w[e] = at(n, n.ns + i, perm[k]);
+  }
+}
+
+__global__ void __launch_bounds__(256) scale_l21_kernel(LdltArgs a, int32_t s, const double* w) {
+  const Node n = node_of(a.sn, s);
+  const int64_t nb = n.nr - n.ns;
+  const int8_t* kind = a.kind + n.first;
+  const double* off = a.off + n.first;
+  const int64_t total = nb * n.ns;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t i = e % nb;
+    const int32_t k = static_cast<int32_t>(e / nb);
+    double v;
+    if (kind[k] == kPivotOne) {
+      v = w[e] / at(n, k, k);
+    } else {
+      const int32_t k0 = kind[k] == kPivotFirstOfTwo ? k : k - 1;
+      const double d1 = at(n, k0, k0), d2 = at(n, k0 + 1, k0 + 1), e2 = off[k0];
+      const double w1 = w[i + k0 * nb], w2 = w[i + (k0 + 1) * nb];
+      const double det = d1 * d2 - e2 * e2;
+      v = k == k0 ? (w1 * d2 - w2 * e2) / det : (w2 * d1 - w1 * e2) / det;
+    }
+    n.l[n.ns + i + static_cast<int64_t>(k) * n.nr] = v;
   }
 }
 
@@ -271,7 +404,7 @@ __device__ __forceinline__ int64_t row_in(const SupernodeArgs& a, int32_t t, int
   return lo;
 }
 
-// target(r_a, r_b) -= value (a >= b, below rows of s).
+// target(r_a, r_b) -= value (a >= b, rows below s).
 __device__ __forceinline__ void subtract_at(const SupernodeArgs& a, int32_t ra, int32_t rb, double value) {
   const int32_t t = a.of_col[rb];
   const int64_t cb = rb - a.first[t];
@@ -280,27 +413,54 @@ __device__ __forceinline__ void subtract_at(const SupernodeArgs& a, int32_t ra, 
   atomicAdd(a.panels + a.l_ptr[t] + cb * nrt + pos, -value);
 }
 
-__global__ void __launch_bounds__(128) ldlt_schur_direct_kernel(LdltArgs a, const int32_t* nodes) {
-  const int32_t s = nodes[blockIdx.x];
-  if (a.sn.failed[s] || input_was_bad(a.sn.state)) return;
-  const LPanel p = lpanel_of(a.sn, s);
-  const int64_t nb = p.nr - p.ns;
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + p.ns;
-  const int8_t* kind = a.kind + p.first;
-  for (int64_t e = threadIdx.x; e < nb * nb; e += blockDim.x) {
-    const int64_t ia = e % nb, ib = e / nb;
-    if (ia < ib) continue;
-    double sum = 0.0;
-    for (int32_t k = 0; k < p.ns; ++k) sum += p(p.ns + ia, k) * times_d(p, kind, p.ns + ib, k);
-    subtract_at(a.sn, below[ia], below[ib], sum);
+__global__ void __launch_bounds__(256) schur_tiles_kernel(LdltArgs a, const int32_t* nodes, const int64_t* tile_ptr,
+                                                          int32_t count) {
+  __shared__ double as[kLdltSchurTile][kLdltSchurTile + 1];
+  __shared__ double bs[kLdltSchurTile][kLdltSchurTile + 1];
+  int64_t tile = 0;
+  const int32_t s = nodes[node_of_tile(tile_ptr, count, blockIdx.x, tile)];
+  if (input_was_bad(a.sn.state) || a.sn.failed[s]) return;
+  const Node n = node_of(a.sn, s);
+  const LPanel p{n.l, n.nr, n.nr, n.ns, n.first};
+  const int64_t nb = n.nr - n.ns;
+  const int8_t* kind = a.kind + n.first;
+  const double* off = a.off + n.first;
+  // Lower tiles (ta >= tb) in order: tile = ta (ta + 1) / 2 + tb.
+  int64_t ta = static_cast<int64_t>((sqrt(8.0 * static_cast<double>(tile) + 1.0) - 1.0) / 2.0);
+  while (ta * (ta + 1) / 2 > tile) --ta;
+  while ((ta + 1) * (ta + 2) / 2 <= tile) ++ta;
+  const int64_t tb = tile - ta * (ta + 1) / 2;
+  const int64_t a0 = ta * kLdltSchurTile, b0 = tb * kLdltSchurTile;
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;  // 8 rows of warps
+  double acc[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int32_t kc = 0; kc < n.ns; kc += kLdltSchurTile) {
+    for (int e = threadIdx.x; e < kLdltSchurTile * kLdltSchurTile; e += blockDim.x) {
+      const int r = e / kLdltSchurTile, kk = e % kLdltSchurTile;
+      const int32_t k = kc + kk;
+      const bool in_k = k < n.ns;
+      as[r][kk] = in_k && a0 + r < nb ? p(n.ns + a0 + r, k) : 0.0;
+      bs[r][kk] = in_k && b0 + r < nb ? times_d(p, kind, off, n.ns + b0 + r, k) : 0.0;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < kLdltSchurTile; ++kk) {
+      const double bv = bs[tx][kk];
+      for (int q = 0; q < 4; ++q) acc[q] += as[ty + 8 * q][kk] * bv;
+    }
+    __syncthreads();
+  }
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
+  const int64_t ib = b0 + tx;
+  for (int q = 0; q < 4; ++q) {
+    const int64_t ia = a0 + ty + 8 * q;
+    if (ia < nb && ib < nb && ia >= ib) subtract_at(a.sn, below[ia], below[ib], acc[q]);
   }
 }
 
-__global__ void __launch_bounds__(256) ldlt_schur_scatter_kernel(LdltArgs a, int32_t s, const double* c, int64_t ldc,
-                                                                 int64_t c0, int64_t cols) {
-  const LPanel p = lpanel_of(a.sn, s);
-  const int64_t nb = p.nr - p.ns;
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + p.ns;
+__global__ void __launch_bounds__(256) schur_scatter_kernel(LdltArgs a, int32_t s, const double* c, int64_t ldc,
+                                                            int64_t c0, int64_t cols) {
+  const Node n = node_of(a.sn, s);
+  const int64_t nb = n.nr - n.ns;
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
   const int64_t rows = nb - c0;
   const int64_t total = rows * cols;
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
@@ -311,84 +471,133 @@ __global__ void __launch_bounds__(256) ldlt_schur_scatter_kernel(LdltArgs a, int
   }
 }
 
+// y = D^{-1} y for the pivots of one supernode, by the calling thread for pivot k (the
+// first of a 2 x 2 pair takes both; the second none).
+__device__ __forceinline__ void d_solve_at(const Node& n, const int8_t* kind, const double* off, double* y, int32_t k) {
+  if (kind[k] == kPivotOne) {
+    y[k] /= at(n, k, k);
+  } else if (kind[k] == kPivotFirstOfTwo) {
+    const double d1 = at(n, k, k), e = off[k], d2 = at(n, k + 1, k + 1);
+    const double det = d1 * d2 - e * e;
+    const double y1 = y[k], y2 = y[k + 1];
+    y[k] = (y1 * d2 - y2 * e) / det;
+    y[k + 1] = (y2 * d1 - y1 * e) / det;
+  }
+}
+
 __global__ void __launch_bounds__(kSolveThreads) forward_kernel(LdltArgs a, const int32_t* nodes, double* x, double* v) {
   const int32_t s = nodes[blockIdx.x];
-  const LPanel p = lpanel_of(a.sn, s);
-  const int32_t* perm = a.perm + p.first;
-  const int8_t* kind = a.kind + p.first;
-  double* y = v + p.first;
-  for (int32_t k = threadIdx.x; k < p.ns; k += blockDim.x) y[k] = x[p.first + perm[k]];
+  const Node n = node_of(a.sn, s);
+  const int32_t* perm = a.perm + n.first;
+  double* y = v + n.first;
+  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) y[k] = x[n.first + perm[k]];
   __syncthreads();
-  for (int32_t k = 0; k < p.ns; ++k) {
+  for (int32_t k = 0; k + 1 < n.ns; ++k) {
     const double yk = y[k];
-    const int32_t from = kind[k] == kPivotFirstOfTwo ? k + 2 : k + 1;
-    for (int32_t i = from + threadIdx.x; i < p.ns; i += blockDim.x) y[i] -= p(i, k) * yk;
+    for (int32_t i = k + 1 + threadIdx.x; i < n.ns; i += blockDim.x) y[i] -= at(n, i, k) * yk;
     __syncthreads();
   }
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + p.ns;
-  for (int64_t i = p.ns + threadIdx.x; i < p.nr; i += blockDim.x) {
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
+  for (int64_t i = n.ns + threadIdx.x; i < n.nr; i += blockDim.x) {
     double sum = 0.0;
-    for (int32_t k = 0; k < p.ns; ++k) sum += p(i, k) * y[k];
-    atomicAdd(x + below[i - p.ns], -sum);
+    for (int32_t k = 0; k < n.ns; ++k) sum += at(n, i, k) * y[k];
+    atomicAdd(x + below[i - n.ns], -sum);
   }
   __syncthreads();
-  for (int32_t k = threadIdx.x; k < p.ns; k += blockDim.x) {
-    double out;
-    if (kind[k] == kPivotFirstOfTwo) {
-      const double d1 = p(k, k), e = p(k + 1, k), d2 = p(k + 1, k + 1);
-      out = (y[k] * d2 - y[k + 1] * e) / (d1 * d2 - e * e);
-    } else if (kind[k] == kPivotSecondOfTwo) {
-      const double d1 = p(k - 1, k - 1), e = p(k, k - 1), d2 = p(k, k);
-      out = (y[k] * d1 - y[k - 1] * e) / (d1 * d2 - e * e);
-    } else {
-      out = y[k] / p(k, k);
-    }
-    x[p.first + perm[k]] = out;
-  }
+  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) d_solve_at(n, a.kind + n.first, a.off + n.first, y, k);
+  __syncthreads();
+  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) x[n.first + perm[k]] = y[k];
 }
 
 __global__ void __launch_bounds__(kSolveThreads) backward_kernel(LdltArgs a, const int32_t* nodes, double* x,
                                                                  double* v) {
   const int32_t s = nodes[blockIdx.x];
-  const LPanel p = lpanel_of(a.sn, s);
-  const int32_t* perm = a.perm + p.first;
-  const int8_t* kind = a.kind + p.first;
-  double* y = v + p.first;
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + p.ns;
+  const Node n = node_of(a.sn, s);
+  const int32_t* perm = a.perm + n.first;
+  double* y = v + n.first;
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  for (int32_t k = warp; k < p.ns; k += warps) {
+  for (int32_t k = warp; k < n.ns; k += warps) {
     double sum = 0.0;
-    for (int64_t i = p.ns + lane; i < p.nr; i += 32) sum += p(i, k) * x[below[i - p.ns]];
+    for (int64_t i = n.ns + lane; i < n.nr; i += 32) sum += at(n, i, k) * x[below[i - n.ns]];
     for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(kFullMask, sum, off);
-    if (lane == 0) y[k] = x[p.first + perm[k]] - sum;
+    if (lane == 0) y[k] = x[n.first + perm[k]] - sum;
   }
   __syncthreads();
-  for (int32_t k = p.ns - 1; k >= 0; --k) {
+  for (int32_t k = n.ns - 1; k > 0; --k) {
     const double yk = y[k];
-    // y_i -= L(k, i) y_k for i < k (row k of L11), the 2 x 2 pivot's D entry excluded.
-    const int32_t upto = kind[k] == kPivotSecondOfTwo ? k - 1 : k;
-    for (int32_t i = threadIdx.x; i < upto; i += blockDim.x) y[i] -= p(k, i) * yk;
+    for (int32_t i = threadIdx.x; i < k; i += blockDim.x) y[i] -= at(n, k, i) * yk;
     __syncthreads();
   }
-  for (int32_t k = threadIdx.x; k < p.ns; k += blockDim.x) x[p.first + perm[k]] = y[k];
+  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) x[n.first + perm[k]] = y[k];
 }
+
+__global__ void __launch_bounds__(256) node_gather_kernel(LdltArgs a, int32_t s, const double* x, double* v) {
+  const Node n = node_of(a.sn, s);
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
+    v[n.first + k] = x[n.first + a.perm[n.first + k]];
+}
+__global__ void __launch_bounds__(256) node_put_kernel(LdltArgs a, int32_t s, const double* v, double* x) {
+  const Node n = node_of(a.sn, s);
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
+    x[n.first + a.perm[n.first + k]] = v[n.first + k];
+}
+__global__ void __launch_bounds__(256) node_d_solve_kernel(LdltArgs a, int32_t s, double* v) {
+  const Node n = node_of(a.sn, s);
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
+    d_solve_at(n, a.kind + n.first, a.off + n.first, v + n.first, k);
+}
+__global__ void __launch_bounds__(256) node_take_kernel(LdltArgs a, int32_t s, const double* x, double* t) {
+  const Node n = node_of(a.sn, s);
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n.nr - n.ns;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    t[i] = x[below[i]];
+}
+__global__ void __launch_bounds__(256) node_give_kernel(LdltArgs a, int32_t s, const double* t, double* x) {
+  const Node n = node_of(a.sn, s);
+  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n.nr - n.ns;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    x[below[i]] -= t[i];
+}
+
+int current_device() {
+  int d = 0;
+  GPUGLU_CUDA_CHECK(cudaGetDevice(&d));
+  return d;
+}
+
+unsigned grid_of(int64_t items) { return grid_for(items, 256, current_device_facts().grid_stride_blocks()); }
 
 }  // namespace
 
 void launch_ldlt_reset_pivots(const LdltArgs& a, int32_t n, cudaStream_t stream) {
   if (n <= 0) return;
-  reset_pivots_kernel<<<grid_for(n, 256, 4096), 256, 0, stream>>>(a, n);
+  reset_pivots_kernel<<<grid_of(n), 256, 0, stream>>>(a, n);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_ldlt_nodes(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream) {
+void launch_ldlt_diagonal(const LdltArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols,
+                          cudaStream_t stream) {
   if (count <= 0) return;
-  ldlt_nodes_kernel<<<count, kNodeThreads, 0, stream>>>(a, nodes);
+  const size_t smem = ldlt_diagonal_smem(max_cols);
+  ensure_max_dynamic_smem(reinterpret_cast<const void*>(diagonal_kernel), current_device(), static_cast<int>(smem));
+  diagonal_kernel<<<count, kDiagonalThreads, smem, stream>>>(a, nodes);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_ldlt_l21(const LdltArgs& a, const int32_t* nodes, const int64_t* tile_ptr, int32_t count, int64_t tiles,
+                     int32_t max_cols, cudaStream_t stream) {
+  if (count <= 0 || tiles <= 0) return;
+  const size_t smem = ldlt_l21_smem(max_cols);
+  ensure_max_dynamic_smem(reinterpret_cast<const void*>(l21_kernel), current_device(), static_cast<int>(smem));
+  l21_kernel<<<static_cast<unsigned>(tiles), kTileThreads, smem, stream>>>(a, nodes, tile_ptr, count);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_ldlt_block(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream) {
-  ldlt_block_kernel<<<1, kBlockThreads, 0, stream>>>(a, s, j0, j1);
+  block_kernel<<<1, kBlockThreads, 0, stream>>>(a, s, j0, j1);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -396,19 +605,30 @@ void launch_ldlt_times_d(const LdltArgs& a, int32_t s, int64_t row0, int64_t row
                          int64_t ldw, cudaStream_t stream) {
   const int64_t total = rows * (j1 - j0);
   if (total <= 0) return;
-  times_d_kernel<<<grid_for(total, 256, 8192), 256, 0, stream>>>(a, s, row0, rows, j0, j1, w, ldw);
+  times_d_kernel<<<grid_of(total), 256, 0, stream>>>(a, s, row0, rows, j0, j1, w, ldw);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_ldlt_schur_direct(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream) {
-  if (count <= 0) return;
-  ldlt_schur_direct_kernel<<<count, 128, 0, stream>>>(a, nodes);
+void launch_ldlt_gather_a21(const LdltArgs& a, int32_t s, double* w, cudaStream_t stream) {
+  gather_a21_kernel<<<current_device_facts().grid_stride_blocks(), 256, 0, stream>>>(a, s, w);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_ldlt_scale_l21(const LdltArgs& a, int32_t s, const double* w, cudaStream_t stream) {
+  scale_l21_kernel<<<current_device_facts().grid_stride_blocks(), 256, 0, stream>>>(a, s, w);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_ldlt_schur_tiles(const LdltArgs& a, const int32_t* nodes, const int64_t* tile_ptr, int32_t count,
+                             int64_t tiles, cudaStream_t stream) {
+  if (count <= 0 || tiles <= 0) return;
+  schur_tiles_kernel<<<static_cast<unsigned>(tiles), 256, 0, stream>>>(a, nodes, tile_ptr, count);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_ldlt_schur_scatter(const LdltArgs& a, int32_t s, const double* c, int64_t ldc, int64_t c0, int64_t cols,
                                cudaStream_t stream) {
-  ldlt_schur_scatter_kernel<<<grid_for(ldc * cols, 256, 8192), 256, 0, stream>>>(a, s, c, ldc, c0, cols);
+  schur_scatter_kernel<<<grid_of(ldc * cols), 256, 0, stream>>>(a, s, c, ldc, c0, cols);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -423,6 +643,27 @@ void launch_ldlt_backward(const LdltArgs& a, const int32_t* nodes, int32_t count
                           cudaStream_t stream) {
   if (count <= 0) return;
   backward_kernel<<<count, kSolveThreads, 0, stream>>>(a, nodes, x, v);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_ldlt_node_gather(const LdltArgs& a, int32_t s, const double* x, double* v, cudaStream_t stream) {
+  node_gather_kernel<<<64, 256, 0, stream>>>(a, s, x, v);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_node_put(const LdltArgs& a, int32_t s, const double* v, double* x, cudaStream_t stream) {
+  node_put_kernel<<<64, 256, 0, stream>>>(a, s, v, x);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_node_d_solve(const LdltArgs& a, int32_t s, double* v, cudaStream_t stream) {
+  node_d_solve_kernel<<<64, 256, 0, stream>>>(a, s, v);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_node_take(const LdltArgs& a, int32_t s, const double* x, double* t, cudaStream_t stream) {
+  node_take_kernel<<<grid_of(1 << 16), 256, 0, stream>>>(a, s, x, t);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_node_give(const LdltArgs& a, int32_t s, const double* t, double* x, cudaStream_t stream) {
+  node_give_kernel<<<grid_of(1 << 16), 256, 0, stream>>>(a, s, t, x);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

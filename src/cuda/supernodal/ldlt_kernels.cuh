@@ -1,9 +1,9 @@
 #pragma once
 // Interface of the supernodal LDL^T's kernels (ldlt_kernels.cu; the layout and the algorithm
 // are cpu/supernodal_ldlt.hpp's, the pivot rule core/bunch_kaufman.hpp's). The structure and
-// the state are the supernodal LU's (SupernodeArgs: L panels only, u_ptr unused); perm and
-// kind are the factorization's pivot order and pivot kinds, n entries each. Every launcher
-// checks its launch through GPUGLU_CUDA_CHECK.
+// the state are the supernodal LU's (SupernodeArgs: L panels only, u_ptr unused); perm, kind
+// and off are the factorization's pivots, n entries each. Every launcher checks its launch
+// through GPUGLU_CUDA_CHECK.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -16,39 +16,75 @@ struct LdltArgs {
   SupernodeArgs sn;
   int32_t* perm;
   int8_t* kind;
+  double* off;
 };
+
+// Rows of L21 a block of the tiled kernels takes (launch_ldlt_l21).
+constexpr int kLdltTileRows = 32;
+// Entries per side of a Schur complement tile (launch_ldlt_schur_tiles).
+constexpr int kLdltSchurTile = 32;
+
+// Shared memory of launch_ldlt_diagonal for a diagonal block of ns columns, and of
+// launch_ldlt_l21.
+constexpr size_t ldlt_diagonal_smem(int32_t ns) { return sizeof(double) * static_cast<size_t>(ns) * ns; }
+constexpr size_t ldlt_l21_smem(int32_t ns) {
+  return sizeof(double) * (static_cast<size_t>(ns) * ns + static_cast<size_t>(kLdltTileRows) * ns);
+}
 
 // perm[j] = j's position in its supernode, kind[j] = 1 x 1: before every factorization.
 void launch_ldlt_reset_pivots(const LdltArgs& a, int32_t n, cudaStream_t stream);
 
-// Supernodes nodes[0 .. count) factored whole, a block each: pivot block by pivot block, the
-// Bunch-Kaufman steps inside the block, then the supernode's later columns updated in the
-// kernel. Nothing when the input held a NaN/Inf; a failed supernode is flagged (failed[s]).
-void launch_ldlt_nodes(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream);
+// The diagonal blocks of supernodes nodes[0 .. count) factored in shared memory, a block each
+// (Bunch-Kaufman inside pivot blocks, their later columns updated); max_cols: the widest,
+// smem = ldlt_diagonal_smem(max_cols) (the launcher raises the kernel's limit). Nothing when
+// the input held a NaN/Inf; a failed supernode is flagged (failed[s]).
+void launch_ldlt_diagonal(const LdltArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols,
+                          cudaStream_t stream);
 
-// Pivot block j0 .. j1 - 1 of supernode s alone (rows j0 .. nr - 1), by one block: the
-// blocked path, whose later columns cuBLAS updates. Nothing once s has failed.
+// L21 = A21 P^T L11^{-T} D^{-1} of the same supernodes, kLdltTileRows rows a block: block b
+// takes node nodes[i] with tile_ptr[i] <= b < tile_ptr[i + 1] (tiles: tile_ptr[count]).
+void launch_ldlt_l21(const LdltArgs& a, const int32_t* nodes, const int64_t* tile_ptr, int32_t count, int64_t tiles,
+                     int32_t max_cols, cudaStream_t stream);
+
+// Pivot block j0 .. j1 - 1 of supernode s's diagonal block alone, by one block (the wide
+// supernodes' path, whose later columns cuBLAS updates). Nothing once s has failed.
 void launch_ldlt_block(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream);
 
-// w(i, k - j0) = (L(row0 + i, j0 .. j1) D_blk)(k) of supernode s for i < rows: w is
-// column-major with leading dimension ldw (what the GEMMs multiply L by).
+// w(i, k - j0) = (L(row0 + i, j0 .. j1) D_blk)(k) of supernode s for i < rows (w column-major,
+// leading dimension ldw).
 void launch_ldlt_times_d(const LdltArgs& a, int32_t s, int64_t row0, int64_t rows, int32_t j0, int32_t j1, double* w,
                          int64_t ldw, cudaStream_t stream);
 
-// The Schur complements L21 D L21^T of supernodes nodes[0 .. count), formed and subtracted
-// from their ancestors by one block each (small supernodes). A failed supernode updates nothing.
-void launch_ldlt_schur_direct(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream);
+// w(i, k) = A21(i, perm[k]) of supernode s (nb x ns, leading dimension nb): what TRSM solves.
+void launch_ldlt_gather_a21(const LdltArgs& a, int32_t s, double* w, cudaStream_t stream);
+// L21 = w D^{-1} of supernode s (w = L21 D from TRSM).
+void launch_ldlt_scale_l21(const LdltArgs& a, int32_t s, const double* w, cudaStream_t stream);
+
+// The Schur complements L21 D L21^T of supernodes nodes[0 .. count), tile by tile (the lower
+// tiles of kLdltSchurTile entries a side), subtracted from their ancestors: block b takes
+// node nodes[i] with tile_ptr[i] <= b < tile_ptr[i + 1]. A failed supernode updates nothing.
+void launch_ldlt_schur_tiles(const LdltArgs& a, const int32_t* nodes, const int64_t* tile_ptr, int32_t count,
+                             int64_t tiles, cudaStream_t stream);
 
 // Columns c0 .. c0 + cols of supernode s's complement, formed beforehand (cuBLAS) into c:
 // rows c0 .. nb - 1, leading dimension ldc; their lower triangle subtracted from the targets.
 void launch_ldlt_schur_scatter(const LdltArgs& a, int32_t s, const double* c, int64_t ldc, int64_t c0, int64_t cols,
                                cudaStream_t stream);
 
-// The panel solves of one level (x: C's unknowns, n; v: n of scratch): forward (L11^{-1},
-// L21 onto the rows below, D^{-1}) or backward (L21^T, L11^{-T}), a block per supernode.
+// The panel solves of one level's small supernodes (x: C's unknowns, n; v: n of scratch):
+// forward (L11^{-1}, L21 onto the rows below, D^{-1}) or backward (L21^T, L11^{-T}), a block each.
 void launch_ldlt_forward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
                          cudaStream_t stream);
 void launch_ldlt_backward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
                           cudaStream_t stream);
+
+// The pieces of a wide supernode's solves around cuBLAS's TRSV and GEMV: v_s = x(first + perm)
+// (gather), x(first + perm) = v_s (put), v_s = D^{-1} v_s, t = x(below) (take) and
+// x(below) -= t (give).
+void launch_ldlt_node_gather(const LdltArgs& a, int32_t s, const double* x, double* v, cudaStream_t stream);
+void launch_ldlt_node_put(const LdltArgs& a, int32_t s, const double* v, double* x, cudaStream_t stream);
+void launch_ldlt_node_d_solve(const LdltArgs& a, int32_t s, double* v, cudaStream_t stream);
+void launch_ldlt_node_take(const LdltArgs& a, int32_t s, const double* x, double* t, cudaStream_t stream);
+void launch_ldlt_node_give(const LdltArgs& a, int32_t s, const double* t, double* x, cudaStream_t stream);
 
 }  // namespace gpuglu::cuda::kernels

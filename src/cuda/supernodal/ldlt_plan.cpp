@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/bunch_kaufman.hpp"
+#include "cuda/supernodal/ldlt_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
 #include "gpuglu/status.hpp"
 
@@ -15,9 +16,19 @@ void require(bool ok, const char* what) {
   if (!ok) throw Error(Status::invalid_input, std::string("CudaSupernodalLDLT: ") + what);
 }
 
+// A supernode whose solve moves at least this many entries of L21 goes through cuBLAS's GEMV
+// (many blocks) rather than one block of the level's solve kernel.
+constexpr int64_t kWideSolveEntries = int64_t{1} << 18;
+
+// Each batch's tile offsets start at 0 (pushed when the batch opened).
+void close_batch(LdltBatch& b, const std::vector<int32_t>& nodes, const std::vector<int64_t>& tile_ptr) {
+  b.count = static_cast<int32_t>(nodes.size() - b.begin);
+  b.tiles = tile_ptr.back();
+}
+
 }  // namespace
 
-LdltPlan plan_supernodal_ldlt(const Schedule& s) {
+LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
   require(s.kind == FactorKind::supernodal_ldlt, "the schedule is not a supernodal LDL^T's (Options::ldlt_engine)");
   const Supernodes& sn = s.supernodes;
   require(sn.first.size() == static_cast<size_t>(sn.count) + 1 && sn.rows_ptr.size() == sn.first.size() &&
@@ -26,42 +37,59 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s) {
           "inconsistent supernodes");
   require(s.value_map.size() == static_cast<size_t>(s.input_nnz), "the value map does not cover the input");
   LdltPlan plan;
-  plan.level_nodes = sn.level_nodes;
+  for (const int32_t cols : {128, 96, 64, 32})
+    if (kernels::ldlt_l21_smem(cols) <= static_cast<size_t>(facts.max_smem_per_block_optin)) {
+      plan.small_max_cols = cols;
+      break;
+    }
   plan.pivot_pos.resize(static_cast<size_t>(s.n));
   for (int32_t j = 0; j < s.n; ++j) plan.pivot_pos[j] = sn.pivot_position(j);
   for (int32_t l = 0; l < sn.num_levels(); ++l) {
     LdltPlan::Level lv;
-    lv.begin = sn.level_ptr[l];
-    lv.count = static_cast<int32_t>(sn.level_ptr[l + 1] - sn.level_ptr[l]);
-    lv.whole_begin = static_cast<int64_t>(plan.whole_nodes.size());
-    lv.direct_begin = static_cast<int64_t>(plan.direct_nodes.size());
+    lv.narrow_begin = static_cast<int64_t>(plan.narrow_nodes.size());
+    lv.solve_begin = static_cast<int64_t>(plan.solve_nodes.size());
+    lv.l21.begin = lv.narrow_begin;
+    lv.l21.tile_begin = static_cast<int64_t>(plan.tile_ptr.size());
+    plan.tile_ptr.push_back(0);
+    // The narrow supernodes and their L21 tiles first (one batch), then their complements.
     for (int64_t i = sn.level_ptr[l]; i < sn.level_ptr[l + 1]; ++i) {
       const int32_t t = sn.level_nodes[i];
-      LdltNode node{t, sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0};
+      LdltNode node{t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0};
       const int64_t nb = node.nr - node.ns;
-      // The LU's thresholds (supernodal_plan.hpp): the same kernels-versus-cuBLAS trade.
-      const bool blocked = node.ns > kLdltPivotBlock &&
-                           static_cast<int64_t>(node.ns) * node.ns * node.nr >= kBlockedMinWork;
-      if (blocked) {
-        lv.blocked.push_back(node);
-        plan.w_doubles = std::max(plan.w_doubles, static_cast<int64_t>(node.ns) * kLdltPivotBlock);
-      } else {
-        plan.whole_nodes.push_back(t);
+      if (node.ns * nb >= kWideSolveEntries || node.ns > plan.small_max_cols)
+        lv.solve_wide.push_back(node);
+      else
+        plan.solve_nodes.push_back(t);
+      plan.t_doubles = std::max(plan.t_doubles, nb);
+      if (node.ns <= plan.small_max_cols) {
+        plan.narrow_nodes.push_back(t);
+        lv.narrow_max_cols = std::max(lv.narrow_max_cols, node.ns);
+        plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);
+        continue;
       }
-      if (nb == 0) continue;
-      if (nb * nb * node.ns >= kGemmMinWork) {
+      if (nb > 0) {
         node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
         plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
-        plan.w_doubles = std::max(plan.w_doubles, nb * node.ns);
-        lv.gemm.push_back(node);
-      } else {
-        plan.direct_nodes.push_back(t);
       }
+      plan.w_doubles = std::max({plan.w_doubles, nb * node.ns, static_cast<int64_t>(node.ns) * kLdltPivotBlock});
+      lv.wide.push_back(node);
     }
-    lv.whole_count = static_cast<int32_t>(plan.whole_nodes.size() - lv.whole_begin);
-    lv.direct_count = static_cast<int32_t>(plan.direct_nodes.size() - lv.direct_begin);
-    plan.blocked_nodes += static_cast<int64_t>(lv.blocked.size());
-    plan.gemm_nodes += static_cast<int64_t>(lv.gemm.size());
+    lv.narrow_count = static_cast<int32_t>(plan.narrow_nodes.size() - lv.narrow_begin);
+    close_batch(lv.l21, plan.narrow_nodes, plan.tile_ptr);
+    lv.schur.begin = static_cast<int64_t>(plan.schur_nodes.size());
+    lv.schur.tile_begin = static_cast<int64_t>(plan.tile_ptr.size());
+    plan.tile_ptr.push_back(0);
+    for (int64_t i = lv.narrow_begin; i < lv.narrow_begin + lv.narrow_count; ++i) {
+      const int32_t t = plan.narrow_nodes[i];
+      const int64_t nb = sn.nrows(t) - sn.cols(t);
+      if (nb == 0) continue;
+      const int64_t side = (nb + kernels::kLdltSchurTile - 1) / kernels::kLdltSchurTile;
+      plan.schur_nodes.push_back(t);
+      plan.tile_ptr.push_back(plan.tile_ptr.back() + side * (side + 1) / 2);
+    }
+    close_batch(lv.schur, plan.schur_nodes, plan.tile_ptr);
+    lv.solve_count = static_cast<int32_t>(plan.solve_nodes.size() - lv.solve_begin);
+    plan.wide_nodes += static_cast<int64_t>(lv.wide.size());
     plan.levels.push_back(std::move(lv));
   }
   return plan;

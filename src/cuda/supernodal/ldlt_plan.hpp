@@ -2,45 +2,66 @@
 // The host side of the supernodal LDL^T engine, computed once per schedule: the schedule
 // checked (the kernels index panels without bounds checks) and the launch plan of each level.
 // Plain C++, no CUDA.
+//
+// A level's supernodes take one of two paths. Narrow ones (at most small_max_cols columns: a
+// diagonal block and a tile of L21 rows fit one block's shared memory) are batched: one launch
+// factors every diagonal block, one forms every L21 tile by tile, one forms every Schur
+// complement tile by tile. Wide ones go through cuBLAS one by one: their diagonal block
+// pivot block by pivot block (a kernel, then DGEMM on its later columns), L21 D by TRSM, L21 by
+// a scaling, the complement by DGEMM in column chunks and a scatter.
 #include <cstdint>
 #include <vector>
 
+#include "cuda/engine/device_facts.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::cuda {
 
 struct LdltNode {
   int32_t s = 0;
+  int32_t first = 0;  // its first column
   int32_t ns = 0;
   int64_t nr = 0;
   int64_t l_ptr = 0;
-  int64_t chunk = 0;  // Schur complement by GEMM: its columns per GEMM
+  int64_t chunk = 0;  // its complement's columns per DGEMM (wide nodes with rows below)
+};
+
+// A batch of narrow supernodes and its tiles: block b of a launch takes nodes[begin + i] with
+// tile_ptr[tile_begin + i] <= b < tile_ptr[tile_begin + i + 1].
+struct LdltBatch {
+  int64_t begin = 0;
+  int32_t count = 0;
+  int64_t tile_begin = 0;  // into the plan's tile_ptr (count + 1 entries from here)
+  int64_t tiles = 0;
 };
 
 struct LdltPlan {
   struct Level {
-    int64_t begin = 0;  // all its supernodes (the solves): level_nodes[begin .. begin + count)
-    int32_t count = 0;
-    int64_t whole_begin = 0;  // factored whole: whole_nodes[whole_begin ..)
-    int32_t whole_count = 0;
-    std::vector<LdltNode> blocked;
-    int64_t direct_begin = 0;  // complements by one block: direct_nodes[direct_begin ..)
-    int32_t direct_count = 0;
-    std::vector<LdltNode> gemm;
+    int64_t narrow_begin = 0;  // narrow_nodes[narrow_begin .. + narrow_count)
+    int32_t narrow_count = 0;
+    int32_t narrow_max_cols = 0;
+    LdltBatch l21;    // over narrow_nodes: L21 tiles of kLdltTileRows rows
+    LdltBatch schur;  // over schur_nodes: lower complement tiles
+    std::vector<LdltNode> wide;
+    int64_t solve_begin = 0;  // solve_nodes[solve_begin .. + solve_count): the solves' block kernels
+    int32_t solve_count = 0;
+    std::vector<LdltNode> solve_wide;  // the solves through cuBLAS
   };
   std::vector<Level> levels;
-  std::vector<int32_t> level_nodes;
-  std::vector<int32_t> whole_nodes;
-  std::vector<int32_t> direct_nodes;
+  std::vector<int32_t> narrow_nodes;
+  std::vector<int32_t> schur_nodes;
+  std::vector<int32_t> solve_nodes;
+  std::vector<int64_t> tile_ptr;   // the batches' tile offsets
   std::vector<int64_t> pivot_pos;  // column j -> its pivot's position in the panels
-  int64_t blocked_nodes = 0;
-  int64_t gemm_nodes = 0;
-  int64_t w_doubles = 0;  // L D for the GEMMs (0: none)
-  int64_t c_doubles = 0;  // a complement's chunk (0: none)
+  int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
+  int64_t wide_nodes = 0;
+  int64_t w_doubles = 0;  // L21 D (TRSM) and L D of a pivot block (0: no wide supernode)
+  int64_t c_doubles = 0;  // a complement's DGEMM chunk
+  int64_t t_doubles = 0;  // the wide solves' rows below
 };
 
 // Throws Error(invalid_input, "CudaSupernodalLDLT: ...") when s is not a consistent supernodal
-// LDL^T schedule.
-LdltPlan plan_supernodal_ldlt(const Schedule& s);
+// LDL^T schedule. facts: the device (its opt-in shared memory sizes the narrow path).
+LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts);
 
 }  // namespace gpuglu::cuda
