@@ -15,9 +15,10 @@
 namespace gpuglu {
 
 // Pivots are searched among at most this many consecutive columns of a supernode (a pivot
-// block: columns j0 .. min(j0 + kLdltPivotBlock, ns) - 1, j0 a multiple of it). One thread
-// block factors a pivot block on the GPU, and cuBLAS updates the supernode's later columns
-// with it; wider blocks give the pivots more choice and that one block more work.
+// block: columns j0 .. min(j0 + kLdltPivotBlock, ns) - 1, j0 a multiple of it), and the rule
+// reads the block's diagonal tile only (its rows j0 .. j1 - 1): one thread block factors the
+// tile in shared memory on the GPU, and the rows below it and the later columns follow by
+// TRSM and GEMM. Wider blocks give the pivots more choice and that one block more work.
 constexpr int32_t kLdltPivotBlock = 64;
 
 // Bunch-Kaufman's alpha = (1 + sqrt(17)) / 8: it balances the element growth of a 1 x 1 and

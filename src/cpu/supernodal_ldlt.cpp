@@ -35,12 +35,12 @@ void swap_symmetric(const Panel& a, int32_t i, int32_t j, int32_t* perm) {
   std::swap(perm[i], perm[j]);
 }
 
-// max |a(i, k)| over rows from..ns-1 of column k (the diagonal block: the pivot rule sees it
+// max |a(i, k)| over rows from..to-1 of column k (the pivot block's: the pivot rule sees it
 // alone, core/bunch_kaufman.hpp); finite says whether all were finite.
-double column_max(const Panel& a, int32_t k, int64_t from, bool& finite_column) {
+double column_max(const Panel& a, int32_t k, int64_t from, int64_t to, bool& finite_column) {
   double m = 0.0;
   finite_column = true;
-  for (int64_t i = from; i < a.ns; ++i) {
+  for (int64_t i = from; i < to; ++i) {
     const double v = std::fabs(a(i, k));
     m = v > m ? v : m;
     finite_column &= v <= std::numeric_limits<double>::max();
@@ -103,7 +103,7 @@ class NodeFactor {
       if (r >= 0) {
         double omega_r = 0.0;
         for (int32_t m = k; m < r; ++m) omega_r = std::max(omega_r, std::fabs(a_(r, m)));
-        for (int64_t i = r + 1; i < a_.ns; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
+        for (int64_t i = r + 1; i < j1; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
         choice = bunch_kaufman_choice(std::fabs(a_(k, k)), omega1, std::fabs(a_(r, r)), omega_r);
       }
       if (choice == PivotChoice::one_at_r) swap_symmetric(a_, k, r, perm_);
@@ -123,7 +123,7 @@ class NodeFactor {
 
   bool one_by_one(int32_t k, int32_t j1) {
     bool fin = true;
-    const double colmax = column_max(a_, k, k, fin);
+    const double colmax = column_max(a_, k, k, j1, fin);
     const double pivot0 = a_(k, k);
     note_ratio(std::fabs(pivot0), colmax);
     if (!fin) return fail(k, pivot0);
@@ -150,7 +150,7 @@ class NodeFactor {
   // 1 x 1 step at k.
   bool two_by_two(int32_t k, int32_t j1) {
     bool fin0 = true, fin1 = true;
-    const double colmax = std::max(column_max(a_, k, k, fin0), column_max(a_, k + 1, k + 1, fin1));
+    const double colmax = std::max(column_max(a_, k, k, j1, fin0), column_max(a_, k + 1, k + 1, j1, fin1));
     const double d1 = a_(k, k), e = a_(k + 1, k), d2 = a_(k + 1, k + 1);
     const double det = d1 * d2 - e * e;
     if (!fin0 || !fin1 || !two_by_two_usable(det, e, colmax, rule_.threshold, rule_.zero_pivot)) return false;

@@ -14,14 +14,15 @@
 // x at first + perm[first + k] and nothing else changes. kind[first + k] is kPivotOne,
 // kPivotFirstOfTwo or kPivotSecondOfTwo (core/bunch_kaufman.hpp).
 //
-// Factorization of supernode s: its diagonal block A11, pivot block by pivot block
-// (core/bunch_kaufman.hpp): within the block, right-looking 1 x 1 / 2 x 2 steps chosen by
-// Bunch-Kaufman among the block's columns (a symmetric swap moves rows of L's earlier
-// columns too), the static-pivot test (perturb or report) on 1 x 1 pivots, both against the
-// diagonal block's entries only; then the block's later columns lose L_blk D_blk L_blk^T.
-// The rows below follow: L21 = A21 P^T L11^{-T} D^{-1} (here eliminated with the block, on the
-// GPU by TRSM or a tiled kernel: the same numbers to rounding). Then s's Schur complement
-// L21 D L21^T (lower triangle) leaves for its ancestors.
+// Factorization of supernode s, pivot block by pivot block (core/bunch_kaufman.hpp): within
+// the block, right-looking 1 x 1 / 2 x 2 steps chosen by Bunch-Kaufman among the block's
+// columns, the static-pivot test (perturb or report) on 1 x 1 pivots, both reading the pivot
+// block's own rows only (its kLdltPivotBlock x kLdltPivotBlock diagonal tile); a symmetric
+// swap moves rows of L's earlier columns and the columns of every row below. The rows below
+// the tile follow: L = A P^T L_tile^{-T} D_tile^{-1} (here eliminated with the block, on the GPU
+// by TRSM or a tiled kernel: the same numbers to rounding), and the supernode's later columns
+// lose L_blk D_blk L_blk^T. Then s's Schur complement L21 D L21^T (lower triangle) leaves for
+// its ancestors.
 #include <cstdint>
 #include <vector>
 

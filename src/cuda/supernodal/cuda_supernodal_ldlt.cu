@@ -37,7 +37,11 @@ constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default 
 class LdltBlas {
  public:
   LdltBlas(const LdltPlan& plan, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
-    if (plan.w_doubles > 0) w_ = mem.allocate<double>(static_cast<size_t>(plan.w_doubles), "L21 D for TRSM and GEMM");
+    if (plan.w21_doubles > 0) w21_ = mem.allocate<double>(static_cast<size_t>(plan.w21_doubles), "L21 D of a wide supernode");
+    if (plan.block_doubles > 0) {
+      wb_ = mem.allocate<double>(static_cast<size_t>(plan.block_doubles), "L D of a pivot block's rows below");
+      tmp_ = mem.allocate<double>(static_cast<size_t>(plan.block_doubles), "a pivot block's earlier rows");
+    }
     if (plan.c_doubles > 0)
       c_ = mem.allocate<double>(static_cast<size_t>(plan.c_doubles), "the Schur complement's GEMM workspace");
     if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
@@ -52,33 +56,34 @@ class LdltBlas {
   LdltBlas(const LdltBlas&) = delete;
   LdltBlas& operator=(const LdltBlas&) = delete;
 
-  // A wide supernode whole: its diagonal block, L21, its complement.
+  // A wide supernode whole, pivot block by pivot block (ldlt_kernels.cuh), then its complement
+  // L21 W21^T (W21 = L21 D, kept by the blocks).
   void factor_wide(const kernels::LdltArgs& a, const LdltNode& b) {
     const double one = 1.0, minus_one = -1.0, zero = 0.0;
     double* l = a.sn.panels + b.l_ptr;
     for (int32_t j0 = 0; j0 < b.ns; j0 += kLdltPivotBlock) {
       const int32_t j1 = j0 + kLdltPivotBlock < b.ns ? j0 + kLdltPivotBlock : b.ns;
-      kernels::launch_ldlt_block(a, b.s, j0, j1, stream_);
+      const int64_t w = j1 - j0, rows = b.nr - j1;
+      kernels::launch_ldlt_tile(a, b.s, j0, j1, stream_);
+      kernels::launch_ldlt_permute_block(a, b.s, b.nr, j0, j1, tmp_, wb_, stream_);
+      if (rows == 0) break;
+      // wb := wb L_tile^{-T} = L D of the rows below the tile.
+      GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                         CUBLAS_DIAG_UNIT, rows, w, &one, l + j0 + static_cast<int64_t>(j0) * b.nr,
+                                         b.nr, wb_, rows));
+      kernels::launch_ldlt_scale_block(a, b.s, b.nr, j0, j1, wb_, w21_, stream_);
       const int64_t rest = b.ns - j1;
-      if (rest == 0) break;
-      kernels::launch_ldlt_times_d(a, b.s, j1, rest, j0, j1, w_, rest, stream_);
-      // A11(j1:ns, j1:ns) -= L(j1:ns, blk) W^T (its upper part is not read).
-      GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, rest, rest, j1 - j0, &minus_one,
-                                         l + j1 + static_cast<int64_t>(j0) * b.nr, b.nr, w_, rest, &one,
-                                         l + j1 + static_cast<int64_t>(j1) * b.nr, b.nr));
+      if (rest > 0)  // A(j1:nr, j1:ns) -= L(j1:nr, blk) (L D)(j1:ns, blk)^T (the upper part of A11 is not read)
+        GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, rows, rest, w, &minus_one,
+                                           l + j1 + static_cast<int64_t>(j0) * b.nr, b.nr, wb_, rows, &one,
+                                           l + j1 + static_cast<int64_t>(j1) * b.nr, b.nr));
     }
     const int64_t nb = b.nr - b.ns;
-    if (nb == 0) return;
-    // W = A21 P^T L11^{-T} = L21 D; L21 = W D^{-1}; the complement L21 W^T.
-    kernels::launch_ldlt_gather_a21(a, b.s, w_, stream_);
-    GPUGLU_CUBLAS_CHECK(cublasDtrsm_64(handle_, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                       CUBLAS_DIAG_UNIT, nb, b.ns, &one, l, b.nr, w_, nb));
-    kernels::launch_ldlt_scale_l21(a, b.s, w_, stream_);
     const double* l21 = l + b.ns;
     for (int64_t c0 = 0; c0 < nb; c0 += b.chunk) {
       const int64_t cols = nb - c0 < b.chunk ? nb - c0 : b.chunk;
       GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb - c0, cols, b.ns, &one, l21 + c0, b.nr,
-                                         w_ + c0, nb, &zero, c_, nb - c0));
+                                         w21_ + c0, nb, &zero, c_, nb - c0));
       kernels::launch_ldlt_schur_scatter(a, b.s, c_, nb - c0, c0, cols, stream_);
     }
   }
@@ -121,7 +126,9 @@ class LdltBlas {
  private:
   cublasContext* handle_ = nullptr;
   cudaStream_t stream_;
-  double* w_ = nullptr;
+  double* w21_ = nullptr;
+  double* wb_ = nullptr;
+  double* tmp_ = nullptr;
   double* c_ = nullptr;
   double* t_ = nullptr;
 };

@@ -16,7 +16,7 @@ namespace gpuglu::cuda::kernels {
 namespace {
 
 constexpr int kDiagonalThreads = 256;
-constexpr int kBlockThreads = 512;  // a wide supernode's pivot block
+constexpr int kTileFactorThreads = 128;  // a wide supernode's pivot tile
 constexpr int kTileThreads = 256;
 constexpr int kSolveThreads = 128;
 
@@ -76,11 +76,11 @@ __device__ void block_argmax(double& v, int& idx) {
   __syncthreads();
 }
 
-// max |p(i, k)| over rows from .. rows - 1, to every thread; +Inf when one is NaN or Inf.
-__device__ double column_max(const LPanel& p, int32_t k, int64_t from) {
+// max |p(i, k)| over rows from .. to - 1, to every thread; +Inf when one is NaN or Inf.
+__device__ double column_max(const LPanel& p, int32_t k, int64_t from, int64_t to) {
   double m = 0.0;
   bool bad = false;
-  for (int64_t i = from + threadIdx.x; i < p.rows; i += blockDim.x) {
+  for (int64_t i = from + threadIdx.x; i < to; i += blockDim.x) {
     const double v = fabs(p(i, k));
     m = v > m ? v : m;
     bad |= !(v <= DBL_MAX);
@@ -116,8 +116,9 @@ __device__ void swap_symmetric(const LPanel& p, int32_t i, int32_t j, int32_t* p
   __syncthreads();
 }
 
-// The block's pivot steps (cpu/supernodal_ldlt.cpp's factor_block) on rows up to p.rows.
-// False when a pivot failed (piv.failed holds its column).
+// The block's pivot steps (cpu/supernodal_ldlt.cpp's factor_block): the rule reads the pivot
+// block's rows (up to j1), the swaps and the eliminations reach every row up to p.rows. False
+// when a pivot failed (piv.failed holds its column).
 __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int32_t* perm, int8_t* kind, double* off,
                                    PanelPivots& piv) {
   __shared__ double w[2 * kLdltPivotBlock];
@@ -135,14 +136,14 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
     if (omega1 > 0.0) {
       double m = 0.0;
       for (int32_t c = k + threadIdx.x; c < r; c += blockDim.x) m = fmax(m, fabs(p(r, c)));
-      for (int64_t i = r + 1 + threadIdx.x; i < p.rows; i += blockDim.x) m = fmax(m, fabs(p(i, r)));
+      for (int64_t i = r + 1 + threadIdx.x; i < j1; i += blockDim.x) m = fmax(m, fabs(p(i, r)));
       const double omega_r = block_max(m);
       choice = bunch_kaufman_choice(fabs(p(k, k)), omega1, fabs(p(r, r)), omega_r);
     }
     if (choice == PivotChoice::one_at_r) swap_symmetric(p, k, r, perm);
     if (choice == PivotChoice::two_with_r) {
       if (r != k + 1) swap_symmetric(p, k + 1, r, perm);
-      const double c0 = column_max(p, k, k), c1 = column_max(p, k + 1, k + 1);
+      const double c0 = column_max(p, k, k, j1), c1 = column_max(p, k + 1, k + 1, j1);
       const double colmax = c0 > c1 ? c0 : c1;
       const double d1 = p(k, k), e = p(k + 1, k), d2 = p(k + 1, k + 1);
       const double det = d1 * d2 - e * e;
@@ -178,7 +179,7 @@ __device__ bool factor_pivot_block(const LPanel& p, int32_t j0, int32_t j1, int3
         continue;
       }
     }
-    const double colmax = column_max(p, k, k);
+    const double colmax = column_max(p, k, k, j1);
     double d = 0.0;
     const double pivot0 = p(k, k);
     if (!piv.decide(pivot0, colmax, colmax <= DBL_MAX, p.first + k, d, stats)) return false;
@@ -328,64 +329,88 @@ __global__ void __launch_bounds__(kTileThreads) l21_kernel(LdltArgs a, const int
   }
 }
 
-__global__ void __launch_bounds__(kBlockThreads) block_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1) {
+// A wide supernode's pivot block: its diagonal tile factored in shared memory by one block.
+__global__ void __launch_bounds__(kTileFactorThreads) tile_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1) {
+  __shared__ double tile[kLdltPivotBlock * kLdltPivotBlock];
   if (input_was_bad(a.sn.state)) return;
   if (*reinterpret_cast<volatile uint8_t*>(a.sn.failed + s)) return;
   const Node n = node_of(a.sn, s);
-  const LPanel p{n.l, n.nr, n.ns, n.ns, n.first};
+  const int32_t w = j1 - j0;
+  for (int e = threadIdx.x; e < w * w; e += blockDim.x) {
+    const int i = e % w, j = e / w;
+    if (i >= j) tile[e] = at(n, j0 + i, j0 + j);
+  }
+  __syncthreads();
+  const LPanel q{tile, w, w, w, n.first + j0};
   PanelPivots piv(a.sn.state);
-  factor_pivot_block(p, j0, j1, a.perm + n.first, a.kind + n.first, a.off + n.first, piv);
+  factor_pivot_block(q, 0, w, a.perm + n.first + j0, a.kind + n.first + j0, a.off + n.first + j0, piv);
+  __syncthreads();
+  for (int e = threadIdx.x; e < w * w; e += blockDim.x) {
+    const int i = e % w, j = e / w;
+    if (i >= j) n.l[(j0 + i) + static_cast<int64_t>(j0 + j) * n.nr] = tile[e];
+  }
   if (threadIdx.x == 0) piv.publish(a.sn, s);
 }
 
-__global__ void __launch_bounds__(256) times_d_kernel(LdltArgs a, int32_t s, int64_t row0, int64_t rows, int32_t j0,
-                                                      int32_t j1, double* w, int64_t ldw) {
+// After the tile's swaps: rows j0 .. j1 of the earlier columns gathered by the pivot order
+// into tmp (w x j0, leading dimension w), and the block's columns of the rows below gathered
+// into wb (leading dimension nr - j1): what TRSM solves.
+__global__ void __launch_bounds__(256) permute_gather_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1,
+                                                             double* tmp, double* wb) {
   const Node n = node_of(a.sn, s);
-  const LPanel p{n.l, n.nr, n.nr, n.ns, n.first};
+  const int32_t w = j1 - j0;
+  const int32_t* perm = a.perm + n.first + j0;  // its values: j0 .. j1 - 1, in the pivot order
+  const int64_t left = static_cast<int64_t>(w) * j0, below = (n.nr - j1) * w;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < left + below;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    if (e < left) {
+      const int64_t k = e % w, c = e / w;
+      tmp[e] = at(n, perm[k], c);
+    } else {
+      const int64_t f = e - left, rows = n.nr - j1;
+      const int64_t i = f % rows, k = f / rows;
+      wb[f] = at(n, j1 + i, perm[k]);
+    }
+  }
+}
+
+__global__ void __launch_bounds__(256) permute_put_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1,
+                                                          const double* tmp) {
+  const Node n = node_of(a.sn, s);
+  const int32_t w = j1 - j0;
+  const int64_t left = static_cast<int64_t>(w) * j0;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < left;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t k = e % w, c = e / w;
+    n.l[(j0 + k) + c * n.nr] = tmp[e];
+  }
+}
+
+// wb = (rows below the tile) L_tile D_tile after TRSM: L = wb D^{-1} into the panel; the rows
+// below the supernode's columns keep wb in w21 (nb x ns, leading dimension nb) for the complement.
+__global__ void __launch_bounds__(256) scale_block_kernel(LdltArgs a, int32_t s, int32_t j0, int32_t j1,
+                                                          const double* wb, double* w21) {
+  const Node n = node_of(a.sn, s);
   const int8_t* kind = a.kind + n.first;
   const double* off = a.off + n.first;
+  const int64_t rows = n.nr - j1, nb = n.nr - n.ns;
   const int64_t total = rows * (j1 - j0);
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t i = e % rows;
     const int32_t k = j0 + static_cast<int32_t>(e / rows);
-    w[i + (k - j0) * ldw] = times_d(p, kind, off, row0 + i, k);
-  }
-}
-
-__global__ void __launch_bounds__(256) gather_a21_kernel(LdltArgs a, int32_t s, double* w) {
-  const Node n = node_of(a.sn, s);
-  const int64_t nb = n.nr - n.ns;
-  const int32_t* perm = a.perm + n.first;
-  const int64_t total = nb * n.ns;
-  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t i = e % nb, k = e / nb;
-    w[e] = at(n, n.ns + i, perm[k]);
-  }
-}
-
-__global__ void __launch_bounds__(256) scale_l21_kernel(LdltArgs a, int32_t s, const double* w) {
-  const Node n = node_of(a.sn, s);
-  const int64_t nb = n.nr - n.ns;
-  const int8_t* kind = a.kind + n.first;
-  const double* off = a.off + n.first;
-  const int64_t total = nb * n.ns;
-  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t i = e % nb;
-    const int32_t k = static_cast<int32_t>(e / nb);
     double v;
     if (kind[k] == kPivotOne) {
-      v = w[e] / at(n, k, k);
+      v = wb[e] / at(n, k, k);
     } else {
       const int32_t k0 = kind[k] == kPivotFirstOfTwo ? k : k - 1;
       const double d1 = at(n, k0, k0), d2 = at(n, k0 + 1, k0 + 1), e2 = off[k0];
-      const double w1 = w[i + k0 * nb], w2 = w[i + (k0 + 1) * nb];
+      const double w1 = wb[i + (k0 - j0) * rows], w2 = wb[i + (k0 + 1 - j0) * rows];
       const double det = d1 * d2 - e2 * e2;
       v = k == k0 ? (w1 * d2 - w2 * e2) / det : (w2 * d1 - w1 * e2) / det;
     }
-    n.l[n.ns + i + static_cast<int64_t>(k) * n.nr] = v;
+    n.l[j1 + i + static_cast<int64_t>(k) * n.nr] = v;
+    if (j1 + i >= n.ns) w21[(j1 + i - n.ns) + static_cast<int64_t>(k) * nb] = wb[e];
   }
 }
 
@@ -596,26 +621,27 @@ void launch_ldlt_l21(const LdltArgs& a, const int32_t* nodes, const int64_t* til
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_ldlt_block(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream) {
-  block_kernel<<<1, kBlockThreads, 0, stream>>>(a, s, j0, j1);
+void launch_ldlt_tile(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream) {
+  tile_kernel<<<1, kTileFactorThreads, 0, stream>>>(a, s, j0, j1);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_ldlt_times_d(const LdltArgs& a, int32_t s, int64_t row0, int64_t rows, int32_t j0, int32_t j1, double* w,
-                         int64_t ldw, cudaStream_t stream) {
-  const int64_t total = rows * (j1 - j0);
+void launch_ldlt_permute_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, double* tmp,
+                               double* wb, cudaStream_t stream) {
+  const int64_t total = static_cast<int64_t>(j1 - j0) * (j0 + nr - j1);
   if (total <= 0) return;
-  times_d_kernel<<<grid_of(total), 256, 0, stream>>>(a, s, row0, rows, j0, j1, w, ldw);
+  permute_gather_kernel<<<grid_of(total), 256, 0, stream>>>(a, s, j0, j1, tmp, wb);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+  if (j0 == 0) return;
+  permute_put_kernel<<<grid_of(static_cast<int64_t>(j1 - j0) * j0), 256, 0, stream>>>(a, s, j0, j1, tmp);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_ldlt_gather_a21(const LdltArgs& a, int32_t s, double* w, cudaStream_t stream) {
-  gather_a21_kernel<<<current_device_facts().grid_stride_blocks(), 256, 0, stream>>>(a, s, w);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_ldlt_scale_l21(const LdltArgs& a, int32_t s, const double* w, cudaStream_t stream) {
-  scale_l21_kernel<<<current_device_facts().grid_stride_blocks(), 256, 0, stream>>>(a, s, w);
+void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, const double* wb,
+                             double* w21, cudaStream_t stream) {
+  const int64_t total = (nr - j1) * (j1 - j0);
+  if (total <= 0) return;
+  scale_block_kernel<<<grid_of(total), 256, 0, stream>>>(a, s, j0, j1, wb, w21);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -46,19 +46,20 @@ void launch_ldlt_diagonal(const LdltArgs& a, const int32_t* nodes, int32_t count
 void launch_ldlt_l21(const LdltArgs& a, const int32_t* nodes, const int64_t* tile_ptr, int32_t count, int64_t tiles,
                      int32_t max_cols, cudaStream_t stream);
 
-// Pivot block j0 .. j1 - 1 of supernode s's diagonal block alone, by one block (the wide
-// supernodes' path, whose later columns cuBLAS updates). Nothing once s has failed.
-void launch_ldlt_block(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream);
-
-// w(i, k - j0) = (L(row0 + i, j0 .. j1) D_blk)(k) of supernode s for i < rows (w column-major,
-// leading dimension ldw).
-void launch_ldlt_times_d(const LdltArgs& a, int32_t s, int64_t row0, int64_t rows, int32_t j0, int32_t j1, double* w,
-                         int64_t ldw, cudaStream_t stream);
-
-// w(i, k) = A21(i, perm[k]) of supernode s (nb x ns, leading dimension nb): what TRSM solves.
-void launch_ldlt_gather_a21(const LdltArgs& a, int32_t s, double* w, cudaStream_t stream);
-// L21 = w D^{-1} of supernode s (w = L21 D from TRSM).
-void launch_ldlt_scale_l21(const LdltArgs& a, int32_t s, const double* w, cudaStream_t stream);
+// A wide supernode s's pivot block j0 .. j1 - 1, in three steps around cuBLAS's TRSM (the
+// tile's unit lower L, rows below it) and DGEMM (its later columns):
+//   launch_ldlt_tile: the diagonal tile factored in shared memory by one block (nothing once
+//     s has failed);
+//   launch_ldlt_permute_block: the tile's pivot order applied to rows j0 .. j1 of the earlier
+//     columns (through tmp, (j1 - j0) x j0) and gathered from the block's columns of the rows
+//     below into wb ((nr - j1) x (j1 - j0), leading dimension nr - j1);
+//   launch_ldlt_scale_block: after TRSM (wb = L D), L = wb D^{-1} into the panel, and the rows
+//     below the supernode's columns copied into w21 (nb x ns, leading dimension nb).
+void launch_ldlt_tile(const LdltArgs& a, int32_t s, int32_t j0, int32_t j1, cudaStream_t stream);
+void launch_ldlt_permute_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, double* tmp,
+                               double* wb, cudaStream_t stream);
+void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, const double* wb,
+                             double* w21, cudaStream_t stream);
 
 // The Schur complements L21 D L21^T of supernodes nodes[0 .. count), tile by tile (the lower
 // tiles of kLdltSchurTile entries a side), subtracted from their ancestors: block b takes

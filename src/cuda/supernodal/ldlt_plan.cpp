@@ -71,7 +71,8 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
         node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
         plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
       }
-      plan.w_doubles = std::max({plan.w_doubles, nb * node.ns, static_cast<int64_t>(node.ns) * kLdltPivotBlock});
+      plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
+      plan.block_doubles = std::max(plan.block_doubles, node.nr * kLdltPivotBlock);
       lv.wide.push_back(node);
     }
     lv.narrow_count = static_cast<int32_t>(plan.narrow_nodes.size() - lv.narrow_begin);

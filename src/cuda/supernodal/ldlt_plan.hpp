@@ -55,7 +55,8 @@ struct LdltPlan {
   std::vector<int64_t> pivot_pos;  // column j -> its pivot's position in the panels
   int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
   int64_t wide_nodes = 0;
-  int64_t w_doubles = 0;  // L21 D (TRSM) and L D of a pivot block (0: no wide supernode)
+  int64_t w21_doubles = 0;    // L21 D of a wide supernode (nb x ns; 0: none)
+  int64_t block_doubles = 0;  // a pivot block's rows (nr x kLdltPivotBlock)
   int64_t c_doubles = 0;  // a complement's DGEMM chunk
   int64_t t_doubles = 0;  // the wide solves' rows below
 };
