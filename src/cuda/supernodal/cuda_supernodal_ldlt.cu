@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -34,9 +35,25 @@ namespace {
 
 constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default on Hopper
 
+// cuBLAS on one stream with the workspaces of what it runs: a lane's factorization of wide
+// supernodes (factor), or the solves' wide supernodes (solve).
 class LdltBlas {
  public:
-  LdltBlas(const LdltPlan& plan, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+  enum Role { factor, solve };
+  LdltBlas(const LdltPlan& plan, Role role, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+    if (role == solve) {
+      if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
+    } else {
+      allocate_factor(plan, mem);
+    }
+    void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
+    GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
+    GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
+    GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
+  }
+
+ private:
+  void allocate_factor(const LdltPlan& plan, DeviceMemory& mem) {
     if (plan.w21_doubles > 0) w21_ = mem.allocate<double>(static_cast<size_t>(plan.w21_doubles), "L21 D of a wide supernode");
     if (plan.block_doubles > 0) {
       wb_ = mem.allocate<double>(static_cast<size_t>(plan.block_doubles), "L D of a pivot block's rows below");
@@ -44,12 +61,9 @@ class LdltBlas {
     }
     if (plan.c_doubles > 0)
       c_ = mem.allocate<double>(static_cast<size_t>(plan.c_doubles), "the Schur complement's GEMM workspace");
-    if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
-    void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
-    GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
-    GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
-    GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
   }
+
+ public:
   ~LdltBlas() {
     if (handle_) cublasDestroy(handle_);
   }
@@ -133,6 +147,75 @@ class LdltBlas {
   double* t_ = nullptr;
 };
 
+// A level's wide supernodes side by side on a few streams of their own (as the LU's
+// SupernodeLanes: supernode_lanes.hpp says why), while the engine's stream runs the level's
+// batched kernels: lane i takes wide supernodes i, i + L, ...; the lanes start when the
+// engine's stream reaches the level (an event) and the engine's stream waits for them all
+// before the next level.
+class LdltLanes {
+ public:
+  LdltLanes(const LdltPlan& plan, int max_lanes, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+    size_t widest = 0;
+    for (const LdltPlan::Level& lv : plan.levels) widest = std::max(widest, lv.wide.size());
+    const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
+    lanes_.resize(count);
+    try {
+      for (Lane& l : lanes_) {
+        GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
+        GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
+        l.blas = std::make_unique<LdltBlas>(plan, LdltBlas::factor, mem, l.stream);
+      }
+      if (count > 0) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~LdltLanes() { release(); }
+  LdltLanes(const LdltLanes&) = delete;
+  LdltLanes& operator=(const LdltLanes&) = delete;
+
+  // The level's wide supernodes enqueued on the lanes, which start where the engine's stream
+  // stands now; join() makes the engine's stream wait for them.
+  void fork(const kernels::LdltArgs& a, const std::vector<LdltNode>& wide) {
+    used_ = std::min(wide.size(), lanes_.size());
+    if (used_ == 0) return;
+    GPUGLU_CUDA_CHECK(cudaEventRecord(fork_, stream_));
+    for (size_t k = 0; k < used_; ++k) GPUGLU_CUDA_CHECK(cudaStreamWaitEvent(lanes_[k].stream, fork_, 0));
+    for (size_t i = 0; i < wide.size(); ++i) lanes_[i % used_].blas->factor_wide(a, wide[i]);
+  }
+  void join() {
+    for (size_t k = 0; k < used_; ++k) {
+      GPUGLU_CUDA_CHECK(cudaEventRecord(lanes_[k].done, lanes_[k].stream));
+      GPUGLU_CUDA_CHECK(cudaStreamWaitEvent(stream_, lanes_[k].done, 0));
+    }
+    used_ = 0;
+  }
+
+ private:
+  struct Lane {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t done = nullptr;
+    std::unique_ptr<LdltBlas> blas;
+  };
+  // Best effort, nothing may throw: the handles go before the streams they run on.
+  void release() noexcept {
+    for (Lane& l : lanes_) {
+      if (l.stream) cudaStreamSynchronize(l.stream);
+      l.blas.reset();
+      if (l.done) cudaEventDestroy(l.done);
+      if (l.stream) cudaStreamDestroy(l.stream);
+      l = Lane{};
+    }
+    if (fork_) cudaEventDestroy(fork_);
+    fork_ = nullptr;
+  }
+  std::vector<Lane> lanes_;
+  cudaStream_t stream_;
+  cudaEvent_t fork_ = nullptr;
+  size_t used_ = 0;  // lanes the last fork() used
+};
+
 // x = A^{-1} b on the panels: C's unknowns gathered (row_perm, row_scale), the levels forward
 // then backward, the solution scattered back (col_perm == row_perm, col_scale == row_scale).
 class LdltPanelSolves final : public DeviceSolve {
@@ -183,7 +266,8 @@ SupernodalPlan panel_maps(const LdltPlan& plan) {
 
 class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
  public:
-  SupernodalLdltRecipe(EngineContext& ctx, const Schedule& s, LdltPlan p) : c(ctx), s_(s), plan(std::move(p)) {
+  SupernodalLdltRecipe(EngineContext& ctx, const Schedule& s, const Options& o, LdltPlan p)
+      : c(ctx), s_(s), plan(std::move(p)) {
     panels = std::make_unique<DevicePanels>(s, panel_maps(plan), c.input_values(), c.mem, *c.staging,
                                             /*with_factor=*/false);
     args.sn = panels->args();
@@ -193,7 +277,8 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     narrow_nodes = c.mem.upload(plan.narrow_nodes, "the narrow supernodes");
     schur_nodes = c.mem.upload(plan.schur_nodes, "the supernodes of the tiled complements");
     tile_ptr = c.mem.upload(plan.tile_ptr, "the batches' tiles");
-    blas = std::make_unique<LdltBlas>(plan, c.mem, c.stream);
+    lanes = std::make_unique<LdltLanes>(plan, o.cuda.supernodal_streams, c.mem, c.stream);
+    blas = std::make_unique<LdltBlas>(plan, LdltBlas::solve, c.mem, c.stream);
     solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, c.mem, c.stream);
   }
 
@@ -202,13 +287,14 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     panels->enqueue_scatter(rule, c.stream);
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
     for (const LdltPlan::Level& lv : plan.levels) {
+      lanes->fork(args, lv.wide);  // beside the level's batched kernels
       kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.narrow_begin, lv.narrow_count, lv.narrow_max_cols,
                                     c.stream);
       kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
                                lv.l21.tiles, lv.narrow_max_cols, c.stream);
-      for (const LdltNode& b : lv.wide) blas->factor_wide(args, b);
       kernels::launch_ldlt_schur_tiles(args, schur_nodes + lv.schur.begin, tile_ptr + lv.schur.tile_begin,
                                        lv.schur.count, lv.schur.tiles, c.stream);
+      lanes->join();
     }
     events.record(1, c.stream);
     panels->enqueue_state_download(c.stream);
@@ -267,7 +353,8 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   int32_t* narrow_nodes = nullptr;
   int32_t* schur_nodes = nullptr;
   int64_t* tile_ptr = nullptr;
-  std::unique_ptr<LdltBlas> blas;
+  std::unique_ptr<LdltLanes> lanes;  // the wide supernodes' factorization
+  std::unique_ptr<LdltBlas> blas;    // the wide supernodes' solves, on the engine's stream
   std::unique_ptr<LdltPanelSolves> solve;
   StreamEvents<2> events;
 };
@@ -287,7 +374,8 @@ CudaSupernodalLDLT::CudaSupernodalLDLT(const Schedule& s, const Options& o, int 
     : BasicDeviceEngine<double>("CudaSupernodalLDLT", checked(s), o, device_ordinal, pattern) {
   EngineContext& c = context();
   DeviceScope scope(c.device);
-  ldlt_ = set_recipe(std::make_unique<SupernodalLdltRecipe>(c, s, plan_supernodal_ldlt(s, device_facts(c.device))));
+  ldlt_ = set_recipe(
+      std::make_unique<SupernodalLdltRecipe>(c, s, o, plan_supernodal_ldlt(s, device_facts(c.device))));
 }
 
 bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {

@@ -15,8 +15,8 @@
 namespace gpuglu::cuda::kernels {
 namespace {
 
-constexpr int kDiagonalThreads = 256;
-constexpr int kTileFactorThreads = 128;  // a wide supernode's pivot tile
+constexpr int kDiagonalThreads = 128;
+constexpr int kTileFactorThreads = 64;  // a wide supernode's pivot tile: two warps, cheap barriers
 constexpr int kTileThreads = 256;
 constexpr int kSolveThreads = 128;
 
