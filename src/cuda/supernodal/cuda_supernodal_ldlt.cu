@@ -73,7 +73,7 @@ class LdltBlas {
   // A wide supernode whole, pivot block by pivot block (ldlt_kernels.cuh), then its complement
   // L21 W21^T (W21 = L21 D, kept by the blocks).
   void factor_wide(const kernels::LdltArgs& a, const LdltNode& b) {
-    const double one = 1.0, minus_one = -1.0, zero = 0.0;
+    const double one = 1.0, minus_one = -1.0;
     double* l = a.sn.panels + b.l_ptr;
     for (int32_t j0 = 0; j0 < b.ns; j0 += kLdltPivotBlock) {
       const int32_t j1 = j0 + kLdltPivotBlock < b.ns ? j0 + kLdltPivotBlock : b.ns;
@@ -92,8 +92,21 @@ class LdltBlas {
                                            l + j1 + static_cast<int64_t>(j0) * b.nr, b.nr, wb_, rows, &one,
                                            l + j1 + static_cast<int64_t>(j1) * b.nr, b.nr));
     }
+    subtract_complement(a, b);
+  }
+
+  // A narrow supernode's complement by DGEMM (its L21 done by the batched kernel).
+  void narrow_complement(const kernels::LdltArgs& a, const LdltNode& b) {
+    kernels::launch_ldlt_l21_times_d(a, b.s, b.nr - b.ns, b.ns, w21_, stream_);
+    subtract_complement(a, b);
+  }
+
+ private:
+  // L21 w21^T (w21 = L21 D) in column chunks, each scattered into the ancestors.
+  void subtract_complement(const kernels::LdltArgs& a, const LdltNode& b) {
+    const double one = 1.0, zero = 0.0;
     const int64_t nb = b.nr - b.ns;
-    const double* l21 = l + b.ns;
+    const double* l21 = a.sn.panels + b.l_ptr + b.ns;
     for (int64_t c0 = 0; c0 < nb; c0 += b.chunk) {
       const int64_t cols = nb - c0 < b.chunk ? nb - c0 : b.chunk;
       GPUGLU_CUBLAS_CHECK(cublasDgemm_64(handle_, CUBLAS_OP_N, CUBLAS_OP_T, nb - c0, cols, b.ns, &one, l21 + c0, b.nr,
@@ -102,6 +115,7 @@ class LdltBlas {
     }
   }
 
+ public:
   // A wide supernode's forward solve: v_s = L11^{-1} x(first + perm), x(below) -= L21 v_s,
   // x(first + perm) = D^{-1} v_s.
   void forward(const kernels::LdltArgs& a, const LdltNode& b, double* x, double* v) {
@@ -156,7 +170,7 @@ class LdltLanes {
  public:
   LdltLanes(const LdltPlan& plan, int max_lanes, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
     size_t widest = 0;
-    for (const LdltPlan::Level& lv : plan.levels) widest = std::max(widest, lv.wide.size());
+    for (const LdltPlan::Level& lv : plan.levels) widest = std::max({widest, lv.wide.size(), lv.narrow_gemm.size()});
     const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
     lanes_.resize(count);
     try {
@@ -178,11 +192,11 @@ class LdltLanes {
   // The level's wide supernodes enqueued on the lanes, which start where the engine's stream
   // stands now; join() makes the engine's stream wait for them.
   void fork(const kernels::LdltArgs& a, const std::vector<LdltNode>& wide) {
-    used_ = std::min(wide.size(), lanes_.size());
-    if (used_ == 0) return;
-    GPUGLU_CUDA_CHECK(cudaEventRecord(fork_, stream_));
-    for (size_t k = 0; k < used_; ++k) GPUGLU_CUDA_CHECK(cudaStreamWaitEvent(lanes_[k].stream, fork_, 0));
-    for (size_t i = 0; i < wide.size(); ++i) lanes_[i % used_].blas->factor_wide(a, wide[i]);
+    spread(wide.size(), [&](LdltBlas& blas, size_t i) { blas.factor_wide(a, wide[i]); });
+  }
+  // The narrow supernodes' DGEMM complements, after what the engine's stream has enqueued.
+  void complements(const kernels::LdltArgs& a, const std::vector<LdltNode>& narrow) {
+    spread(narrow.size(), [&](LdltBlas& blas, size_t i) { blas.narrow_complement(a, narrow[i]); });
   }
   void join() {
     for (size_t k = 0; k < used_; ++k) {
@@ -198,6 +212,16 @@ class LdltLanes {
     cudaEvent_t done = nullptr;
     std::unique_ptr<LdltBlas> blas;
   };
+  // f(lane, i) for i < count on lanes i % L, which first wait for the engine's stream.
+  template <class F>
+  void spread(size_t count, F f) {
+    const size_t used = std::min(count, lanes_.size());
+    if (used == 0) return;
+    GPUGLU_CUDA_CHECK(cudaEventRecord(fork_, stream_));
+    for (size_t k = 0; k < used; ++k) GPUGLU_CUDA_CHECK(cudaStreamWaitEvent(lanes_[k].stream, fork_, 0));
+    for (size_t i = 0; i < count; ++i) f(*lanes_[i % used].blas, i);
+    used_ = std::max(used_, used);
+  }
   // Best effort, nothing may throw: the handles go before the streams they run on.
   void release() noexcept {
     for (Lane& l : lanes_) {
@@ -292,6 +316,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
                                     c.stream);
       kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
                                lv.l21.tiles, lv.narrow_max_cols, c.stream);
+      lanes->complements(args, lv.narrow_gemm);
       kernels::launch_ldlt_schur_tiles(args, schur_nodes + lv.schur.begin, tile_ptr + lv.schur.tile_begin,
                                        lv.schur.count, lv.schur.tiles, c.stream);
       lanes->join();

@@ -414,6 +414,17 @@ __global__ void __launch_bounds__(256) scale_block_kernel(LdltArgs a, int32_t s,
   }
 }
 
+__global__ void __launch_bounds__(256) l21_times_d_kernel(LdltArgs a, int32_t s, double* w21) {
+  const Node n = node_of(a.sn, s);
+  const LPanel p{n.l, n.nr, n.nr, n.ns, n.first};
+  const int8_t* kind = a.kind + n.first;
+  const double* off = a.off + n.first;
+  const int64_t nb = n.nr - n.ns, total = nb * n.ns;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    w21[e] = times_d(p, kind, off, n.ns + e % nb, static_cast<int32_t>(e / nb));
+}
+
 // Position of row r in supernode t's rows, searched from t's local column lo on.
 __device__ __forceinline__ int64_t row_in(const SupernodeArgs& a, int32_t t, int64_t lo, int32_t r) {
   const int32_t* rows = a.rows + a.rows_ptr[t];
@@ -642,6 +653,12 @@ void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j
   const int64_t total = (nr - j1) * (j1 - j0);
   if (total <= 0) return;
   scale_block_kernel<<<grid_of(total), 256, 0, stream>>>(a, s, j0, j1, wb, w21);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_ldlt_l21_times_d(const LdltArgs& a, int32_t s, int64_t nb, int32_t ns, double* w21, cudaStream_t stream) {
+  if (nb * ns <= 0) return;
+  l21_times_d_kernel<<<grid_of(nb * ns), 256, 0, stream>>>(a, s, w21);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

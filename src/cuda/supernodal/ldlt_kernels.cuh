@@ -61,6 +61,10 @@ void launch_ldlt_permute_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t
 void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, const double* wb,
                              double* w21, cudaStream_t stream);
 
+// w21 = L21 D of supernode s (nb x ns, leading dimension nb): what a narrow supernode's
+// complement DGEMM multiplies L21 by.
+void launch_ldlt_l21_times_d(const LdltArgs& a, int32_t s, int64_t nb, int32_t ns, double* w21, cudaStream_t stream);
+
 // The Schur complements L21 D L21^T of supernodes nodes[0 .. count), tile by tile (the lower
 // tiles of kLdltSchurTile entries a side), subtracted from their ancestors: block b takes
 // node nodes[i] with tile_ptr[i] <= b < tile_ptr[i + 1]. A failed supernode updates nothing.

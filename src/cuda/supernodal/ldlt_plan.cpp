@@ -84,6 +84,14 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
       const int32_t t = plan.narrow_nodes[i];
       const int64_t nb = sn.nrows(t) - sn.cols(t);
       if (nb == 0) continue;
+      if (nb * nb * sn.cols(t) >= kLdltGemmSchurWork) {
+        LdltNode node{t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0};
+        node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
+        plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
+        plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
+        lv.narrow_gemm.push_back(node);
+        continue;
+      }
       const int64_t side = (nb + kernels::kLdltSchurTile - 1) / kernels::kLdltSchurTile;
       plan.schur_nodes.push_back(t);
       plan.tile_ptr.push_back(plan.tile_ptr.back() + side * (side + 1) / 2);
@@ -91,6 +99,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
     close_batch(lv.schur, plan.schur_nodes, plan.tile_ptr);
     lv.solve_count = static_cast<int32_t>(plan.solve_nodes.size() - lv.solve_begin);
     plan.wide_nodes += static_cast<int64_t>(lv.wide.size());
+    plan.narrow_gemm_nodes += static_cast<int64_t>(lv.narrow_gemm.size());
     plan.levels.push_back(std::move(lv));
   }
   return plan;

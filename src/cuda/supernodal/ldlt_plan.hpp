@@ -17,6 +17,11 @@
 
 namespace gpuglu::cuda {
 
+// nb * nb * ns from which a narrow supernode's complement goes to DGEMM rather than the tile
+// kernel (whose FP64 FMAs from shared memory run at a small part of DGEMM's rate; below it
+// DGEMM's launches cost more than they save).
+constexpr int64_t kLdltGemmSchurWork = int64_t{1} << 22;
+
 struct LdltNode {
   int32_t s = 0;
   int32_t first = 0;  // its first column
@@ -43,6 +48,9 @@ struct LdltPlan {
     LdltBatch l21;    // over narrow_nodes: L21 tiles of kLdltTileRows rows
     LdltBatch schur;  // over schur_nodes: lower complement tiles
     std::vector<LdltNode> wide;
+    // Narrow supernodes with a large complement: L21 D by a kernel, then DGEMM and a scatter,
+    // once the batched L21 kernel is done.
+    std::vector<LdltNode> narrow_gemm;
     int64_t solve_begin = 0;  // solve_nodes[solve_begin .. + solve_count): the solves' block kernels
     int32_t solve_count = 0;
     std::vector<LdltNode> solve_wide;  // the solves through cuBLAS
@@ -55,6 +63,7 @@ struct LdltPlan {
   std::vector<int64_t> pivot_pos;  // column j -> its pivot's position in the panels
   int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
   int64_t wide_nodes = 0;
+  int64_t narrow_gemm_nodes = 0;
   int64_t w21_doubles = 0;    // L21 D of a wide supernode (nb x ns; 0: none)
   int64_t block_doubles = 0;  // a pivot block's rows (nr x kLdltPivotBlock)
   int64_t c_doubles = 0;  // a complement's DGEMM chunk
