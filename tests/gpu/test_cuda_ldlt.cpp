@@ -448,6 +448,7 @@ void expect_public_api_solves(const std::string& spec) {
   SparseLDLT gpu(device_options());
   Options cpu_opts;
   cpu_opts.backend = Backend::cpu;
+  cpu_opts.ldlt_engine = LuEngine::column;  // the column engine's oracle, bit for bit
   SparseLDLT cpu(cpu_opts);
   gpu.analyze(a.view());
   cpu.analyze(a.view());
