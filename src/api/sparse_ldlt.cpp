@@ -30,6 +30,8 @@ void BasicSparseLDLT<Scalar>::Impl::discard() {
   source.clear();
   full_values.clear();
   mirrored.clear();
+  given_perm.clear();
+  spd = false;
   hermitian = false;
   values_real = true;
 }
@@ -46,6 +48,8 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
+  this->spd = spd;
+  if (given) given_perm.assign(given, given + a.nrows);
   auto run_analysis = [&](const Options& with) {
     return analysis::guarded(a.nrows, [&] {
       // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
@@ -123,7 +127,7 @@ const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor(const Scalar* values)
     const bool tiny = this->fstats.status == Status::numerically_singular;
     if (this->options.pivot_policy == PivotPolicy::automatic) {
       const RecoveryReason why = assess_factor();
-      if (why != RecoveryReason::none) fall_back_to_lu(why);
+      if (why != RecoveryReason::none && !fall_back_to_column(why)) fall_back_to_lu(why);
     } else if (this->options.pivot_policy == PivotPolicy::repivot && tiny) {
       fall_back_to_lu(RecoveryReason::tiny_pivot);
     }

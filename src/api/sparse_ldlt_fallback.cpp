@@ -1,11 +1,16 @@
-// What SparseLDLT does when its static pivots fall short (docs/design.md, "LDL^T"): a
-// factor with perturbed pivots, large growth or clamped scales is checked by a solve with a
-// known solution; one that misses the backward-error tolerance there, or in a user's solve,
-// hands the same matrix to gpuglu's LU (with its own recoveries). Never a success with a
+// What SparseLDLT does when its pivots fall short (docs/design.md, "LDL^T"): a factor with
+// perturbed pivots, large growth or clamped scales is checked by a solve with a known
+// solution; a supernodal factor that misses the backward-error tolerance there is redone on
+// the column LDL^T (kept for the pattern); one that still misses it, or a user's solve that
+// does, hands the same matrix to gpuglu's LU (with its own recoveries). Never a success with a
 // wrong answer: the LU either solves within the tolerance or reports the failure.
 #include <memory>
 #include <string>
 
+#include "analysis/analyze_symmetric.hpp"
+#include "analysis/pipeline_steps.hpp"
+#include "analysis/symmetric_input.hpp"
+#include "api/engine_choice.hpp"
 #include "api/sparse_ldlt_impl.hpp"
 #include "core/scalar.hpp"
 
@@ -22,6 +27,37 @@ RecoveryReason BasicSparseLDLT<Scalar>::Impl::assess_factor() {
   this->fstats.check_backward_error = this->check_solve();
   if (this->fstats.check_backward_error <= this->options.backward_error_tolerance) return RecoveryReason::none;
   return perturbed ? RecoveryReason::tiny_pivot : suspicious ? RecoveryReason::growth : RecoveryReason::backward_error;
+}
+
+template <class Scalar>
+bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
+  if (this->schedule.kind != FactorKind::supernodal_ldlt) return false;
+  if constexpr (is_complex_v<Scalar>) {
+    return false;  // the supernodal engines are real only
+  } else {
+    const FactorStats failed = this->fstats;
+    Options o = api::analysis_options<Scalar>(this->options);
+    o.ldlt_engine = LuEngine::column;
+    if (spd) o.scaling = false;
+    const CsrView<int32_t, double> full = full_matrix();
+    this->schedule = analysis::guarded(full.nrows, [&] {
+      const analysis::SymmetricInput in = analysis::check_symmetric_input(full, StoredTriangle::full, false);
+      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o,
+                                               given_perm.empty() ? nullptr : given_perm.data());
+    });
+    ++this->analysis_count;
+    const PatternRef pattern{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
+    this->engine = api::make_engine<Scalar>(this->schedule, pattern, this->options, this->device, &this->backend,
+                                            &this->fallback_reason, false);
+    PivotRule rule = PivotRule::from(this->options);
+    rule.policy = PivotPolicy::perturb;
+    this->start_factor();
+    factor_once(rule);
+    this->fstats.factorizations = failed.factorizations;
+    if (this->fstats.status != Status::ok || assess_factor() != RecoveryReason::none) return false;
+    this->note_recovery(why, failed);
+    return true;
+  }
 }
 
 // gpuglu's LU factors full_values (the values of the last factor()). The LU is analyzed
@@ -91,6 +127,7 @@ int64_t BasicSparseLDLT<Scalar>::Impl::device_bytes() const noexcept {
 // The members defined here, for both scalar types (sparse_ldlt.cpp instantiates the rest).
 template RecoveryReason BasicSparseLDLT<double>::Impl::assess_factor();
 template bool BasicSparseLDLT<double>::Impl::fall_back_to_lu(RecoveryReason);
+template bool BasicSparseLDLT<double>::Impl::fall_back_to_column(RecoveryReason);
 template const SolveStats* BasicSparseLDLT<double>::Impl::solve_elsewhere(int32_t, const double*, int64_t, double*,
                                                                          int64_t);
 template const SolveStats& BasicSparseLDLT<double>::Impl::solve_with_lu(int32_t, const double*, int64_t, double*,
@@ -99,6 +136,7 @@ template void BasicSparseLDLT<double>::Impl::set_refinement(int32_t, double);
 template int64_t BasicSparseLDLT<double>::Impl::device_bytes() const noexcept;
 template RecoveryReason BasicSparseLDLT<Complex>::Impl::assess_factor();
 template bool BasicSparseLDLT<Complex>::Impl::fall_back_to_lu(RecoveryReason);
+template bool BasicSparseLDLT<Complex>::Impl::fall_back_to_column(RecoveryReason);
 template const SolveStats* BasicSparseLDLT<Complex>::Impl::solve_elsewhere(int32_t, const Complex*, int64_t, Complex*,
                                                                          int64_t);
 template const SolveStats& BasicSparseLDLT<Complex>::Impl::solve_with_lu(int32_t, const Complex*, int64_t, Complex*,

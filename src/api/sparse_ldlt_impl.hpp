@@ -39,6 +39,9 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   // A fallback happened on this pattern: later LDL^T factors are checked by a solve before
   // they are accepted, which is cheaper than discovering the miss in the user's solve.
   bool check_every_factor = false;
+  // What analyze() was given, for a re-analysis on the column engine (fall_back_to_column).
+  bool spd = false;
+  std::vector<int32_t> given_perm;
 
   explicit Impl(const Options& o) : Core(o) {}
 
@@ -62,6 +65,10 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
 
   // --- sparse_ldlt_fallback.cpp: the checks and the LU fallback ---
   RecoveryReason assess_factor();
+  // The supernodal LDL^T's factor missed the tolerance: the same matrix on the column LDL^T
+  // (its static pivots with symmetric pairs can succeed where pivoting inside supernodes
+  // meets a tiny pivot), kept for the pattern. True when that factor passed its check.
+  bool fall_back_to_column(RecoveryReason why);
   bool fall_back_to_lu(RecoveryReason why);
   const SolveStats* solve_elsewhere(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx) override;
   const SolveStats& solve_with_lu(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);

@@ -7,15 +7,18 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
+#include "gpuglu/matrix_market.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "reference_test_support.hpp"
 #include "sparse_lu_checks.hpp"
+#include "test_matrices.hpp"
 
 extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
                        double* work, const int* lwork, int* info);
@@ -284,6 +287,35 @@ TEST(SupernodalLdltChoice, auto_is_supernodal_on_the_cpu_too_and_complex_superno
     EXPECT_EQ(e.status(), Status::unsupported);
     EXPECT_NE(std::string(e.what()).find("ldlt_engine column"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpuglu::test
+
+namespace gpuglu::test {
+namespace {
+
+// stokes64 (singular: the pressure's constant mode) meets a tiny pivot inside a supernode with
+// large growth; the column LDL^T's symmetric pairs factor it (one perturbed pivot, refined).
+// The recovery ladder takes the column engine before the LU, which cannot factor it at all.
+TEST(SupernodalLdltRecovery, a_factor_that_fails_its_check_is_redone_on_the_column_engine) {
+  const std::filesystem::path file = shared_matrix_dir().parent_path() / "collection/sym-indefinite/stokes64.mtx";
+  if (!shared_matrix_dir_available() || !std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
+  const Csr a = read_matrix_market(file.string());
+  Options o = supernodal_cpu(2);
+  SparseLDLT f(o);
+  f.analyze(a.view(), StoredTriangle::full, nullptr, /*check_symmetry=*/false);
+  ASSERT_EQ(f.schedule().kind, FactorKind::supernodal_ldlt);
+  const FactorStats& fs = f.factor(a.view());
+  ASSERT_EQ(fs.status, Status::ok);
+  EXPECT_EQ(f.schedule().kind, FactorKind::column_ldlt);
+  EXPECT_FALSE(f.uses_lu());
+  EXPECT_NE(fs.recovery, RecoveryReason::none);
+  EXPECT_EQ(f.analysis_count(), 2);
+  const std::vector<double> b = rhs_for_known_solution(a, 7);
+  std::vector<double> x(b.size());
+  ASSERT_EQ(f.solve(b.data(), x.data()).status, Status::ok);
+  EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-12);
 }
 
 }  // namespace
