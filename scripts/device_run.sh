@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|supernodal|ts|mpi|first_solve]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|first_solve]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -671,6 +671,39 @@ if want analysis; then
       done
     done
   } 2>&1 | tee "$out/analysis.log"
+fi
+
+# The Cholesky end to end through PETSc (issue 28's ksp ex56-style target): ex10 reads an SPD
+# elasticity system (and a Laplacian) and solves it with -ksp_type preonly -pc_type cholesky:
+# gpuglu on one rank and the GPU against MUMPS on every core (mpiexec -n $(nproc --all)),
+# -log_view's PCSetUp, MatCholFctrSym, MatCholFctrNum, MatSolve and KSPSolve (max over ranks).
+if want ldlt_e2e; then
+  plugin=$build/petsc_plugin/libpetscgpuglu.so
+  tut=$build/tests/tutorials
+  if [[ -f $plugin && -x $tut/petsc_tutorial_ex10 && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      data=$(mktemp -d)
+      cores=$(nproc --all)
+      for spec in ${GPUGLU_DEVICE_LDLT_E2E_MATRICES:-elast3d:20x20x20 elast3d:28x28x28 lap3d7:48x48x48}; do
+        name=${spec//[:x]/_}
+        "$build/examples/gpuglu_mmgen" "$spec" "$data/$name.mtx" &&
+          "$build/examples/gpuglu_mm_to_petsc" -fin "$data/$name.mtx" -fout "$data/$name.petsc" -rhs Ax > /dev/null || continue
+        events='^(PCSetUp|MatCholFctrSym|MatCholFctrNum|MatSolve|KSPSolve) '
+        echo "== $spec: gpuglu (1 rank, CUDA backend)"
+        timeout 300 "$tut/petsc_tutorial_ex10" -f0 "$data/$name.petsc" -ksp_type preonly -pc_type cholesky \
+          -pc_factor_mat_solver_type gpuglu -dll_append "$plugin" -mat_gpuglu_backend cuda -log_view 2>&1 |
+          grep -E "$events|Residual norm|Number of iterations" | awk '{print "  " $1, $2, $4}'
+        echo "== $spec: MUMPS ($cores ranks)"
+        timeout 300 "$mpi/bin/mpiexec" -n "$cores" --bind-to core "$tut/petsc_tutorial_ex10" -f0 "$data/$name.petsc" \
+          -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type mumps -log_view 2>&1 |
+          grep -E "$events|Residual norm|Number of iterations" | awk '{print "  " $1, $2, $4}'
+      done
+      rm -rf "$data"
+    ) 2>&1 | tee "$out/ldlt_e2e.log"
+  else
+    echo "device_run.sh: ldlt_e2e needs the plugin, ex10 and the bundled MPI" | tee "$out/ldlt_e2e.log"
+  fi
 fi
 
 if want ldlt; then
