@@ -52,4 +52,29 @@ GPUGLU_HOST_DEVICE inline bool two_by_two_usable(double det, double e, double co
 // The kind of pivot at a column of a factored panel (the engines' pivot-kind arrays).
 enum : int8_t { kPivotSecondOfTwo = 0, kPivotOne = 1, kPivotFirstOfTwo = 2 };
 
+// The signs of D for n pivots: d[j] its diagonal, off[j] a 2 x 2 pivot's off-diagonal at its
+// first column, kind[j] the pivot kinds. A 2 x 2 block [d1 e; e d2] has one eigenvalue of each
+// sign when its determinant is negative, two of d1's sign when positive (host only).
+inline PivotSigns count_pivot_signs(const double* d, const double* off, const int8_t* kind, int64_t n) {
+  PivotSigns out;
+  auto count = [&](double v) { (v > 0.0 ? out.positive : v < 0.0 ? out.negative : out.zero)++; };
+  for (int64_t j = 0; j < n; ++j) {
+    if (kind[j] != kPivotFirstOfTwo || j + 1 >= n) {
+      count(d[j]);
+      continue;
+    }
+    const double d1 = d[j], e = off[j], d2 = d[j + 1];
+    const double det = d1 * d2 - e * e;
+    if (det < 0.0) {
+      ++out.negative, ++out.positive;
+    } else if (det > 0.0) {
+      count(d1), count(d1);
+    } else {
+      count(d1 + d2), ++out.zero;
+    }
+    ++j;
+  }
+  return out;
+}
+
 }  // namespace gpuglu

@@ -353,35 +353,9 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPi
 }
 
 PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots) {
-  const int8_t* kind = pivots.kind;
-  const Supernodes& sn = s.supernodes;
-  PivotSigns out;
-  auto count = [&](double d) { (d > 0.0 ? out.positive : d < 0.0 ? out.negative : out.zero)++; };
-  for (int32_t t = 0; t < sn.count; ++t) {
-    const int64_t nr = sn.nrows(t);
-    const double* l = panels + sn.l_ptr[t];
-    for (int32_t k = 0; k < sn.cols(t); ++k) {
-      const int32_t j = sn.first[t] + k;
-      const double d1 = l[k + k * nr];
-      if (kind[j] != kPivotFirstOfTwo) {
-        count(d1);
-        continue;
-      }
-      // [d1 e; e d2]: a negative determinant is one eigenvalue of each sign; a positive one,
-      // two of d1's sign.
-      const double e = pivots.off[j], d2 = l[k + 1 + (k + 1) * nr];
-      const double det = d1 * d2 - e * e;
-      if (det < 0.0) {
-        ++out.negative, ++out.positive;
-      } else if (det > 0.0) {
-        count(d1), count(d1);
-      } else {
-        count(d1 + d2), ++out.zero;
-      }
-      ++k;
-    }
-  }
-  return out;
+  std::vector<double> d(static_cast<size_t>(s.n));
+  for (int32_t j = 0; j < s.n; ++j) d[j] = panels[s.supernodes.pivot_position(j)];
+  return count_pivot_signs(d.data(), pivots.off, pivots.kind, s.n);
 }
 
 }  // namespace gpuglu::reference

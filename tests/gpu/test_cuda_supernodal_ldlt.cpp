@@ -21,6 +21,7 @@
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "ldlt_test_support.hpp"
 #include "reference_test_support.hpp"
 
 namespace gpuglu::test {
@@ -48,15 +49,6 @@ struct PatternCopy {
     ref = {a.nrows, rowptr.data(), a.colind.data()};
   }
 };
-
-Csr zero_diagonal_blocks(int32_t blocks) {
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t k = 0; k < blocks; ++k)
-    for (int32_t i = 0; i < 3; ++i)
-      for (int32_t j = 0; j < 3; ++j)
-        if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
-  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
-}
 
 Csr matrix(const std::string& spec) { return spec == "zero_blocks" ? zero_diagonal_blocks(50) : gen::from_spec(spec); }
 

@@ -350,23 +350,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     GPUGLU_CUDA_CHECK(
         cudaMemcpyAsync(off.data(), args.off, off.size() * sizeof(double), cudaMemcpyDeviceToHost, c.stream));
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-    auto count = [&](double v) { (v > 0.0 ? out.positive : v < 0.0 ? out.negative : out.zero)++; };
-    for (int32_t j = 0; j < n; ++j) {
-      if (kind[j] != kPivotFirstOfTwo) {
-        count(d[j]);
-        continue;
-      }
-      const double d1 = d[j], e = off[j], d2 = d[j + 1];
-      const double det = d1 * d2 - e * e;
-      if (det < 0.0) {
-        ++out.negative, ++out.positive;
-      } else if (det > 0.0) {
-        count(d1), count(d1);
-      } else {
-        count(d1 + d2), ++out.zero;
-      }
-      ++j;
-    }
+    out = count_pivot_signs(d.data(), off.data(), kind.data(), n);
     return out;
   }
 

@@ -12,11 +12,10 @@
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "ldlt_test_support.hpp"
 #include "reference_test_support.hpp"
 #include "sparse_lu_checks.hpp"
 
-extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
-                       double* work, const int* lwork, int* info);
 
 namespace gpuglu::test {
 namespace {
@@ -42,52 +41,6 @@ Csr triangle_of(const Csr& a, StoredTriangle t) {
         e.push_back({i, c, a.values[p]});
     }
   return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, e);
-}
-
-// Eigenvalue signs of a small symmetric A (dense, LAPACK dsyev), zero within tol * max|lambda|.
-Inertia dense_inertia(const Csr& a, double tol = 1e-10) {
-  const int n = a.nrows;
-  std::vector<double> d(static_cast<size_t>(n) * n, 0.0), w(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i)
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) d[static_cast<size_t>(a.colind[p]) * n + i] = a.values[p];
-  int lwork = -1, info = 0;
-  double query = 0.0;
-  dsyev_("N", "L", &n, d.data(), &n, w.data(), &query, &lwork, &info);
-  lwork = static_cast<int>(query);
-  std::vector<double> work(static_cast<size_t>(lwork));
-  dsyev_("N", "L", &n, d.data(), &n, w.data(), work.data(), &lwork, &info);
-  EXPECT_EQ(info, 0);
-  double big = 0.0;
-  for (double v : w) big = std::max(big, std::fabs(v));
-  Inertia in;
-  for (double v : w) {
-    if (v > tol * big)
-      ++in.positive;
-    else if (v < -tol * big)
-      ++in.negative;
-    else
-      ++in.zero;
-  }
-  return in;
-}
-
-// A random sparse symmetric matrix with diagonal signs mixed: indefinite, and - with
-// diag_weight small - pivots that a static order meets small.
-Csr random_symmetric(int32_t n, int32_t per_row, uint64_t seed, double diag_weight) {
-  Rng rng(seed);
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t i = 0; i < n; ++i) {
-    for (int32_t k = 0; k < per_row; ++k) {
-      const int32_t j = rng.below(n);
-      if (j == i) continue;
-      const double v = rng.symmetric();
-      e.push_back({i, j, v});
-      e.push_back({j, i, v});
-    }
-    const double d = diag_weight * (1.0 + rng.uniform()) * per_row;
-    e.push_back({i, i, rng.uniform() < 0.5 ? -d : d});
-  }
-  return csr_from_triplets<int32_t, double>(n, n, e);  // duplicates add up: still symmetric
 }
 
 void expect_solves(SparseLDLT& f, const Csr& a, uint64_t seed) {
@@ -216,19 +169,6 @@ TEST(LdltIndefinite, shifted_laplacian_inertia_is_the_count_of_eigenvalues_below
   const Inertia in = f.inertia();
   EXPECT_EQ(in.negative, below);
   EXPECT_EQ(in.positive, a.nrows - below);
-}
-
-// Blocks a (J - I) of order 3 (ones off the diagonal, zeros on it; eigenvalues 2a, -a,
-// -a): the first pivot of each block is an exact zero that no fill rescues. Perturbed to a
-// sqrt(eps)-sized pivot, the factor is that of a nearby matrix (A + e E_11), refinement
-// contracts the error by about e / 2 per step, and D's signs say nothing about A.
-Csr zero_diagonal_blocks(int32_t blocks) {
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t k = 0; k < blocks; ++k)
-    for (int32_t i = 0; i < 3; ++i)
-      for (int32_t j = 0; j < 3; ++j)
-        if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
-  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
 }
 
 TEST(LdltIndefinite, perturbed_zero_pivots_are_repaired_by_refinement_and_void_the_inertia) {

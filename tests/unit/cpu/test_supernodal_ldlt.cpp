@@ -16,12 +16,11 @@
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_market.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "ldlt_test_support.hpp"
 #include "reference_test_support.hpp"
 #include "sparse_lu_checks.hpp"
 #include "test_matrices.hpp"
 
-extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
-                       double* work, const int* lwork, int* info);
 
 namespace gpuglu::test {
 namespace {
@@ -34,53 +33,6 @@ Options supernodal_cpu(int threads = 4) {
   o.num_threads = threads;
   o.ldlt_engine = LuEngine::supernodal;
   return o;
-}
-
-Inertia dense_inertia(const Csr& a, double tol = 1e-10) {
-  const int n = a.nrows;
-  std::vector<double> d(static_cast<size_t>(n) * n, 0.0), w(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i)
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) d[static_cast<size_t>(a.colind[p]) * n + i] = a.values[p];
-  int lwork = -1, info = 0;
-  double query = 0.0;
-  dsyev_("N", "L", &n, d.data(), &n, w.data(), &query, &lwork, &info);
-  lwork = static_cast<int>(query);
-  std::vector<double> work(static_cast<size_t>(lwork));
-  dsyev_("N", "L", &n, d.data(), &n, w.data(), work.data(), &lwork, &info);
-  EXPECT_EQ(info, 0);
-  double big = 0.0;
-  for (double v : w) big = std::max(big, std::fabs(v));
-  Inertia in;
-  for (double v : w) (v > tol * big ? in.positive : v < -tol * big ? in.negative : in.zero)++;
-  return in;
-}
-
-Csr random_symmetric(int32_t n, int32_t per_row, uint64_t seed, double diag_weight) {
-  Rng rng(seed);
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t i = 0; i < n; ++i) {
-    for (int32_t k = 0; k < per_row; ++k) {
-      const int32_t j = rng.below(n);
-      if (j == i) continue;
-      const double v = rng.symmetric();
-      e.push_back({i, j, v});
-      e.push_back({j, i, v});
-    }
-    const double d = diag_weight * (1.0 + rng.uniform()) * per_row;
-    e.push_back({i, i, rng.uniform() < 0.5 ? -d : d});
-  }
-  return csr_from_triplets<int32_t, double>(n, n, e);
-}
-
-// Blocks a (J - I) of order 3: an exact zero first pivot in every block, which static 1 x 1
-// pivots can only perturb and a 2 x 2 pivot takes exactly (eigenvalues 2a, -a, -a).
-Csr zero_diagonal_blocks(int32_t blocks) {
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t k = 0; k < blocks; ++k)
-    for (int32_t i = 0; i < 3; ++i)
-      for (int32_t j = 0; j < 3; ++j)
-        if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
-  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
 }
 
 double solve_error(SparseLDLT& f, const Csr& a, uint64_t seed) {
