@@ -28,6 +28,7 @@
 // static-pivot test of column k (its pivot against max |L panel(:, k)|, rows 0..nr-1),
 // L(:, k) /= pivot below it, and the rank-1 update of the rest of its L panel and its
 // U^T panel.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -63,6 +64,15 @@ struct Supernodes {
   // F's values (the schedule's CSC layout, spelled out) copied out of the value array.
   void copy_factor_out(const double* panels, double* f) const {
     for (size_t i = 0; i < f_pos.size(); ++i) f[i] = panels[static_cast<size_t>(f_pos[i])];
+  }
+  // Where row `row` sits among the rows of column col's supernode (col <= row): its index
+  // there, searched from col's own row on; -1 when the supernode does not hold it.
+  int64_t row_position(int32_t col, int32_t row) const {
+    const int32_t t = of_col[col];
+    const int32_t* begin = rows.data() + rows_ptr[t];
+    const int32_t* end = rows.data() + rows_ptr[t + 1];
+    const int32_t* it = std::lower_bound(begin + (col - first[t]), end, row);
+    return it == end || *it != row ? -1 : it - begin;
   }
   // Where column j's pivot lies in the value array: its L panel's diagonal.
   int64_t pivot_position(int32_t j) const {

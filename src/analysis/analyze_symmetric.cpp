@@ -106,9 +106,7 @@ namespace {
 void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const SymmetricGraph& g,
                            const std::vector<int32_t>& q, int threads) {
   SupernodalPattern sp = supernodal_symbolic(g, q, threads, /*with_upper=*/false);
-  std::vector<int32_t> identity(static_cast<size_t>(a.n));
-  for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
-  set_permutations(s, identity, sp.q);
+  set_symmetric_permutation(s, sp.q);
   s.kind = FactorKind::supernodal_ldlt;
   s.supernodes = std::move(sp.supernodes);
   s.times.sn_input_ms = sp.input_ms;
@@ -167,9 +165,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
     s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
     return s;
   }
-  std::vector<int32_t> identity(static_cast<size_t>(a.n));
-  for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
-  analysis::set_permutations(s, identity, q);
+  analysis::set_symmetric_permutation(s, q);
   s.times.ordering_ms = clock.lap_ms();
 
   analysis::SymmetricPattern sp = incomplete ? analysis::incomplete_symmetric_pattern(a, q, options.ilu_levels)

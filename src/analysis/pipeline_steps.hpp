@@ -44,6 +44,15 @@ inline void set_permutations(Schedule& s, const std::vector<int32_t>& row_of_col
   }
 }
 
+// The LDL^T's: C = S A(q, q) S, row_perm = col_perm = q.
+inline void set_symmetric_permutation(Schedule& s, const std::vector<int32_t>& q) {
+  s.col_perm = q;
+  s.row_perm = q;
+  s.col_perm_inv.resize(q.size());
+  for (int32_t k = 0; k < s.n; ++k) s.col_perm_inv[q[k]] = k;
+  s.row_perm_inv = s.col_perm_inv;
+}
+
 // Arrays of the analysis that are resized and then overwritten whole (F's pattern, its
 // rows and the value map) take transparent huge pages (madvise; THP's "madvise" mode is
 // the common default) while their total stays within this budget. Their zero-fill's page

@@ -33,18 +33,15 @@ void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads)
       // among the rows of the smaller one's supernode t, from the smaller one on.
       const int32_t lo = std::min(k, l);
       const int32_t hi = std::max(k, l);
-      const int32_t t = sn.of_col[lo];
-      const int32_t local = lo - sn.first[t];
-      const int32_t* rows = sn.rows.data() + sn.rows_ptr[t];
-      const int32_t* end = sn.rows.data() + sn.rows_ptr[t + 1];
-      const int32_t* it = std::lower_bound(rows + local, end, hi);
+      const int64_t rho = sn.row_position(lo, hi);  // hi's row in the panels of lo's supernode t
       // The supernodes hold C's pattern: every entry is present.
-      if (it == end || *it != hi) {
+      if (rho < 0) {
         missing = true;
         continue;
       }
-      const int64_t rho = it - rows;  // hi's row in t's panels
-      const int64_t nr = end - rows;
+      const int32_t t = sn.of_col[lo];
+      const int32_t local = lo - sn.first[t];
+      const int64_t nr = sn.nrows(t);
       const int64_t ns = sn.cols(t);
       // Panel positions (supernodes.hpp): L(hi, lo) in the L panel's column `local`; U(lo, hi)
       // in the diagonal block (the L panel's column rho) or in the U^T panel below it.
@@ -71,16 +68,13 @@ void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int t
     const int32_t r = a.entry_row[p], c = a.entry_col[p];
     const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[c];
     const int32_t lo = std::min(i, j), hi = std::max(i, j);
-    const int32_t t = sn.of_col[lo];
-    const int32_t local = lo - sn.first[t];
-    const int32_t* rows = sn.rows.data() + sn.rows_ptr[t];
-    const int32_t* end = sn.rows.data() + sn.rows_ptr[t + 1];
-    const int32_t* it = std::lower_bound(rows + local, end, hi);
-    if (it == end || *it != hi) {
+    const int64_t rho = sn.row_position(lo, hi);
+    if (rho < 0) {
       missing = true;
       continue;
     }
-    s.value_map[p] = sn.l_ptr[t] + static_cast<int64_t>(local) * (end - rows) + (it - rows);
+    const int32_t t = sn.of_col[lo];
+    s.value_map[p] = sn.l_ptr[t] + static_cast<int64_t>(lo - sn.first[t]) * sn.nrows(t) + rho;
     const double half = a.stored == StoredTriangle::full && r != c ? 0.5 : 1.0;
     s.value_scale[p] = std::min(half * s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
   }

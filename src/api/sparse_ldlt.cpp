@@ -50,31 +50,28 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
-  auto run_analysis = [&](const Options& with) {
-    return analysis::guarded(a.nrows, [&] {
-      // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
-      // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
-      std::vector<double> magnitudes;
-      const analysis::SymmetricInput in = analysis::check_symmetric_input(api::real_view(a, magnitudes), stored,
-                                                                          check_symmetry && !is_complex_v<Scalar>);
-      source = in.source;
-      full_rowptr32 = in.colptr;
-      full_colind = in.rowind;
-      full_values.resize(source.size());
-      if constexpr (is_complex_v<Scalar>) {
-        if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
-        if (hermitian) mirrored = api::mirrored_entries(in);
-        gather_full_values(a.values);
-        std::vector<double> full_magnitudes(full_values.size());
-        for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
-        return analysis::analyze_symmetric_input(analysis::full_storage(in, full_magnitudes.data()), with, given);
-      } else {
-        gather_full_values(a.values);
-        return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), with, given);
-      }
-    });
-  };
-  this->schedule = run_analysis(o);
+  this->schedule = analysis::guarded(a.nrows, [&] {
+    // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
+    // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
+    std::vector<double> magnitudes;
+    const analysis::SymmetricInput in =
+        analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>);
+    source = in.source;
+    full_rowptr32 = in.colptr;
+    full_colind = in.rowind;
+    full_values.resize(source.size());
+    if constexpr (is_complex_v<Scalar>) {
+      if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
+      if (hermitian) mirrored = api::mirrored_entries(in);
+      gather_full_values(a.values);
+      std::vector<double> full_magnitudes(full_values.size());
+      for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
+      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_magnitudes.data()), o, given);
+    } else {
+      gather_full_values(a.values);
+      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o, given);
+    }
+  });
   warm_up.wait();
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
   this->pattern.assign(a);

@@ -23,8 +23,6 @@ struct Panel {
   double& operator()(int64_t i, int64_t j) const { return l[i + j * nr]; }
 };
 
-bool finite(double v) { return std::fabs(v) <= std::numeric_limits<double>::max(); }
-
 // The symmetric interchange of columns (and rows) i < j of the active matrix, rows of L's
 // earlier columns included, and of their labels.
 void swap_symmetric(const Panel& a, int32_t i, int32_t j, int32_t* perm) {
@@ -47,11 +45,6 @@ double column_max(const Panel& a, int32_t k, int64_t from, int64_t to, bool& fin
   }
   return m;
 }
-
-struct NodeOutcome {
-  NumericStats stats;
-  bool failed = false;
-};
 
 class NodeFactor {
  public:
@@ -265,28 +258,16 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
                                     int32_t threads) {
   const Supernodes& sn = s.supernodes;
-  NumericStats total;
-  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
-  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(nthreads));
-  std::vector<std::vector<double>> work(static_cast<size_t>(nthreads));
-  for (int32_t level = 0; level < sn.num_levels(); ++level) {
-    const int64_t begin = sn.level_ptr[level];
-    const int64_t end = sn.level_ptr[level + 1];
-    std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (end - begin > 1)
-    for (int64_t i = begin; i < end; ++i) {
-      const int32_t node = sn.level_nodes[i];
-      NodeOutcome o = NodeFactor(sn, node, panels, pivots, rule).run();
-      if (!o.failed) {
-        const size_t me = static_cast<size_t>(omp_get_thread_num());
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
+  std::vector<std::vector<double>> work(static_cast<size_t>(team));
+  return factor_by_levels(
+      sn, team, [&](int32_t node) { return NodeFactor(sn, node, panels, pivots, rule).run(); },
+      [&](int32_t node, int thread) {
+        const size_t me = static_cast<size_t>(thread);
         if (scratch[me].empty()) scratch[me].assign(static_cast<size_t>(s.n), -1);
         update_ancestors(sn, node, panels, pivots, scratch[me], work[me]);
-      }
-      outcomes[static_cast<size_t>(i - begin)] = o;
-    }
-    for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
-  }
-  return total;
+      });
 }
 
 void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,

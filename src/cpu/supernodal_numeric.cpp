@@ -11,11 +11,6 @@ namespace gpuglu::reference {
 
 namespace {
 
-struct NodeOutcome {
-  NumericStats stats;
-  bool failed = false;
-};
-
 // The unpivoted LU of supernode s's panels, column by column (the header's rule): the
 // static-pivot test against the column's largest entry in its L panel, L scaled below the
 // pivot (divided, as the column engine and the GPU kernels do), the rank-1 update of the
@@ -137,29 +132,15 @@ void merge_node_stats(NumericStats& into, const NumericStats& from) {
 
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads) {
   const Supernodes& sn = s.supernodes;
-  NumericStats total;
-  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
-  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(nthreads));
-  for (int32_t level = 0; level < sn.num_levels(); ++level) {
-    const int64_t begin = sn.level_ptr[level];
-    const int64_t end = sn.level_ptr[level + 1];
-    std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (end - begin > 1)
-    for (int64_t i = begin; i < end; ++i) {
-      const int32_t node = sn.level_nodes[i];
-      NodeOutcome o = factor_panel(sn, node, panels, rule);
-      if (!o.failed) {
-        std::vector<int64_t>& pos = scratch[static_cast<size_t>(omp_get_thread_num())];
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
+  return factor_by_levels(
+      sn, team, [&](int32_t node) { return factor_panel(sn, node, panels, rule); },
+      [&](int32_t node, int thread) {
+        std::vector<int64_t>& pos = scratch[static_cast<size_t>(thread)];
         if (pos.empty()) pos.assign(static_cast<size_t>(s.n), -1);
         update_ancestors(sn, node, panels, pos);
-      }
-      outcomes[static_cast<size_t>(i - begin)] = o;
-    }
-    // A failed supernode skips its update and the others go on, as on the GPU, so that both
-    // report the smallest failing column; merged in supernode order.
-    for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
-  }
-  return total;
+      });
 }
 
 }  // namespace gpuglu::reference

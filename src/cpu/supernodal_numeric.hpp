@@ -1,7 +1,10 @@
 #pragma once
 // The CPU reference of the supernodal LU (include/gpuglu/supernodes.hpp): the oracle of the
 // CUDA supernodal engine and the CPU backend of LuEngine::supernodal.
+#include <omp.h>
+
 #include <cstdint>
+#include <vector>
 
 #include "core/numeric_types.hpp"
 #include "gpuglu/schedule.hpp"
@@ -16,5 +19,36 @@ NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRul
 // One supernode's statistics merged into a factorization's (in supernode order): the
 // smallest failing column wins, as a sequential factorization would stop there.
 void merge_node_stats(NumericStats& into, const NumericStats& from);
+
+// What factoring one supernode gave: its statistics, and whether it failed (then it updates
+// nothing).
+struct NodeOutcome {
+  NumericStats stats;
+  bool failed = false;
+};
+
+// The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
+// OpenMP over its supernodes (team threads), each factored by factor(s) -> NodeOutcome and,
+// unless it failed, its Schur complement sent to its ancestors by update(s, thread) (thread:
+// the OpenMP thread, for its scratch). A failed supernode skips its update and the others go
+// on, as on the GPU, so that both report the smallest failing column; merged in supernode order.
+template <class Factor, class Update>
+NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& factor, const Update& update) {
+  NumericStats total;
+  for (int32_t level = 0; level < sn.num_levels(); ++level) {
+    const int64_t begin = sn.level_ptr[level];
+    const int64_t end = sn.level_ptr[level + 1];
+    std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (end - begin > 1)
+    for (int64_t i = begin; i < end; ++i) {
+      const int32_t node = sn.level_nodes[i];
+      NodeOutcome o = factor(node);
+      if (!o.failed) update(node, omp_get_thread_num());
+      outcomes[static_cast<size_t>(i - begin)] = o;
+    }
+    for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
+  }
+  return total;
+}
 
 }  // namespace gpuglu::reference
