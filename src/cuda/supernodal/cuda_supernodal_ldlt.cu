@@ -312,7 +312,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
     for (const LdltPlan::Level& lv : plan.levels) {
       lanes->fork(args, lv.wide);  // beside the level's batched kernels
-      kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.narrow_begin, lv.narrow_count, lv.narrow_max_cols,
+      kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.l21.begin, lv.l21.count, lv.narrow_max_cols,
                                     c.stream);
       kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
                                lv.l21.tiles, lv.narrow_max_cols, c.stream);

@@ -47,6 +47,16 @@ __device__ __forceinline__ Node node_of(const SupernodeArgs& a, int32_t s) {
 
 __device__ __forceinline__ double at(const Node& n, int64_t i, int64_t j) { return n.l[i + j * n.nr]; }
 
+// dst(i, j) = src(i, j) over the lower triangle (i >= j) of an n x n block (column-major,
+// leading dimensions lds and ldd), by the block's threads: a diagonal block or tile into
+// shared memory and back.
+__device__ void copy_lower(const double* src, int64_t lds, double* dst, int64_t ldd, int32_t n) {
+  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(n) * n; e += blockDim.x) {
+    const int64_t i = e % n, j = e / n;
+    if (i >= j) dst[i + j * ldd] = src[i + j * lds];
+  }
+}
+
 // The largest value over the block and the smallest index holding it, to every thread.
 __device__ void block_argmax(double& v, int& idx) {
   __shared__ double pv[32];
@@ -255,10 +265,7 @@ __global__ void __launch_bounds__(kDiagonalThreads) diagonal_kernel(LdltArgs a, 
   const int32_t s = nodes[blockIdx.x];
   const Node n = node_of(a.sn, s);
   const int32_t ns = n.ns;
-  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
-    const int64_t i = e % ns, j = e / ns;
-    if (i >= j) block_smem[e] = at(n, i, j);
-  }
+  copy_lower(n.l, n.nr, block_smem, ns, ns);
   __syncthreads();
   const LPanel q{block_smem, ns, ns, ns, n.first};
   PanelPivots piv(a.sn.state);
@@ -271,10 +278,7 @@ __global__ void __launch_bounds__(kDiagonalThreads) diagonal_kernel(LdltArgs a, 
     update_later_columns(q, kind, off, j0, j1);
   }
   __syncthreads();
-  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
-    const int64_t i = e % ns, j = e / ns;
-    if (i >= j) n.l[i + j * n.nr] = block_smem[e];
-  }
+  copy_lower(block_smem, ns, n.l, n.nr, ns);
   if (threadIdx.x == 0) piv.publish(a.sn, s);
 }
 
@@ -293,10 +297,7 @@ __global__ void __launch_bounds__(kTileThreads) l21_kernel(LdltArgs a, const int
   const int32_t* perm = a.perm + n.first;
   const int8_t* kind = a.kind + n.first;
   const double* off = a.off + n.first;
-  for (int64_t e = threadIdx.x; e < static_cast<int64_t>(ns) * ns; e += blockDim.x) {
-    const int64_t i = e % ns, j = e / ns;
-    if (i >= j) l11[e] = at(n, i, j);
-  }
+  copy_lower(n.l, n.nr, l11, ns, ns);
   for (int64_t e = threadIdx.x; e < static_cast<int64_t>(rows) * ns; e += blockDim.x) {
     const int64_t r = e % rows, k = e / rows;
     t[r + k * kLdltTileRows] = at(n, row0 + r, perm[k]);
@@ -336,19 +337,14 @@ __global__ void __launch_bounds__(kTileFactorThreads) tile_kernel(LdltArgs a, in
   if (*reinterpret_cast<volatile uint8_t*>(a.sn.failed + s)) return;
   const Node n = node_of(a.sn, s);
   const int32_t w = j1 - j0;
-  for (int e = threadIdx.x; e < w * w; e += blockDim.x) {
-    const int i = e % w, j = e / w;
-    if (i >= j) tile[e] = at(n, j0 + i, j0 + j);
-  }
+  double* diagonal = n.l + j0 + static_cast<int64_t>(j0) * n.nr;  // the tile in the panel
+  copy_lower(diagonal, n.nr, tile, w, w);
   __syncthreads();
   const LPanel q{tile, w, w, w, n.first + j0};
   PanelPivots piv(a.sn.state);
   factor_pivot_block(q, 0, w, a.perm + n.first + j0, a.kind + n.first + j0, a.off + n.first + j0, piv);
   __syncthreads();
-  for (int e = threadIdx.x; e < w * w; e += blockDim.x) {
-    const int i = e % w, j = e / w;
-    if (i >= j) n.l[(j0 + i) + static_cast<int64_t>(j0 + j) * n.nr] = tile[e];
-  }
+  copy_lower(tile, w, diagonal, n.nr, w);
   if (threadIdx.x == 0) piv.publish(a.sn, s);
 }
 
@@ -425,28 +421,19 @@ __global__ void __launch_bounds__(256) l21_times_d_kernel(LdltArgs a, int32_t s,
     w21[e] = times_d(p, kind, off, n.ns + e % nb, static_cast<int32_t>(e / nb));
 }
 
-// Position of row r in supernode t's rows, searched from t's local column lo on.
-__device__ __forceinline__ int64_t row_in(const SupernodeArgs& a, int32_t t, int64_t lo, int32_t r) {
-  const int32_t* rows = a.rows + a.rows_ptr[t];
-  int64_t hi = a.rows_ptr[t + 1] - a.rows_ptr[t] - 1;
-  while (lo < hi) {
-    const int64_t mid = (lo + hi) >> 1;
-    if (rows[mid] < r)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (rows[lo] != r) atomicExch(&a.state->missing_fill, 1);
-  return lo;
-}
-
-// target(r_a, r_b) -= value (a >= b, rows below s).
+// target(r_a, r_b) -= value (a >= b, rows below s), r_a found among the rows of r_b's
+// supernode t from r_b on (as the LU's subtract_at_target); a row t does not hold is a broken
+// schedule: flagged (missing_fill), nothing written.
 __device__ __forceinline__ void subtract_at(const SupernodeArgs& a, int32_t ra, int32_t rb, double value) {
   const int32_t t = a.of_col[rb];
   const int64_t cb = rb - a.first[t];
-  const int64_t nrt = a.rows_ptr[t + 1] - a.rows_ptr[t];
-  const int64_t pos = row_in(a, t, cb, ra);
-  atomicAdd(a.panels + a.l_ptr[t] + cb * nrt + pos, -value);
+  const int64_t tb = a.rows_ptr[t], te = a.rows_ptr[t + 1];
+  const int64_t q = first_row_at_least(a.rows, tb + cb, te, ra);
+  if (q == te || a.rows[q] != ra) {
+    atomicExch(&a.state->missing_fill, 1);
+    return;
+  }
+  atomicAdd(a.panels + a.l_ptr[t] + cb * (te - tb) + (q - tb), -value);
 }
 
 __global__ void __launch_bounds__(256) schur_tiles_kernel(LdltArgs a, const int32_t* nodes, const int64_t* tile_ptr,

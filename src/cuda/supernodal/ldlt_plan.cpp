@@ -26,6 +26,16 @@ void close_batch(LdltBatch& b, const std::vector<int32_t>& nodes, const std::vec
   b.tiles = tile_ptr.back();
 }
 
+LdltNode node_of(const Supernodes& sn, int32_t t) { return {t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0}; }
+
+// node's complement goes to DGEMM: its chunk, and the workspaces that must hold it.
+void plan_gemm_complement(LdltPlan& plan, LdltNode& node) {
+  const int64_t nb = node.nr - node.ns;
+  node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
+  plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
+  plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
+}
+
 }  // namespace
 
 LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
@@ -46,15 +56,14 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
   for (int32_t j = 0; j < s.n; ++j) plan.pivot_pos[j] = sn.pivot_position(j);
   for (int32_t l = 0; l < sn.num_levels(); ++l) {
     LdltPlan::Level lv;
-    lv.narrow_begin = static_cast<int64_t>(plan.narrow_nodes.size());
     lv.solve_begin = static_cast<int64_t>(plan.solve_nodes.size());
-    lv.l21.begin = lv.narrow_begin;
+    lv.l21.begin = static_cast<int64_t>(plan.narrow_nodes.size());
     lv.l21.tile_begin = static_cast<int64_t>(plan.tile_ptr.size());
     plan.tile_ptr.push_back(0);
     // The narrow supernodes and their L21 tiles first (one batch), then their complements.
     for (int64_t i = sn.level_ptr[l]; i < sn.level_ptr[l + 1]; ++i) {
       const int32_t t = sn.level_nodes[i];
-      LdltNode node{t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0};
+      LdltNode node = node_of(sn, t);
       const int64_t nb = node.nr - node.ns;
       if (node.ns * nb >= kWideSolveEntries || node.ns > plan.small_max_cols)
         lv.solve_wide.push_back(node);
@@ -67,28 +76,21 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
         plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);
         continue;
       }
-      if (nb > 0) {
-        node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
-        plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
-      }
-      plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
+      if (nb > 0) plan_gemm_complement(plan, node);
       plan.block_doubles = std::max(plan.block_doubles, node.nr * kLdltPivotBlock);
       lv.wide.push_back(node);
     }
-    lv.narrow_count = static_cast<int32_t>(plan.narrow_nodes.size() - lv.narrow_begin);
     close_batch(lv.l21, plan.narrow_nodes, plan.tile_ptr);
     lv.schur.begin = static_cast<int64_t>(plan.schur_nodes.size());
     lv.schur.tile_begin = static_cast<int64_t>(plan.tile_ptr.size());
     plan.tile_ptr.push_back(0);
-    for (int64_t i = lv.narrow_begin; i < lv.narrow_begin + lv.narrow_count; ++i) {
+    for (int64_t i = lv.l21.begin; i < lv.l21.begin + lv.l21.count; ++i) {
       const int32_t t = plan.narrow_nodes[i];
       const int64_t nb = sn.nrows(t) - sn.cols(t);
       if (nb == 0) continue;
       if (nb * nb * sn.cols(t) >= kLdltGemmSchurWork) {
-        LdltNode node{t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0};
-        node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
-        plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
-        plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
+        LdltNode node = node_of(sn, t);
+        plan_gemm_complement(plan, node);
         lv.narrow_gemm.push_back(node);
         continue;
       }

@@ -42,10 +42,10 @@ struct LdltBatch {
 
 struct LdltPlan {
   struct Level {
-    int64_t narrow_begin = 0;  // narrow_nodes[narrow_begin .. + narrow_count)
-    int32_t narrow_count = 0;
+    // Over narrow_nodes: the level's narrow supernodes (their diagonal blocks, widest
+    // narrow_max_cols) and their L21 tiles of kLdltTileRows rows.
+    LdltBatch l21;
     int32_t narrow_max_cols = 0;
-    LdltBatch l21;    // over narrow_nodes: L21 tiles of kLdltTileRows rows
     LdltBatch schur;  // over schur_nodes: lower complement tiles
     std::vector<LdltNode> wide;
     // Narrow supernodes with a large complement: L21 D by a kernel, then DGEMM and a scatter,
