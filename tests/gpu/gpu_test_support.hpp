@@ -1,9 +1,14 @@
 #pragma once
 // What every GPU test needs: skip (CTest reports Skipped) where no CUDA device is usable,
-// and the options of SparseLU on the CUDA backend.
+// the options of SparseLU on the CUDA backend, and what the engine-level tests hand an engine.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
+#include "core/numeric_engine.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
 
 #define GPUGLU_REQUIRE_GPU()                                                                  \
@@ -31,5 +36,22 @@ inline Options default_cuda_options() {
   o.backend = Backend::cuda;
   return o;
 }
+
+// The rule SparseLU and SparseLDLT give their engines under the default policy: tiny pivots
+// perturbed.
+inline PivotRule perturbing_rule(const Options& o) {
+  PivotRule rule = PivotRule::from(o);
+  rule.policy = PivotPolicy::perturb;
+  return rule;
+}
+
+// A's pattern as PatternRef takes it (64-bit row pointers), alive as long as this.
+struct PatternCopy {
+  std::vector<int64_t> rowptr;
+  PatternRef ref;
+  explicit PatternCopy(const CsrMatrix<int32_t, double>& a) : rowptr(a.rowptr.begin(), a.rowptr.end()) {
+    ref = {a.nrows, rowptr.data(), a.colind.data()};
+  }
+};
 
 }  // namespace gpuglu::test

@@ -42,22 +42,6 @@ Options device_options() {
   return o;
 }
 
-// The rule SparseLDLT gives its engines under the default policy: tiny pivots perturbed.
-PivotRule perturbing_rule(const Options& o) {
-  PivotRule rule = PivotRule::from(o);
-  rule.policy = PivotPolicy::perturb;
-  return rule;
-}
-
-// A's pattern as PatternRef takes it (64-bit row pointers), alive as long as this.
-struct PatternCopy {
-  std::vector<int64_t> rowptr;
-  PatternRef ref;
-  explicit PatternCopy(const Csr& a) : rowptr(a.rowptr.begin(), a.rowptr.end()) {
-    ref = {a.nrows, rowptr.data(), a.colind.data()};
-  }
-};
-
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 int64_t differing_bits(const std::vector<double>& x, const std::vector<double>& y) {

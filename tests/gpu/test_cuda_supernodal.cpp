@@ -54,15 +54,6 @@ Options plain_supernodal_options(Backend backend = Backend::cuda) {
   return o;
 }
 
-// A's pattern as PatternRef takes it (64-bit row pointers), alive as long as this.
-struct PatternCopy {
-  std::vector<int64_t> rowptr;
-  PatternRef ref;
-  explicit PatternCopy(const Csr& a) : rowptr(a.rowptr.begin(), a.rowptr.end()) {
-    ref = {a.nrows, rowptr.data(), a.colind.data()};
-  }
-};
-
 double max_abs(const std::vector<double>& x) {
   double m = 0.0;
   for (double v : x) m = std::max(m, std::fabs(v));

@@ -36,20 +36,6 @@ Options supernodal(Backend b) {
   return o;
 }
 
-PivotRule perturbing(const Options& o) {
-  PivotRule rule = PivotRule::from(o);
-  rule.policy = PivotPolicy::perturb;
-  return rule;
-}
-
-struct PatternCopy {
-  std::vector<int64_t> rowptr;
-  PatternRef ref;
-  explicit PatternCopy(const Csr& a) : rowptr(a.rowptr.begin(), a.rowptr.end()) {
-    ref = {a.nrows, rowptr.data(), a.colind.data()};
-  }
-};
-
 Csr matrix(const std::string& spec) { return spec == "zero_blocks" ? zero_diagonal_blocks(50) : gen::from_spec(spec); }
 
 double max_rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
@@ -70,7 +56,7 @@ TEST_P(CudaSupernodalLdlt, agrees_with_the_cpu_engine_on_statistics_inertia_and_
   const PatternCopy pattern(a);
   auto cpu = make_cpu_engine<double>(s, pattern.ref, o);
   cuda::CudaSupernodalLDLT gpu(s, o, -1, pattern.ref);
-  const PivotRule rule = perturbing(o);
+  const PivotRule rule = perturbing_rule(o);
   for (int round = 0; round < 2; ++round) {  // the second: a refactorization
     const EngineFactorResult rc = cpu->factor(a.values.data(), rule);
     const EngineFactorResult rg = gpu.factor(a.values.data(), rule);
@@ -120,7 +106,7 @@ TEST(CudaSupernodalLdltPaths, a_large_3d_laplacian_takes_every_path_and_solves) 
   EXPECT_GT(p.wide, 0);
   EXPECT_GT(p.tiled_schur, 0);
   EXPECT_GT(p.wide_solves, 0);
-  ASSERT_EQ(gpu.factor(a.values.data(), perturbing(o)).stats.status, Status::ok);
+  ASSERT_EQ(gpu.factor(a.values.data(), perturbing_rule(o)).stats.status, Status::ok);
   const std::vector<double> b = rhs_for_known_solution(a, 5);
   std::vector<double> x(b.size());
   EXPECT_LE(gpu.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
