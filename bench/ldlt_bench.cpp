@@ -47,6 +47,10 @@
 #include "ldlt_peers.hpp"
 #include "peer_outcome.hpp"
 #include "results_jsonl.hpp"
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+#include "gpuglu/ldlt.hpp"
+#include "supernodal_profile.hpp"
+#endif
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
 #include "peer_cudss.hpp"
 #endif
@@ -72,6 +76,7 @@ struct Args {
   std::string out = "docs/performance/results.jsonl";
   std::string device;
   bool column = true, lu = true, umfpack = true, cholmod = true, mumps = true, cudss = true, analyze_only = false;
+  bool profile = false;  // the CUDA supernodal LDL^T's device time by part and level (CUDA builds)
   gpuglu::LuEngine ldlt_engine = gpuglu::LuEngine::automatic;
 };
 
@@ -83,7 +88,7 @@ struct Args {
                "[--cholmod-threads 1,all] [--max-umfpack-factor-nnz N] [--max-cpu-flops F] [--max-lu-flops F] "
                "[--deadline-s S] [--no-lu] "
                "[--no-umfpack] [--no-cholmod] [--no-mumps] [--no-cudss] [--no-column] [--ldlt-engine E] [--out FILE|-] [--device NAME] "
-               "[--analyze-only]\n",
+               "[--analyze-only] [--profile]\n",
                why.c_str());
   std::exit(2);
 }
@@ -124,6 +129,7 @@ Args parse(int argc, char** argv) {
     }
     else if (k == "--no-cudss") a.cudss = false;
     else if (k == "--analyze-only") a.analyze_only = true;
+    else if (k == "--profile") a.profile = true;
     else if (k == "--backend") {
       const auto b = gpuglu::parse_backend(r.value());
       if (!b) usage("unknown backend");
@@ -149,6 +155,27 @@ bool known_spd(const gb::BenchMatrix& m, const Args& args) {
 }
 
 
+
+// Where the device time of one factorization goes (supernodal_profile.hpp), printed and kept
+// in gpuglu's records (ms_panel: the narrow supernodes' diagonal blocks and L21, ms_blocked:
+// the wide supernodes, ms_direct: the tiled complements, ms_gemm: the DGEMM ones).
+void profile(const gb::SymProblem& p, const gpuglu::Options& o, gb::OursLdlt& ours) {
+#ifdef GPUGLU_BENCH_HAVE_CUDA
+  if (o.backend == gpuglu::Backend::cpu || !ours.failure.empty()) return;
+  gpuglu::SparseLDLT ldlt(o);
+  ldlt.analyze(p.a.view(), gpuglu::StoredTriangle::full, nullptr, true, p.spd);
+  const gpuglu::Schedule& s = ldlt.schedule();
+  if (s.kind != gpuglu::FactorKind::supernodal_ldlt) return;
+  const gb::SupernodalProfile prof = gb::profile_supernodal(s, p.a.values.data(), o, 3);
+  std::printf("%s: %s", p.name.c_str(), gb::describe_supernodal(s, prof).c_str());
+  const char* part_names[4] = {"panel", "blocked", "direct", "gemm"};
+  for (int part = 0; part < 4; ++part) ours.extra[std::string("ms_") + part_names[part]] = prof.ms[part];
+  ours.extra["profiled_loop_ms"] = prof.total_ms();
+#else
+  (void)p, (void)o, (void)ours;
+  std::printf("--profile: a CUDA build's\n");
+#endif
+}
 
 // The table on stdout: a line per matrix (gpuglu's LDL^T), a line per peer under it, times in
 // ms; the ratios are gpuglu's refactorization and solve times over the peer's (below 1:
@@ -377,6 +404,7 @@ int main(int argc, char** argv) {
       if (ours.variant.empty()) ours.variant = "gpuglu-ldlt-" + std::string(gpuglu::to_string(args.backend)) + "-" +
                                                std::to_string(args.threads) + "t";
       print_matrix_line(p, ours);
+      if (args.profile) profile(p, o, ours);
       std::fflush(stdout);
       const std::vector<PeerOutcome> peers = run_peers(p, ours, args, o, started_ms);
       if (args.out != "-") write_records(p, ours, peers, args.out, date, device, blas);

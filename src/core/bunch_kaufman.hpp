@@ -25,6 +25,31 @@ constexpr int32_t kLdltPivotBlock = 64;
 // a 2 x 2 step.
 constexpr double kBunchKaufmanAlpha = 0.6403882032022076;
 
+// The unpivoted attempt. A supernode of at least min_cols columns (Options::
+// ldlt_unpivoted_min_cols) with ns^2 nr >= kLdltUnpivotedMinWork is first factored with no
+// pivoting at all: on the GPU by cuSOLVER's dense LU of its panel (its diagonal block made
+// whole), far faster than a pivot search column after column. The result stands when every
+// pivot passes the static test against its pivot block's column (no perturbation) and either
+// all the supernode's pivots are positive (its diagonal block was positive definite, which
+// needs no pivoting) or every column passes the threshold test of MA57, SSIDS and MUMPS with
+// their default u = 0.01: no multiplier of L in it, L21's included, above 1 / u in magnitude
+// (each step's growth is then at most 1 + 1 / u, and the solves refine). When any supernode
+// fails, the whole factorization is redone with the pivot blocks' Bunch-Kaufman, which the
+// engine then keeps to (the same matrix's next values likely fail again), on the CPU as on
+// the GPU.
+constexpr int64_t kLdltUnpivotedMinWork = int64_t{1} << 18;
+constexpr double kLdltThresholdU = 0.01;
+
+GPUGLU_HOST_DEVICE inline bool ldlt_tries_unpivoted(int32_t ns, int64_t nr, int32_t min_cols) {
+  return min_cols > 0 && ns >= min_cols && static_cast<int64_t>(ns) * ns * nr >= kLdltUnpivotedMinWork;
+}
+
+// The threshold test of an unpivoted column whose largest multiplier (below the diagonal,
+// every row of the panel) is max_l in magnitude.
+GPUGLU_HOST_DEVICE inline bool unpivoted_column_stands(double max_l) {
+  return pivot_rule_product(kLdltThresholdU, max_l) <= 1.0;
+}
+
 // What a pivot step at column k of the active block takes.
 enum class PivotChoice : int32_t { one_at_k = 0, one_at_r = 1, two_with_r = 2 };
 

@@ -34,6 +34,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
         hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
         f_(s.f_rowind.size(), T(0.0)),
         panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
+        unpivoted_min_cols_(o.ldlt_unpivoted_min_cols),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
     if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
@@ -130,13 +131,23 @@ class CpuEngine final : public BasicNumericEngine<T> {
       (void)a_values, (void)rule;
       return out;  // unreachable: the constructor refuses a complex supernodal schedule
     } else {
-      if (!scatter(panels_.data(), a_values, rule, nullptr,
-                   [&](int32_t j) { return s_.supernodes.pivot_position(j); }, out))
-        return out;
-      if (s_.kind == FactorKind::supernodal_ldlt)
-        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_);
-      else
+      auto scattered = [&] {
+        return scatter(panels_.data(), a_values, rule, nullptr,
+                       [&](int32_t j) { return s_.supernodes.pivot_position(j); }, out);
+      };
+      if (!scattered()) return out;
+      if (s_.kind != FactorKind::supernodal_ldlt) {
         out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
+        return out;
+      }
+      bool unstable = false;
+      out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_,
+                                                    unpivoted_min_cols_, &unstable);
+      if (unstable) {  // core/bunch_kaufman.hpp: Bunch-Kaufman everywhere, from now on
+        unpivoted_min_cols_ = 0;
+        if (!scattered()) return out;
+        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_);
+      }
       return out;
     }
   }
@@ -170,6 +181,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<T> f_;      // F (a supernodal schedule's: gathered by factor_values())
   bool f_current_ = false;  // f_ holds the last factorization's F
   std::vector<double> panels_;  // the supernodal engines' (include/gpuglu/supernodes.hpp), real only
+  int32_t unpivoted_min_cols_;  // Options::ldlt_unpivoted_min_cols until an attempt fails, then 0
   std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)
   std::vector<int8_t> pivot_kind_;
   std::vector<double> pivot_off_;

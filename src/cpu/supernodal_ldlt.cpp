@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -48,26 +49,42 @@ double column_max(const Panel& a, int32_t k, int64_t from, int64_t to, bool& fin
 
 class NodeFactor {
  public:
-  NodeFactor(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots, const PivotRule& rule)
+  // unpivoted: the attempt of core/bunch_kaufman.hpp (no pivot search; unstable() says whether
+  // the result may stand).
+  NodeFactor(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
+             bool unpivoted)
       : a_{panels + sn.l_ptr[s], sn.nrows(s), sn.cols(s)},
         first_(sn.first[s]),
         perm_(pivots.perm + sn.first[s]),
         kind_(pivots.kind + sn.first[s]),
         off_(pivots.off + sn.first[s]),
-        rule_(rule) {
+        rule_(rule),
+        unpivoted_(unpivoted) {
     for (int32_t k = 0; k < a_.ns; ++k) perm_[k] = k;
   }
 
   NodeOutcome run() {
-    for (int32_t j0 = 0; j0 < a_.ns && !out_.failed; j0 += kLdltPivotBlock) {
+    for (int32_t j0 = 0; j0 < a_.ns && !out_.failed && !unstable_; j0 += kLdltPivotBlock) {
       const int32_t j1 = std::min(a_.ns, j0 + kLdltPivotBlock);
       if (!factor_block(j0, j1)) break;
       update_later_columns(j0, j1);
     }
+    if (unpivoted_ && !unstable_ && !all_positive_ && !multipliers_stand()) unstable_ = true;
     return out_;
   }
+  bool unstable() const { return unstable_; }
 
  private:
+  // The threshold test of core/bunch_kaufman.hpp on every column of the factored panel.
+  bool multipliers_stand() const {
+    for (int32_t k = 0; k < a_.ns; ++k) {
+      double m = 0.0;
+      for (int64_t i = k + 1; i < a_.nr; ++i) m = std::max(m, std::fabs(a_(i, k)));
+      if (!unpivoted_column_stands(m)) return false;
+    }
+    return true;
+  }
+
   bool fail(int32_t k, double pivot) {
     out_.failed = true;
     out_.stats.status = Status::numerically_singular;
@@ -93,7 +110,7 @@ class NodeFactor {
         if (v > omega1) omega1 = v, r = i;
       }
       PivotChoice choice = PivotChoice::one_at_k;
-      if (r >= 0) {
+      if (!unpivoted_ && r >= 0) {
         double omega_r = 0.0;
         for (int32_t m = k; m < r; ++m) omega_r = std::max(omega_r, std::fabs(a_(r, m)));
         for (int64_t i = r + 1; i < j1; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));
@@ -119,6 +136,11 @@ class NodeFactor {
     const double colmax = column_max(a_, k, k, j1, fin);
     const double pivot0 = a_(k, k);
     note_ratio(std::fabs(pivot0), colmax);
+    if (unpivoted_ && (!fin || rule_.tiny(std::fabs(pivot0), colmax))) {
+      unstable_ = true;  // the pivoted steps decide (perturb or report)
+      return false;
+    }
+    all_positive_ = all_positive_ && pivot0 > 0.0;
     if (!fin) return fail(k, pivot0);
     double d = pivot0;
     if (rule_.tiny(std::fabs(pivot0), colmax)) {
@@ -210,6 +232,9 @@ class NodeFactor {
   int8_t* kind_;
   double* off_;
   const PivotRule& rule_;
+  bool unpivoted_;
+  bool unstable_ = false;
+  bool all_positive_ = true;  // over the unpivoted attempt's pivots
   NodeOutcome out_;
   std::vector<double> w_;
 };
@@ -256,18 +281,31 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
 }  // namespace
 
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
-                                    int32_t threads) {
+                                    int32_t threads, int32_t unpivoted_min_cols, bool* unpivoted_failed) {
   const Supernodes& sn = s.supernodes;
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> work(static_cast<size_t>(team));
-  return factor_by_levels(
-      sn, team, [&](int32_t node) { return NodeFactor(sn, node, panels, pivots, rule).run(); },
+  std::atomic<bool> unstable{false};
+  NumericStats stats = factor_by_levels(
+      sn, team,
+      [&](int32_t node) {
+        NodeFactor f(sn, node, panels, pivots, rule,
+                     ldlt_tries_unpivoted(sn.cols(node), sn.nrows(node), unpivoted_min_cols));
+        NodeOutcome o = f.run();
+        if (f.unstable()) {
+          unstable = true;
+          o.failed = true;  // nothing to send on: the factorization is redone
+        }
+        return o;
+      },
       [&](int32_t node, int thread) {
         const size_t me = static_cast<size_t>(thread);
         if (scratch[me].empty()) scratch[me].assign(static_cast<size_t>(s.n), -1);
         update_ancestors(sn, node, panels, pivots, scratch[me], work[me]);
       });
+  if (unpivoted_failed) *unpivoted_failed = unstable;
+  return stats;
 }
 
 void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,

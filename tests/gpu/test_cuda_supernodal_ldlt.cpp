@@ -36,7 +36,11 @@ Options supernodal(Backend b) {
   return o;
 }
 
-Csr matrix(const std::string& spec) { return spec == "zero_blocks" ? zero_diagonal_blocks(50) : gen::from_spec(spec); }
+Csr matrix(const std::string& spec) {
+  if (spec == "zero_blocks") return zero_diagonal_blocks(50);
+  if (spec == "dense_zero_diagonal") return dense_zero_diagonal(96, 3);  // fails the unpivoted attempt
+  return gen::from_spec(spec);
+}
 
 double max_rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
   double d = 0.0, m = 0.0;
@@ -50,7 +54,7 @@ TEST_P(CudaSupernodalLdlt, agrees_with_the_cpu_engine_on_statistics_inertia_and_
   GPUGLU_REQUIRE_GPU();
   const Csr a = matrix(GetParam());
   Options o = supernodal(Backend::cuda);
-  if (std::string(GetParam()) == "zero_blocks") o.scaling = false;
+  if (std::string(GetParam()).find("zero") != std::string::npos) o.scaling = false;
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
   ASSERT_EQ(s.kind, FactorKind::supernodal_ldlt);
   const PatternCopy pattern(a);
@@ -86,7 +90,8 @@ TEST_P(CudaSupernodalLdlt, agrees_with_the_cpu_engine_on_statistics_inertia_and_
 
 INSTANTIATE_TEST_SUITE_P(Matrices, CudaSupernodalLdlt,
                          ::testing::Values("lap2d5:30x30", "lap3d7:12x11x10", "lap3d27:8x8x8", "kkt:400:120:5",
-                                           "zero_blocks", "shiftlap3d:10x9x8:2.5", "elast3d:6x6x6", "lap3d7:28x28x28"),
+                                           "zero_blocks", "shiftlap3d:10x9x8:2.5", "elast3d:6x6x6", "lap3d7:28x28x28",
+                                           "shiftlap3d:14x14x14:2.5", "dense_zero_diagonal"),
                          [](const auto& info) {
                            std::string s = info.param;
                            for (char& c : s)
@@ -106,10 +111,40 @@ TEST(CudaSupernodalLdltPaths, a_large_3d_laplacian_takes_every_path_and_solves) 
   EXPECT_GT(p.wide, 0);
   EXPECT_GT(p.tiled_schur, 0);
   EXPECT_GT(p.wide_solves, 0);
+  EXPECT_GT(p.unpivoted, 0);
   ASSERT_EQ(gpu.factor(a.values.data(), perturbing_rule(o)).stats.status, Status::ok);
+  EXPECT_EQ(gpu.pivot_fallbacks(), 0);  // positive definite: the unpivoted attempts stand
   const std::vector<double> b = rhs_for_known_solution(a, 5);
   std::vector<double> x(b.size());
   EXPECT_LE(gpu.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
+  // Without the attempts the wide supernodes take the pivot blocks' path.
+  Options pivoted = o;
+  pivoted.ldlt_unpivoted_min_cols = 0;
+  cuda::CudaSupernodalLDLT gpu2(s, pivoted, -1, pattern.ref);
+  EXPECT_EQ(gpu2.paths().unpivoted, 0);
+  EXPECT_GT(gpu2.paths().wide, 0);
+  ASSERT_EQ(gpu2.factor(a.values.data(), perturbing_rule(o)).stats.status, Status::ok);
+  EXPECT_LE(gpu2.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
+}
+
+TEST(CudaSupernodalLdltPaths, a_failed_unpivoted_attempt_is_redone_with_bunch_kaufman_once_and_for_all) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = dense_zero_diagonal(96, 3);
+  Options o = supernodal(Backend::cuda);
+  o.scaling = false;
+  const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
+  const PatternCopy pattern(a);
+  cuda::CudaSupernodalLDLT gpu(s, o, -1, pattern.ref);
+  ASSERT_GT(gpu.paths().unpivoted, 0);
+  for (int round = 0; round < 2; ++round) {
+    const EngineFactorResult r = gpu.factor(a.values.data(), PivotRule::from(o));
+    ASSERT_EQ(r.stats.status, Status::ok);
+    EXPECT_EQ(r.stats.perturbed_pivots, 0);
+    EXPECT_EQ(gpu.pivot_fallbacks(), 1);  // the second round no longer tries
+    const std::vector<double> b = rhs_for_known_solution(a, 5 + round);
+    std::vector<double> x(b.size());
+    EXPECT_LE(gpu.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
+  }
 }
 
 TEST(CudaSupernodalLdltErrors, nan_input_and_a_singular_matrix_report_as_the_cpu_does) {

@@ -2,8 +2,9 @@
 // composed of
 //   LdltPlan        the checked schedule and each level's launch plan     (ldlt_plan.hpp)
 //   DevicePanels    the L panels, A's values, the scatter and the state   (device_panels.hpp)
-//   LdltBlas        cuBLAS on the engine's stream: the wide supernodes' diagonal blocks, L21
-//                   (TRSM), complements (DGEMM) and solves (TRSV, GEMV), with the workspaces
+//   LdltBlas        cuBLAS (and cuSOLVER) on one stream: the wide supernodes' diagonal
+//                   blocks (unpivoted attempts by cuSOLVER's dense LU), L21 (TRSM),
+//                   complements (DGEMM) and solves (TRSV, GEMV), with the workspaces
 //   LdltPanelSolves the solves on the panels, level by level, for the shell's refinement
 // as a recipe on the device-engine shell (engine/device_engine.hpp).
 #include "cuda/supernodal/cuda_supernodal_ldlt.hpp"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
@@ -24,6 +26,7 @@
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
 #include "cuda/supernodal/cublas_check.hpp"
+#include "cuda/supernodal/cusolver_check.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/ldlt_kernels.cuh"
 #include "cuda/supernodal/ldlt_plan.hpp"
@@ -50,9 +53,28 @@ class LdltBlas {
     GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
     GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
     GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
+    if (role == factor && plan.unpivoted_nodes > 0) allocate_unpivoted(plan, mem);
   }
 
  private:
+  // cuSOLVER's handle and the dense LU's workspace for the largest unpivoted attempt.
+  void allocate_unpivoted(const LdltPlan& plan, DeviceMemory& mem) {
+    GPUGLU_CUSOLVER_CHECK(cusolverDnCreate(&solver_));
+    GPUGLU_CUSOLVER_CHECK(cusolverDnSetStream(solver_, stream_));
+    int lwork = 1;
+    for (const LdltPlan::Level& lv : plan.levels)
+      for (const LdltNode& b : lv.wide) {
+        if (!b.unpivoted) continue;
+        int need = 0;
+        GPUGLU_CUSOLVER_CHECK(
+            cusolverDnDgetrf_bufferSize(solver_, static_cast<int>(b.nr), b.ns, nullptr, static_cast<int>(b.nr), &need));
+        lwork = std::max(lwork, need);
+      }
+    lu_work_ = mem.allocate<double>(static_cast<size_t>(lwork), "the unpivoted attempts' dense LU workspace");
+    lu_info_ = mem.allocate<int>(1, "the dense LU's info");
+    verdict_ = mem.allocate<int32_t>(2, "the unpivoted attempt's verdict");
+  }
+
   void allocate_factor(const LdltPlan& plan, DeviceMemory& mem) {
     if (plan.w21_doubles > 0) w21_ = mem.allocate<double>(static_cast<size_t>(plan.w21_doubles), "L21 D of a wide supernode");
     if (plan.block_doubles > 0) {
@@ -65,14 +87,20 @@ class LdltBlas {
 
  public:
   ~LdltBlas() {
+    if (solver_) cusolverDnDestroy(solver_);
     if (handle_) cublasDestroy(handle_);
   }
   LdltBlas(const LdltBlas&) = delete;
   LdltBlas& operator=(const LdltBlas&) = delete;
 
-  // A wide supernode whole, pivot block by pivot block (ldlt_kernels.cuh), then its complement
-  // L21 W21^T (W21 = L21 D, kept by the blocks).
-  void factor_wide(const kernels::LdltArgs& a, const LdltNode& b) {
+  // A wide supernode whole: unpivoted first where it tries (unpivoted: the engine has not
+  // given the attempts up), else pivot block by pivot block (ldlt_kernels.cuh); then its
+  // complement L21 W21^T (W21 = L21 D).
+  void factor_wide(const kernels::LdltArgs& a, const LdltNode& b, bool unpivoted) {
+    if (unpivoted && b.unpivoted) {
+      factor_unpivoted(a, b);
+      return;
+    }
     const double one = 1.0, minus_one = -1.0;
     double* l = a.sn.panels + b.l_ptr;
     for (int32_t j0 = 0; j0 < b.ns; j0 += kLdltPivotBlock) {
@@ -93,6 +121,19 @@ class LdltBlas {
                                            l + j1 + static_cast<int64_t>(j1) * b.nr, b.nr));
     }
     subtract_complement(a, b);
+  }
+
+  // cuSOLVER's LU without pivots of the whole panel, its diagonal block made whole: unit L11
+  // and L21 below the diagonal, D on it (U11 = D L11^T above, not read); checked
+  // (core/bunch_kaufman.hpp) and sent on. A NaN/Inf input leaves the panels unfactored; the
+  // LU on them is harmless work whose result nothing reads.
+  void factor_unpivoted(const kernels::LdltArgs& a, const LdltNode& b) {
+    double* l = a.sn.panels + b.l_ptr;
+    kernels::launch_ldlt_mirror(a, b.s, b.ns, stream_);
+    GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, static_cast<int>(b.nr), b.ns, l, static_cast<int>(b.nr), lu_work_,
+                                           nullptr, lu_info_));
+    kernels::launch_ldlt_unpivoted_check(a, b.s, b.ns, verdict_, stream_);
+    if (b.nr > b.ns) narrow_complement(a, b);
   }
 
   // A narrow supernode's complement by DGEMM (its L21 done by the batched kernel).
@@ -153,7 +194,11 @@ class LdltBlas {
 
  private:
   cublasContext* handle_ = nullptr;
+  cusolverDnContext* solver_ = nullptr;  // with unpivoted attempts
   cudaStream_t stream_;
+  double* lu_work_ = nullptr;
+  int* lu_info_ = nullptr;
+  int32_t* verdict_ = nullptr;
   double* w21_ = nullptr;
   double* wb_ = nullptr;
   double* tmp_ = nullptr;
@@ -168,7 +213,8 @@ class LdltBlas {
 // before the next level.
 class LdltLanes {
  public:
-  LdltLanes(const LdltPlan& plan, int max_lanes, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+  LdltLanes(const LdltPlan& plan, int max_lanes, DeviceMemory& mem, cudaStream_t stream)
+      : stream_(stream), unpivoted_(plan.unpivoted_nodes > 0) {
     size_t widest = 0;
     for (const LdltPlan::Level& lv : plan.levels) widest = std::max({widest, lv.wide.size(), lv.narrow_gemm.size()});
     const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
@@ -192,8 +238,12 @@ class LdltLanes {
   // The level's wide supernodes enqueued on the lanes, which start where the engine's stream
   // stands now; join() makes the engine's stream wait for them.
   void fork(const kernels::LdltArgs& a, const std::vector<LdltNode>& wide) {
-    spread(wide.size(), [&](LdltBlas& blas, size_t i) { blas.factor_wide(a, wide[i]); });
+    spread(wide.size(), [&](LdltBlas& blas, size_t i) { blas.factor_wide(a, wide[i], unpivoted_); });
   }
+  // Whether the supernodes that try it are factored unpivoted first; once an attempt failed,
+  // never again (core/bunch_kaufman.hpp).
+  bool unpivoted() const { return unpivoted_; }
+  void give_up_unpivoted() { unpivoted_ = false; }
   // The narrow supernodes' DGEMM complements, after what the engine's stream has enqueued.
   void complements(const kernels::LdltArgs& a, const std::vector<LdltNode>& narrow) {
     spread(narrow.size(), [&](LdltBlas& blas, size_t i) { blas.narrow_complement(a, narrow[i]); });
@@ -238,6 +288,7 @@ class LdltLanes {
   cudaStream_t stream_;
   cudaEvent_t fork_ = nullptr;
   size_t used_ = 0;  // lanes the last fork() used
+  bool unpivoted_ = false;
 };
 
 // x = A^{-1} b on the panels: C's unknowns gathered (row_perm, row_scale), the levels forward
@@ -306,28 +357,87 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, c.mem, c.stream);
   }
 
+  // A level's parts (LevelProfile's names): 0 the narrow supernodes' diagonal blocks and L21
+  // (batched), 1 the wide supernodes (on the lanes), 2 the tiled complements, 3 the narrow
+  // supernodes' DGEMM complements (on the lanes, after part 0).
+  void enqueue_part(const LdltPlan::Level& lv, int part) {
+    switch (part) {
+      case 0:
+        kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.l21.begin, lv.l21.count, lv.narrow_max_cols,
+                                      c.stream);
+        kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
+                                 lv.l21.tiles, lv.narrow_max_cols, c.stream);
+        break;
+      case 1:
+        lanes->fork(args, lv.wide);
+        break;
+      case 2:
+        kernels::launch_ldlt_schur_tiles(args, schur_nodes + lv.schur.begin, tile_ptr + lv.schur.tile_begin,
+                                         lv.schur.count, lv.schur.tiles, c.stream);
+        break;
+      default:
+        lanes->complements(args, lv.narrow_gemm);
+    }
+  }
+
   EngineFactorResult factor(const PivotRule& rule) override {
+    float ms = factor_once(rule);
+    if (lanes->unpivoted() && panels->unstable_panel()) {
+      // An unpivoted attempt may not stand: Bunch-Kaufman everywhere, as the CPU engine does,
+      // and from now on (core/bunch_kaufman.hpp).
+      lanes->give_up_unpivoted();
+      ++pivot_fallbacks;
+      ms += factor_once(rule);
+    }
+    EngineFactorResult out = panels->result();
+    out.device_ms = ms;
+    return out;
+  }
+
+  // One attempt: the scatter and the levels, timed, then the state read back.
+  float factor_once(const PivotRule& rule) {
     events.record(0, c.stream);
     panels->enqueue_scatter(rule, c.stream);
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
     for (const LdltPlan::Level& lv : plan.levels) {
-      lanes->fork(args, lv.wide);  // beside the level's batched kernels
-      kernels::launch_ldlt_diagonal(args, narrow_nodes + lv.l21.begin, lv.l21.count, lv.narrow_max_cols,
-                                    c.stream);
-      kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
-                               lv.l21.tiles, lv.narrow_max_cols, c.stream);
-      lanes->complements(args, lv.narrow_gemm);
-      kernels::launch_ldlt_schur_tiles(args, schur_nodes + lv.schur.begin, tile_ptr + lv.schur.tile_begin,
-                                       lv.schur.count, lv.schur.tiles, c.stream);
+      for (const int part : {1, 0, 3, 2}) enqueue_part(lv, part);  // the wide ones beside the batched kernels
       lanes->join();
     }
     events.record(1, c.stream);
     panels->enqueue_state_download(c.stream);
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-    EngineFactorResult out = panels->result();
-    out.device_ms = events.ms(0, 1);
+    return events.ms(0, 1);
+  }
+  // One factorization part by part, each joined and timed on its own (so the lanes run beside
+  // nothing): where the device time goes.
+  std::vector<LevelProfile> profile_levels(const PivotRule& rule) {
+    const size_t levels = plan.levels.size();
+    std::vector<cudaEvent_t> ev(levels * 4 + 1, nullptr);
+    for (cudaEvent_t& e : ev) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
+    panels->enqueue_scatter(rule, c.stream);
+    kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
+    GPUGLU_CUDA_CHECK(cudaEventRecord(ev[0], c.stream));
+    std::vector<LevelProfile> out(levels);
+    std::vector<std::pair<cudaEvent_t, float*>> spans;
+    for (size_t l = 0; l < levels; ++l) {
+      float* parts[4] = {&out[l].panel, &out[l].blocked, &out[l].direct, &out[l].gemm};
+      int k = 0;
+      for (const int part : {1, 0, 3, 2}) {
+        enqueue_part(plan.levels[l], part);
+        lanes->join();
+        const size_t e = l * 4 + static_cast<size_t>(++k);
+        GPUGLU_CUDA_CHECK(cudaEventRecord(ev[e], c.stream));
+        spans.emplace_back(ev[e - 1], parts[part]);
+      }
+    }
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    for (size_t i = 0; i < spans.size(); ++i)
+      GPUGLU_CUDA_CHECK(cudaEventElapsedTime(spans[i].second, spans[i].first, ev[i + 1]));
+    for (LevelProfile& p : out) p.ms = p.panel + p.blocked + p.direct + p.gemm;
+    for (cudaEvent_t e : ev) cudaEventDestroy(e);
     return out;
   }
+
   DeviceSolve& solves() override { return *solve; }
   void download_factor(double*) override {
     throw Error(Status::unsupported, "factor_values(): the supernodal LDL^T keeps its factor in pivoted panels, not as F");
@@ -365,6 +475,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   std::unique_ptr<LdltLanes> lanes;  // the wide supernodes' factorization
   std::unique_ptr<LdltBlas> blas;    // the wide supernodes' solves, on the engine's stream
   std::unique_ptr<LdltPanelSolves> solve;
+  int64_t pivot_fallbacks = 0;  // factorizations redone after a failed unpivoted attempt
   StreamEvents<2> events;
 };
 
@@ -373,7 +484,7 @@ namespace {
 const Schedule& checked(const Schedule& s) {
   DeviceFacts none;  // the layout only: the device's facts are read once it is current
   none.max_smem_per_block_optin = 1 << 30;
-  (void)plan_supernodal_ldlt(s, none);  // first: an inconsistent schedule touches no device
+  (void)plan_supernodal_ldlt(s, none, 0);  // first: an inconsistent schedule touches no device
   return s;
 }
 
@@ -384,7 +495,14 @@ CudaSupernodalLDLT::CudaSupernodalLDLT(const Schedule& s, const Options& o, int 
   EngineContext& c = context();
   DeviceScope scope(c.device);
   ldlt_ = set_recipe(
-      std::make_unique<SupernodalLdltRecipe>(c, s, o, plan_supernodal_ldlt(s, device_facts(c.device))));
+      std::make_unique<SupernodalLdltRecipe>(c, s, o, plan_supernodal_ldlt(s, device_facts(c.device),
+                                                                            o.ldlt_unpivoted_min_cols)));
+}
+
+std::vector<LevelProfile> CudaSupernodalLDLT::profile_levels(const double* a_values, const PivotRule& rule) {
+  DeviceScope scope(device());
+  load_input(a_values);
+  return ldlt_->profile_levels(rule);
 }
 
 bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
@@ -398,8 +516,10 @@ CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   int64_t wide_solves = 0;
   for (const LdltPlan::Level& lv : p.levels) wide_solves += static_cast<int64_t>(lv.solve_wide.size());
   return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size()),
-          wide_solves};
+          wide_solves, p.unpivoted_nodes};
 }
+
+int64_t CudaSupernodalLDLT::pivot_fallbacks() const noexcept { return ldlt_->pivot_fallbacks; }
 
 int32_t CudaSupernodalLDLT::levels() const { return static_cast<int32_t>(ldlt_->plan.levels.size()); }
 

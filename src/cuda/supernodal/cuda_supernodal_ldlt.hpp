@@ -7,7 +7,8 @@
 // the levels of the supernodal tree (ldlt_plan.hpp): narrow supernodes batched (their diagonal
 // blocks in shared memory, a block each; L21 and the Schur complements L21 D L21^T tile by
 // tile), wide ones through cuBLAS (pivot blocks by a kernel and DGEMM, L21 D by TRSM, the
-// complement by DGEMM). solve() runs the panel solves level by level (forward with D, then
+// complement by DGEMM; those of Options::ldlt_unpivoted_min_cols columns first unpivoted by
+// cuSOLVER's dense LU, kept where core/bunch_kaufman.hpp's test passes). solve() runs the panel solves level by level (forward with D, then
 // backward; the wide supernodes by TRSV and GEMV) and the shell's refinement. The factor agrees
 // with the CPU engine's to rounding (a pivot choice at a near tie may differ; both are valid).
 #include <cstdint>
@@ -29,14 +30,22 @@ class CudaSupernodalLDLT final : public BasicDeviceEngine<double> {
 
   // D's signs (its 2 x 2 blocks by their determinant), read from the device.
   bool pivot_signs(PivotSigns& out) override;
+  // One factorization of a_values part by part, each timed alone (LevelProfile: panel = the
+  // narrow supernodes' diagonal blocks and L21, blocked = the wide supernodes, direct = the
+  // tiled complements, gemm = the narrow supernodes' DGEMM complements).
+  std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
   struct Paths {
     int64_t narrow;       // supernodes factored by the batched kernels
     int64_t wide;         // by cuBLAS (pivot blocks, TRSM, DGEMM), one by one
     int64_t tiled_schur;  // complements formed by the batched tile kernel (the wide ones: DGEMM)
     int64_t wide_solves;  // supernodes solved through cuBLAS's TRSV and GEMV
+    int64_t unpivoted;    // wide ones that try the unpivoted factorization first
   };
   Paths paths() const;
+  // Factorizations redone with Bunch-Kaufman after a failed unpivoted attempt (at most one:
+  // the engine then keeps to Bunch-Kaufman).
+  int64_t pivot_fallbacks() const noexcept;
   int32_t levels() const;
 
  private:

@@ -585,6 +585,59 @@ __global__ void __launch_bounds__(256) node_give_kernel(LdltArgs a, int32_t s, c
     x[below[i]] -= t[i];
 }
 
+__global__ void __launch_bounds__(256) mirror_kernel(LdltArgs a, int32_t s) {
+  const Node n = node_of(a.sn, s);
+  const int64_t total = static_cast<int64_t>(n.ns) * n.ns;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t i = e % n.ns, j = e / n.ns;
+    if (i < j) n.l[i + j * n.nr] = n.l[j + i * n.nr];
+  }
+}
+
+constexpr int kCheckWarps = 8;
+
+// Column k = blockIdx.x * kCheckWarps + warp, a warp each: at its pivot step the column was
+// d (1, L(k+1:nr, k))^T; the static test reads its pivot block's part (rows k .. j1 - 1), the
+// threshold test all its multipliers.
+__global__ void __launch_bounds__(kCheckWarps * 32) unpivoted_check_kernel(LdltArgs a, int32_t s, int32_t* verdict) {
+  if (input_was_bad(a.sn.state)) return;
+  const Node n = node_of(a.sn, s);
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int32_t k = static_cast<int32_t>(blockIdx.x) * kCheckWarps + static_cast<int32_t>(threadIdx.x >> 5);
+  if (k >= n.ns) return;  // uniform over the warp
+  const int32_t j1 = (k / kLdltPivotBlock + 1) * kLdltPivotBlock < n.ns ? (k / kLdltPivotBlock + 1) * kLdltPivotBlock
+                                                                         : n.ns;
+  const double* col = n.l + static_cast<int64_t>(k) * n.nr;
+  double in_block = 0.0, below = 0.0;
+  bool finite = true;
+  for (int64_t i = k + lane; i < n.nr; i += 32) {
+    const double v = fabs(col[i]);
+    finite &= v <= DBL_MAX;
+    if (i > k && i < j1) in_block = v > in_block ? v : in_block;
+    if (i > k) below = v > below ? v : below;
+  }
+  in_block = warp_max(in_block);
+  below = warp_max(below);
+  finite = __all_sync(kFullMask, finite) != 0;
+  if (lane != 0) return;
+  const double d = col[k], apiv = fabs(d);
+  const double omega1 = __dmul_rn(apiv, in_block);
+  const double colmax = omega1 > apiv ? omega1 : apiv;
+  if (!finite || !(colmax <= DBL_MAX) || !PanelPivots(a.sn.state).passes(apiv, colmax)) {
+    atomicExch(&a.sn.state->unstable_panel, 1);
+    return;
+  }
+  atomic_min_nonneg(&a.sn.state->min_ratio_bits, colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0);
+  atomic_max_nonneg(&a.sn.state->max_active_bits, colmax);
+  if (!(d > 0.0)) atomicOr(verdict, 1);
+  if (!unpivoted_column_stands(below)) atomicOr(verdict + 1, 1);
+}
+
+__global__ void unpivoted_verdict_kernel(LdltArgs a, const int32_t* verdict) {
+  if (verdict[0] != 0 && verdict[1] != 0) atomicExch(&a.sn.state->unstable_panel, 1);
+}
+
 int current_device() {
   int d = 0;
   GPUGLU_CUDA_CHECK(cudaGetDevice(&d));
@@ -643,6 +696,20 @@ void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 
+void launch_ldlt_mirror(const LdltArgs& a, int32_t s, int32_t ns, cudaStream_t stream) {
+  if (ns <= 1) return;
+  mirror_kernel<<<grid_of(static_cast<int64_t>(ns) * ns), 256, 0, stream>>>(a, s);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_unpivoted_check(const LdltArgs& a, int32_t s, int32_t ns, int32_t* verdict, cudaStream_t stream) {
+  if (ns <= 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(verdict, 0, 2 * sizeof(int32_t), stream));
+  const unsigned blocks = static_cast<unsigned>((ns + kCheckWarps - 1) / kCheckWarps);
+  unpivoted_check_kernel<<<blocks, kCheckWarps * 32, 0, stream>>>(a, s, verdict);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+  unpivoted_verdict_kernel<<<1, 1, 0, stream>>>(a, verdict);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
 void launch_ldlt_l21_times_d(const LdltArgs& a, int32_t s, int64_t nb, int32_t ns, double* w21, cudaStream_t stream) {
   if (nb * ns <= 0) return;
   l21_times_d_kernel<<<grid_of(nb * ns), 256, 0, stream>>>(a, s, w21);

@@ -61,6 +61,19 @@ void launch_ldlt_permute_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t
 void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j0, int32_t j1, const double* wb,
                              double* w21, cudaStream_t stream);
 
+// A supernode's unpivoted attempt (core/bunch_kaufman.hpp) around cuSOLVER's dense LU without
+// pivots of its nr x ns panel:
+//   launch_ldlt_mirror: the diagonal block's upper triangle copied from its lower (the LU
+//     reads the whole block; the upper triangle is not read otherwise);
+//   launch_ldlt_unpivoted_check: after the LU (unit L11 and L21 below the diagonal, D on it),
+//     each column's static test (against its pivot block's rows) and threshold test (its
+//     multipliers), and its statistics; a failed static test or a non-finite column marks
+//     FactorState::unstable_panel at once; verdict (2 ints, zeroed here) gathers whether some
+//     pivot is not positive and some column fails the threshold test, and a last thread
+//     marks the attempt unstable when both are so.
+void launch_ldlt_mirror(const LdltArgs& a, int32_t s, int32_t ns, cudaStream_t stream);
+void launch_ldlt_unpivoted_check(const LdltArgs& a, int32_t s, int32_t ns, int32_t* verdict, cudaStream_t stream);
+
 // w21 = L21 D of supernode s (nb x ns, leading dimension nb): what a narrow supernode's
 // complement DGEMM multiplies L21 by.
 void launch_ldlt_l21_times_d(const LdltArgs& a, int32_t s, int64_t nb, int32_t ns, double* w21, cudaStream_t stream);

@@ -38,7 +38,7 @@ void plan_gemm_complement(LdltPlan& plan, LdltNode& node) {
 
 }  // namespace
 
-LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
+LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32_t unpivoted_min_cols) {
   require(s.kind == FactorKind::supernodal_ldlt, "the schedule is not a supernodal LDL^T's (Options::ldlt_engine)");
   const Supernodes& sn = s.supernodes;
   require(sn.first.size() == static_cast<size_t>(sn.count) + 1 && sn.rows_ptr.size() == sn.first.size() &&
@@ -70,7 +70,8 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
       else
         plan.solve_nodes.push_back(t);
       plan.t_doubles = std::max(plan.t_doubles, nb);
-      if (node.ns <= plan.small_max_cols) {
+      node.unpivoted = ldlt_tries_unpivoted(node.ns, node.nr, unpivoted_min_cols);
+      if (node.ns <= plan.small_max_cols && !node.unpivoted) {
         plan.narrow_nodes.push_back(t);
         lv.narrow_max_cols = std::max(lv.narrow_max_cols, node.ns);
         plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);
@@ -101,6 +102,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts) {
     close_batch(lv.schur, plan.schur_nodes, plan.tile_ptr);
     lv.solve_count = static_cast<int32_t>(plan.solve_nodes.size() - lv.solve_begin);
     plan.wide_nodes += static_cast<int64_t>(lv.wide.size());
+    for (const LdltNode& w : lv.wide) plan.unpivoted_nodes += w.unpivoted ? 1 : 0;
     plan.narrow_gemm_nodes += static_cast<int64_t>(lv.narrow_gemm.size());
     plan.levels.push_back(std::move(lv));
   }

@@ -3,6 +3,7 @@
 // column and supernodal engines, on the CPU and the GPU).
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "gpuglu/ldlt.hpp"
@@ -63,6 +64,21 @@ inline CsrMatrix<int32_t, double> zero_diagonal_blocks(int32_t blocks) {
       for (int32_t j = 0; j < 3; ++j)
         if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
   return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
+}
+
+// A dense symmetric matrix with an empty diagonal: every unpivoted first pivot is 0, which
+// 2 x 2 pivots take exactly.
+inline CsrMatrix<int32_t, double> dense_zero_diagonal(int32_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+  std::vector<Triplet<int32_t, double>> e;
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = 0; j < i; ++j) {
+      const double v = (i + j) % 2 ? u(rng) : -u(rng);
+      e.push_back({i, j, v});
+      e.push_back({j, i, v});
+    }
+  return csr_from_triplets<int32_t, double>(n, n, e);
 }
 
 }  // namespace gpuglu::test
