@@ -245,12 +245,12 @@ struct Options {
   // scalars run the column engine): supernodal is the supernodal LDL^T with Bunch-Kaufman
   // pivots inside supernodes (FactorKind::supernodal_ldlt).
   LuEngine ldlt_engine = LuEngine::automatic;
-  // Supernodal LDL^T: supernodes of at least this many columns (and 2^18 multiply-adds of
-  // panel work, ns^2 nr) are first factored without pivots (on the GPU by cuSOLVER's dense LU),
-  // the result kept where the supernode's pivots are all positive or its multipliers all
-  // pass the threshold test (|l| <= 1 / u, u = 0.01, as MA57's and SSIDS's); where one is not, the whole factorization is redone with Bunch-Kaufman inside
-  // pivot blocks, which the engine then keeps to (core/bunch_kaufman.hpp). 0: never.
-  int32_t ldlt_unpivoted_min_cols = 64;
+  // Supernodal LDL^T: each supernode is first factored without pivots (on the GPU in shared
+  // memory, or by cuSOLVER's dense LU where wide), the result kept where its pivots are all
+  // positive or its multipliers all pass the threshold test (|l| <= 1 / u, u = 0.01, as MA57's
+  // and SSIDS's); a supernode that fails takes Bunch-Kaufman inside pivot blocks from then on
+  // (the factorization redone; core/bunch_kaufman.hpp). Off: Bunch-Kaufman everywhere.
+  bool ldlt_unpivoted = true;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).

@@ -25,24 +25,22 @@ constexpr int32_t kLdltPivotBlock = 64;
 // a 2 x 2 step.
 constexpr double kBunchKaufmanAlpha = 0.6403882032022076;
 
-// The unpivoted attempt. A supernode of at least min_cols columns (Options::
-// ldlt_unpivoted_min_cols) with ns^2 nr >= kLdltUnpivotedMinWork is first factored with no
-// pivoting at all: on the GPU by cuSOLVER's dense LU of its panel (its diagonal block made
-// whole), far faster than a pivot search column after column. The result stands when every
-// pivot passes the static test against its pivot block's column (no perturbation) and either
-// all the supernode's pivots are positive (its diagonal block was positive definite, which
-// needs no pivoting) or every column passes the threshold test of MA57, SSIDS and MUMPS with
-// their default u = 0.01: no multiplier of L in it, L21's included, above 1 / u in magnitude
-// (each step's growth is then at most 1 + 1 / u, and the solves refine). When any supernode
-// fails, the whole factorization is redone with the pivot blocks' Bunch-Kaufman, which the
-// engine then keeps to (the same matrix's next values likely fail again), on the CPU as on
-// the GPU.
-constexpr int64_t kLdltUnpivotedMinWork = int64_t{1} << 18;
+// The unpivoted attempt (Options::ldlt_unpivoted). Every supernode is first factored with no
+// pivoting at all: on the GPU in shared memory with no pivot search (narrow supernodes) or by
+// cuSOLVER's dense LU of the panel, its diagonal block made whole (wide ones), far faster than
+// a pivot search column after column. The result stands when every pivot passes the static
+// test against its pivot block's column (no perturbation) and either all the supernode's
+// pivots are positive (its diagonal block was positive definite, which needs no pivoting) or
+// every column passes the threshold test of MA57, SSIDS and MUMPS with their default u = 0.01:
+// no multiplier of L in it, L21's included, above 1 / u in magnitude (each step's growth is
+// then at most 1 + 1 / u, and the solves refine). A supernode that fails takes Bunch-Kaufman
+// inside its pivot blocks, now and for the factor's later values; the factorization is redone
+// whole (no copy of the panels is kept: a supernode's Schur complement does not depend on the
+// pivots chosen inside it, so the supernodes that stood stand again), on the CPU as on the GPU.
 constexpr double kLdltThresholdU = 0.01;
-
-GPUGLU_HOST_DEVICE inline bool ldlt_tries_unpivoted(int32_t ns, int64_t nr, int32_t min_cols) {
-  return min_cols > 0 && ns >= min_cols && static_cast<int64_t>(ns) * ns * nr >= kLdltUnpivotedMinWork;
-}
+// A redone factorization meets the same supernodal inputs to rounding only: after this many
+// rounds that still fail somewhere, Bunch-Kaufman everywhere.
+constexpr int kLdltUnpivotedRounds = 3;
 
 // The threshold test of an unpivoted column whose largest multiplier (below the diagonal,
 // every row of the panel) is max_l in magnitude.

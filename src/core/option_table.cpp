@@ -140,10 +140,10 @@ std::vector<OptionRow> build_table() {
           "Cholesky/LDL^T numeric engine: column (levels of the elimination tree, static pivots), supernodal "
           "(dense panels, Bunch-Kaufman pivots inside supernodes), auto (supernodal where the GPU factors a real "
           "matrix)"),
-      integer<Field<&O::ldlt_unpivoted_min_cols>>(
-          "ldlt_unpivoted_min_cols", "ldlt_unpivoted_min_cols", 0, kNone,
-          "Supernodal LDL^T: supernodes of at least this many columns first factored without pivots, kept where "
-          "positive definite or its multipliers pass the threshold test (0: never)"),
+      flag<Field<&O::ldlt_unpivoted>>(
+          "ldlt_unpivoted", "ldlt_unpivoted",
+          "Supernodal LDL^T: each supernode first factored without pivots, kept where positive definite or its "
+          "multipliers pass the threshold test, else Bunch-Kaufman"),
       choice<Field<&O::pivot_policy>, kPivotPolicyNames>(
           "pivot_policy", "pivot_policy",
           "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then DIVERGED_PC_FAILED), "

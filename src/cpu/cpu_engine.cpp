@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/bunch_kaufman.hpp"
 #include "core/numeric_engine.hpp"
 #include "cpu/level_gather.hpp"
 #include "cpu/ldlt_numeric.hpp"
@@ -34,7 +35,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
         hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
         f_(s.f_rowind.size(), T(0.0)),
         panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
-        unpivoted_min_cols_(o.ldlt_unpivoted_min_cols),
+        pivoted_(s.kind == FactorKind::supernodal_ldlt ? static_cast<size_t>(s.supernodes.count) : 0,
+                 o.ldlt_unpivoted ? int8_t{0} : int8_t{1}),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
     if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
@@ -140,15 +142,17 @@ class CpuEngine final : public BasicNumericEngine<T> {
         out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
         return out;
       }
-      bool unstable = false;
-      out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_,
-                                                    unpivoted_min_cols_, &unstable);
-      if (unstable) {  // core/bunch_kaufman.hpp: Bunch-Kaufman everywhere, from now on
-        unpivoted_min_cols_ = 0;
+      // core/bunch_kaufman.hpp: the supernodes whose unpivoted attempt failed take Bunch-Kaufman
+      // and the factorization is redone; the others stand again (to rounding: a few rounds
+      // at most, then Bunch-Kaufman everywhere).
+      for (int round = 0;; ++round) {
+        if (round == kLdltUnpivotedRounds) std::fill(pivoted_.begin(), pivoted_.end(), int8_t{1});
+        bool unstable = false;
+        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_, pivoted_.data(),
+                                                      &unstable);
+        if (!unstable) return out;
         if (!scattered()) return out;
-        out.stats = reference::factor_supernodal_ldlt(s_, panels_.data(), pivots(), rule, threads_);
       }
-      return out;
     }
   }
 
@@ -181,7 +185,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<T> f_;      // F (a supernodal schedule's: gathered by factor_values())
   bool f_current_ = false;  // f_ holds the last factorization's F
   std::vector<double> panels_;  // the supernodal engines' (include/gpuglu/supernodes.hpp), real only
-  int32_t unpivoted_min_cols_;  // Options::ldlt_unpivoted_min_cols until an attempt fails, then 0
+  // The supernodal LDL^T's supernodes that take Bunch-Kaufman (1) or try no pivots first (0).
+  std::vector<int8_t> pivoted_;
   std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)
   std::vector<int8_t> pivot_kind_;
   std::vector<double> pivot_off_;

@@ -281,7 +281,7 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
 }  // namespace
 
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
-                                    int32_t threads, int32_t unpivoted_min_cols, bool* unpivoted_failed) {
+                                    int32_t threads, int8_t* pivoted, bool* unpivoted_failed) {
   const Supernodes& sn = s.supernodes;
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
@@ -290,10 +290,10 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   NumericStats stats = factor_by_levels(
       sn, team,
       [&](int32_t node) {
-        NodeFactor f(sn, node, panels, pivots, rule,
-                     ldlt_tries_unpivoted(sn.cols(node), sn.nrows(node), unpivoted_min_cols));
+        NodeFactor f(sn, node, panels, pivots, rule, pivoted != nullptr && pivoted[node] == 0);
         NodeOutcome o = f.run();
         if (f.unstable()) {
+          pivoted[node] = 1;  // each supernode is one thread's
           unstable = true;
           o.failed = true;  // nothing to send on: the factorization is redone
         }

@@ -40,13 +40,12 @@ struct LdltPivots {
 
 // Factors the panels in place (C's values scattered, the diagonal shift added), level by
 // level of the supernodal tree, OpenMP over a level's supernodes (threads; 0: OpenMP's
-// default). The pivots are written. unpivoted_min_cols > 0: the supernodes it names
-// (ldlt_tries_unpivoted) are factored without pivots first (core/bunch_kaufman.hpp);
-// *unpivoted_failed then says whether one of them may not stand, and the panels are to be
-// scattered and factored again with unpivoted_min_cols 0 (the stats mean nothing then).
+// default). The pivots are written. pivoted (count entries, or null: all 1): a supernode t with
+// pivoted[t] == 0 is factored without pivots first (core/bunch_kaufman.hpp); one whose attempt
+// fails gets pivoted[t] = 1, *unpivoted_failed says so, and the panels are to be scattered and
+// factored again (the stats mean nothing then).
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
-                                    int32_t threads, int32_t unpivoted_min_cols = 0,
-                                    bool* unpivoted_failed = nullptr);
+                                    int32_t threads, int8_t* pivoted = nullptr, bool* unpivoted_failed = nullptr);
 
 // x = A^{-1} b through the factor (permutation and scaling included); work: n entries. b
 // and x may alias.

@@ -111,23 +111,23 @@ TEST(CudaSupernodalLdltPaths, a_large_3d_laplacian_takes_every_path_and_solves) 
   EXPECT_GT(p.wide, 0);
   EXPECT_GT(p.tiled_schur, 0);
   EXPECT_GT(p.wide_solves, 0);
-  EXPECT_GT(p.unpivoted, 0);
   ASSERT_EQ(gpu.factor(a.values.data(), perturbing_rule(o)).stats.status, Status::ok);
   EXPECT_EQ(gpu.pivot_fallbacks(), 0);  // positive definite: the unpivoted attempts stand
+  EXPECT_EQ(gpu.pivoted_supernodes(), 0);
   const std::vector<double> b = rhs_for_known_solution(a, 5);
   std::vector<double> x(b.size());
   EXPECT_LE(gpu.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
-  // Without the attempts the wide supernodes take the pivot blocks' path.
+  // Without the attempts every supernode takes Bunch-Kaufman (the pivot blocks' paths).
   Options pivoted = o;
-  pivoted.ldlt_unpivoted_min_cols = 0;
+  pivoted.ldlt_unpivoted = false;
   cuda::CudaSupernodalLDLT gpu2(s, pivoted, -1, pattern.ref);
-  EXPECT_EQ(gpu2.paths().unpivoted, 0);
+  EXPECT_EQ(gpu2.pivoted_supernodes(), s.supernodes.count);
   EXPECT_GT(gpu2.paths().wide, 0);
   ASSERT_EQ(gpu2.factor(a.values.data(), perturbing_rule(o)).stats.status, Status::ok);
   EXPECT_LE(gpu2.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);
 }
 
-TEST(CudaSupernodalLdltPaths, a_failed_unpivoted_attempt_is_redone_with_bunch_kaufman_once_and_for_all) {
+TEST(CudaSupernodalLdltPaths, a_failed_unpivoted_attempt_is_redone_with_bunch_kaufman_for_good) {
   GPUGLU_REQUIRE_GPU();
   const Csr a = dense_zero_diagonal(96, 3);
   Options o = supernodal(Backend::cuda);
@@ -135,12 +135,12 @@ TEST(CudaSupernodalLdltPaths, a_failed_unpivoted_attempt_is_redone_with_bunch_ka
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
   const PatternCopy pattern(a);
   cuda::CudaSupernodalLDLT gpu(s, o, -1, pattern.ref);
-  ASSERT_GT(gpu.paths().unpivoted, 0);
   for (int round = 0; round < 2; ++round) {
     const EngineFactorResult r = gpu.factor(a.values.data(), PivotRule::from(o));
     ASSERT_EQ(r.stats.status, Status::ok);
     EXPECT_EQ(r.stats.perturbed_pivots, 0);
-    EXPECT_EQ(gpu.pivot_fallbacks(), 1);  // the second round no longer tries
+    EXPECT_EQ(gpu.pivot_fallbacks(), 1);  // the second round tries no more
+    EXPECT_GT(gpu.pivoted_supernodes(), 0);
     const std::vector<double> b = rhs_for_known_solution(a, 5 + round);
     std::vector<double> x(b.size());
     EXPECT_LE(gpu.solve(b.data(), x.data(), false, 3, 1e-15).backward_error, 1e-14);

@@ -22,6 +22,7 @@
 #include "cuda/common/device_solve.hpp"
 #include "cuda/common/factor_kernels.cuh"
 #include "cuda/common/gather_kernels.cuh"
+#include "cuda/common/graph_capture.hpp"
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
@@ -43,7 +44,9 @@ constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default 
 class LdltBlas {
  public:
   enum Role { factor, solve };
-  LdltBlas(const LdltPlan& plan, Role role, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+  // unpivoted: the wide supernodes may try cuSOLVER's dense LU (Options::ldlt_unpivoted).
+  LdltBlas(const LdltPlan& plan, Role role, bool unpivoted, DeviceMemory& mem, cudaStream_t stream)
+      : stream_(stream) {
     if (role == solve) {
       if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
     } else {
@@ -53,7 +56,7 @@ class LdltBlas {
     GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
     GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
     GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
-    if (role == factor && plan.unpivoted_nodes > 0) allocate_unpivoted(plan, mem);
+    if (role == factor && unpivoted && plan.wide_nodes > 0) allocate_unpivoted(plan, mem);
   }
 
  private:
@@ -64,7 +67,6 @@ class LdltBlas {
     int lwork = 1;
     for (const LdltPlan::Level& lv : plan.levels)
       for (const LdltNode& b : lv.wide) {
-        if (!b.unpivoted) continue;
         int need = 0;
         GPUGLU_CUSOLVER_CHECK(
             cusolverDnDgetrf_bufferSize(solver_, static_cast<int>(b.nr), b.ns, nullptr, static_cast<int>(b.nr), &need));
@@ -72,7 +74,7 @@ class LdltBlas {
       }
     lu_work_ = mem.allocate<double>(static_cast<size_t>(lwork), "the unpivoted attempts' dense LU workspace");
     lu_info_ = mem.allocate<int>(1, "the dense LU's info");
-    verdict_ = mem.allocate<int32_t>(2, "the unpivoted attempt's verdict");
+    verdict_ = mem.allocate<int32_t>(3, "the unpivoted attempt's verdict");
   }
 
   void allocate_factor(const LdltPlan& plan, DeviceMemory& mem) {
@@ -93,11 +95,10 @@ class LdltBlas {
   LdltBlas(const LdltBlas&) = delete;
   LdltBlas& operator=(const LdltBlas&) = delete;
 
-  // A wide supernode whole: unpivoted first where it tries (unpivoted: the engine has not
-  // given the attempts up), else pivot block by pivot block (ldlt_kernels.cuh); then its
-  // complement L21 W21^T (W21 = L21 D).
+  // A wide supernode whole: unpivoted (core/bunch_kaufman.hpp), or pivot block by pivot block
+  // (ldlt_kernels.cuh) and its complement L21 W21^T (W21 = L21 D).
   void factor_wide(const kernels::LdltArgs& a, const LdltNode& b, bool unpivoted) {
-    if (unpivoted && b.unpivoted) {
+    if (unpivoted) {
       factor_unpivoted(a, b);
       return;
     }
@@ -213,8 +214,10 @@ class LdltBlas {
 // before the next level.
 class LdltLanes {
  public:
-  LdltLanes(const LdltPlan& plan, int max_lanes, DeviceMemory& mem, cudaStream_t stream)
-      : stream_(stream), unpivoted_(plan.unpivoted_nodes > 0) {
+  // pivoted: the engine's host copy of LdltArgs::pivoted, which fork() reads.
+  LdltLanes(const LdltPlan& plan, int max_lanes, const std::vector<int8_t>& pivoted, bool unpivoted, DeviceMemory& mem,
+            cudaStream_t stream)
+      : stream_(stream), pivoted_(pivoted) {
     size_t widest = 0;
     for (const LdltPlan::Level& lv : plan.levels) widest = std::max({widest, lv.wide.size(), lv.narrow_gemm.size()});
     const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
@@ -223,7 +226,7 @@ class LdltLanes {
       for (Lane& l : lanes_) {
         GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
         GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
-        l.blas = std::make_unique<LdltBlas>(plan, LdltBlas::factor, mem, l.stream);
+        l.blas = std::make_unique<LdltBlas>(plan, LdltBlas::factor, unpivoted, mem, l.stream);
       }
       if (count > 0) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     } catch (...) {
@@ -238,12 +241,8 @@ class LdltLanes {
   // The level's wide supernodes enqueued on the lanes, which start where the engine's stream
   // stands now; join() makes the engine's stream wait for them.
   void fork(const kernels::LdltArgs& a, const std::vector<LdltNode>& wide) {
-    spread(wide.size(), [&](LdltBlas& blas, size_t i) { blas.factor_wide(a, wide[i], unpivoted_); });
+    spread(wide.size(), [&](LdltBlas& blas, size_t i) { blas.factor_wide(a, wide[i], pivoted_[wide[i].s] == 0); });
   }
-  // Whether the supernodes that try it are factored unpivoted first; once an attempt failed,
-  // never again (core/bunch_kaufman.hpp).
-  bool unpivoted() const { return unpivoted_; }
-  void give_up_unpivoted() { unpivoted_ = false; }
   // The narrow supernodes' DGEMM complements, after what the engine's stream has enqueued.
   void complements(const kernels::LdltArgs& a, const std::vector<LdltNode>& narrow) {
     spread(narrow.size(), [&](LdltBlas& blas, size_t i) { blas.narrow_complement(a, narrow[i]); });
@@ -288,25 +287,39 @@ class LdltLanes {
   cudaStream_t stream_;
   cudaEvent_t fork_ = nullptr;
   size_t used_ = 0;  // lanes the last fork() used
-  bool unpivoted_ = false;
+  const std::vector<int8_t>& pivoted_;
 };
 
 // x = A^{-1} b on the panels: C's unknowns gathered (row_perm, row_scale), the levels forward
 // then backward, the solution scattered back (col_perm == row_perm, col_scale == row_scale).
+// The levels' launches (cuBLAS's among them) on the fixed unknowns are captured once as a
+// CUDA graph (unless the options turn graphs off): a solve is a gather, a graph launch and a
+// scatter.
 class LdltPanelSolves final : public DeviceSolve {
  public:
   LdltPanelSolves(const Schedule& s, const LdltPlan& plan, const kernels::LdltArgs& args, LdltBlas& blas,
-                  DeviceMemory& mem, cudaStream_t stream)
+                  bool graph, DeviceMemory& mem, cudaStream_t stream)
       : plan_(plan), args_(args), blas_(blas), n_(s.n), stream_(stream) {
     perm_ = mem.upload(s.row_perm, "the solves' permutation");
     scale_ = mem.upload(s.row_scale, "the solves' scaling");
     nodes_ = mem.upload(plan.solve_nodes, "the supernodes of the solve kernels");
     x_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' unknowns");
     v_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' scratch");
+    if (graph && n_ > 0) levels_.capture(stream_, [this](cudaStream_t) { enqueue_levels(); });
   }
+  // The owner releases this (its graph) before its stream, the device current.
   void solve_device(const double* in, double* out, bool) override {
     if (n_ == 0) return;
     kernels::launch_gather_scaled(n_, perm_, scale_, in, x_, stream_);
+    if (levels_.captured())
+      levels_.launch(stream_);
+    else
+      enqueue_levels();
+    kernels::launch_scatter_scaled(n_, perm_, scale_, x_, out, stream_);
+  }
+
+ private:
+  void enqueue_levels() {
     for (const LdltPlan::Level& lv : plan_.levels) {
       kernels::launch_ldlt_forward(args_, nodes_ + lv.solve_begin, lv.solve_count, x_, v_, stream_);
       for (const LdltNode& b : lv.solve_wide) blas_.forward(args_, b, x_, v_);
@@ -315,7 +328,6 @@ class LdltPanelSolves final : public DeviceSolve {
       kernels::launch_ldlt_backward(args_, nodes_ + lv->solve_begin, lv->solve_count, x_, v_, stream_);
       for (const LdltNode& b : lv->solve_wide) blas_.backward(args_, b, x_, v_);
     }
-    kernels::launch_scatter_scaled(n_, perm_, scale_, x_, out, stream_);
   }
 
  private:
@@ -329,6 +341,7 @@ class LdltPanelSolves final : public DeviceSolve {
   int32_t* nodes_ = nullptr;
   double* x_ = nullptr;
   double* v_ = nullptr;
+  CapturedGraph levels_;
 };
 
 SupernodalPlan panel_maps(const LdltPlan& plan) {
@@ -349,12 +362,15 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     args.perm = c.mem.allocate<int32_t>(static_cast<size_t>(s.n), "the pivot order");
     args.kind = c.mem.allocate<int8_t>(static_cast<size_t>(s.n), "the pivot kinds");
     args.off = c.mem.allocate<double>(static_cast<size_t>(s.n), "the 2 x 2 pivots' off-diagonals");
+    unpivoted = o.ldlt_unpivoted;
+    pivoted.assign(static_cast<size_t>(s.supernodes.count), unpivoted ? 0 : 1);
+    args.pivoted = c.mem.upload(pivoted, "the supernodes' pivoting");
     narrow_nodes = c.mem.upload(plan.narrow_nodes, "the narrow supernodes");
     schur_nodes = c.mem.upload(plan.schur_nodes, "the supernodes of the tiled complements");
     tile_ptr = c.mem.upload(plan.tile_ptr, "the batches' tiles");
-    lanes = std::make_unique<LdltLanes>(plan, o.cuda.supernodal_streams, c.mem, c.stream);
-    blas = std::make_unique<LdltBlas>(plan, LdltBlas::solve, c.mem, c.stream);
-    solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, c.mem, c.stream);
+    lanes = std::make_unique<LdltLanes>(plan, o.cuda.supernodal_streams, pivoted, unpivoted, c.mem, c.stream);
+    blas = std::make_unique<LdltBlas>(plan, LdltBlas::solve, false, c.mem, c.stream);
+    solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, o.cuda.level_graph, c.mem, c.stream);
   }
 
   // A level's parts (LevelProfile's names): 0 the narrow supernodes' diagonal blocks and L21
@@ -367,6 +383,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
                                       c.stream);
         kernels::launch_ldlt_l21(args, narrow_nodes + lv.l21.begin, tile_ptr + lv.l21.tile_begin, lv.l21.count,
                                  lv.l21.tiles, lv.narrow_max_cols, c.stream);
+        if (unpivoted) kernels::launch_ldlt_unpivoted_checks(args, narrow_nodes + lv.l21.begin, lv.l21.count, c.stream);
         break;
       case 1:
         lanes->fork(args, lv.wide);
@@ -380,13 +397,22 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     }
   }
 
+  // core/bunch_kaufman.hpp: the supernodes whose unpivoted attempt failed take Bunch-Kaufman
+  // and the factorization is redone, as the CPU engine does.
   EngineFactorResult factor(const PivotRule& rule) override {
     float ms = factor_once(rule);
-    if (lanes->unpivoted() && panels->unstable_panel()) {
-      // An unpivoted attempt may not stand: Bunch-Kaufman everywhere, as the CPU engine does,
-      // and from now on (core/bunch_kaufman.hpp).
-      lanes->give_up_unpivoted();
+    for (int round = 1; unpivoted && panels->unstable_panel(); ++round) {
       ++pivot_fallbacks;
+      if (round == kLdltUnpivotedRounds) {
+        std::fill(pivoted.begin(), pivoted.end(), int8_t{1});
+        unpivoted = false;
+        GPUGLU_CUDA_CHECK(cudaMemcpyAsync(args.pivoted, pivoted.data(), pivoted.size(), cudaMemcpyHostToDevice,
+                                          c.stream));
+      } else {
+        GPUGLU_CUDA_CHECK(cudaMemcpyAsync(pivoted.data(), args.pivoted, pivoted.size(), cudaMemcpyDeviceToHost,
+                                          c.stream));
+        GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+      }
       ms += factor_once(rule);
     }
     EngineFactorResult out = panels->result();
@@ -476,6 +502,10 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   std::unique_ptr<LdltBlas> blas;    // the wide supernodes' solves, on the engine's stream
   std::unique_ptr<LdltPanelSolves> solve;
   int64_t pivot_fallbacks = 0;  // factorizations redone after a failed unpivoted attempt
+  // Per supernode: Bunch-Kaufman (1) or the unpivoted attempt (0), LdltArgs::pivoted's host
+  // copy; unpivoted: some supernode still tries it.
+  std::vector<int8_t> pivoted;
+  bool unpivoted = false;
   StreamEvents<2> events;
 };
 
@@ -496,7 +526,7 @@ CudaSupernodalLDLT::CudaSupernodalLDLT(const Schedule& s, const Options& o, int 
   DeviceScope scope(c.device);
   ldlt_ = set_recipe(
       std::make_unique<SupernodalLdltRecipe>(c, s, o, plan_supernodal_ldlt(s, device_facts(c.device),
-                                                                            o.ldlt_unpivoted_min_cols)));
+                                                                            o.cuda.supernodal_dense_min_cols)));
 }
 
 std::vector<LevelProfile> CudaSupernodalLDLT::profile_levels(const double* a_values, const PivotRule& rule) {
@@ -516,10 +546,14 @@ CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   int64_t wide_solves = 0;
   for (const LdltPlan::Level& lv : p.levels) wide_solves += static_cast<int64_t>(lv.solve_wide.size());
   return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size()),
-          wide_solves, p.unpivoted_nodes};
+          wide_solves};
 }
 
 int64_t CudaSupernodalLDLT::pivot_fallbacks() const noexcept { return ldlt_->pivot_fallbacks; }
+
+int64_t CudaSupernodalLDLT::pivoted_supernodes() const {
+  return std::count(ldlt_->pivoted.begin(), ldlt_->pivoted.end(), int8_t{1});
+}
 
 int32_t CudaSupernodalLDLT::levels() const { return static_cast<int32_t>(ldlt_->plan.levels.size()); }
 

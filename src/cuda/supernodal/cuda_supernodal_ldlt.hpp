@@ -7,8 +7,9 @@
 // the levels of the supernodal tree (ldlt_plan.hpp): narrow supernodes batched (their diagonal
 // blocks in shared memory, a block each; L21 and the Schur complements L21 D L21^T tile by
 // tile), wide ones through cuBLAS (pivot blocks by a kernel and DGEMM, L21 D by TRSM, the
-// complement by DGEMM; those of Options::ldlt_unpivoted_min_cols columns first unpivoted by
-// cuSOLVER's dense LU, kept where core/bunch_kaufman.hpp's test passes). solve() runs the panel solves level by level (forward with D, then
+// complement by DGEMM), each supernode first without pivots (Options::ldlt_unpivoted: no
+// pivot search in shared memory, cuSOLVER's dense LU where wide) and kept where
+// core/bunch_kaufman.hpp's tests pass, else with Bunch-Kaufman from then on. solve() runs the panel solves level by level (forward with D, then
 // backward; the wide supernodes by TRSV and GEMV) and the shell's refinement. The factor agrees
 // with the CPU engine's to rounding (a pivot choice at a near tie may differ; both are valid).
 #include <cstdint>
@@ -40,12 +41,12 @@ class CudaSupernodalLDLT final : public BasicDeviceEngine<double> {
     int64_t wide;         // by cuBLAS (pivot blocks, TRSM, DGEMM), one by one
     int64_t tiled_schur;  // complements formed by the batched tile kernel (the wide ones: DGEMM)
     int64_t wide_solves;  // supernodes solved through cuBLAS's TRSV and GEMV
-    int64_t unpivoted;    // wide ones that try the unpivoted factorization first
   };
   Paths paths() const;
-  // Factorizations redone with Bunch-Kaufman after a failed unpivoted attempt (at most one:
-  // the engine then keeps to Bunch-Kaufman).
+  // Factorizations redone after a failed unpivoted attempt (core/bunch_kaufman.hpp), and the
+  // supernodes that take Bunch-Kaufman now (all of them without Options::ldlt_unpivoted).
   int64_t pivot_fallbacks() const noexcept;
+  int64_t pivoted_supernodes() const;
   int32_t levels() const;
 
  private:

@@ -18,7 +18,7 @@ namespace {
 constexpr int kDiagonalThreads = 128;
 constexpr int kTileFactorThreads = 64;  // a wide supernode's pivot tile: two warps, cheap barriers
 constexpr int kTileThreads = 256;
-constexpr int kSolveThreads = 128;
+constexpr int kSolveThreads = 256;
 
 // A column-major matrix of `rows` rows read as p(i, j), lower triangle for the diagonal block.
 struct LPanel {
@@ -259,6 +259,28 @@ __global__ void __launch_bounds__(256) reset_pivots_kernel(LdltArgs a, int32_t n
   }
 }
 
+// The ns x ns block q (lower triangle, leading dimension ns) factored as L D L^T with no pivot
+// search (cpu/supernodal_ldlt.cpp's unpivoted steps): column k scaled by its pivot, the rest
+// of the block less its rank-1 update; the checks come later, on the whole panel.
+__device__ void factor_unpivoted(double* q, int32_t ns) {
+  __shared__ double w[kLdltNarrowMaxCols];
+  for (int32_t k = 0; k < ns; ++k) {
+    const double d = q[k + k * ns];
+    for (int32_t i = k + 1 + threadIdx.x; i < ns; i += blockDim.x) {
+      const double v = q[i + k * ns];
+      w[i] = v;
+      q[i + k * ns] = v / d;
+    }
+    __syncthreads();
+    const int32_t m = ns - k - 1;
+    for (int32_t e = threadIdx.x; e < m * m; e += blockDim.x) {
+      const int32_t i = k + 1 + e % m, c = k + 1 + e / m;
+      if (i >= c) q[i + c * ns] -= q[i + k * ns] * w[c];
+    }
+    __syncthreads();
+  }
+}
+
 __global__ void __launch_bounds__(kDiagonalThreads) diagonal_kernel(LdltArgs a, const int32_t* nodes) {
   extern __shared__ double block_smem[];
   if (input_was_bad(a.sn.state)) return;
@@ -267,6 +289,12 @@ __global__ void __launch_bounds__(kDiagonalThreads) diagonal_kernel(LdltArgs a, 
   const int32_t ns = n.ns;
   copy_lower(n.l, n.nr, block_smem, ns, ns);
   __syncthreads();
+  if (!a.pivoted[s]) {
+    factor_unpivoted(block_smem, ns);
+    __syncthreads();
+    copy_lower(block_smem, ns, n.l, n.nr, ns);
+    return;  // the statistics and the verdict: unpivoted_checks_kernel
+  }
   const LPanel q{block_smem, ns, ns, ns, n.first};
   PanelPivots piv(a.sn.state);
   int32_t* perm = a.perm + n.first;
@@ -508,6 +536,40 @@ __device__ __forceinline__ void d_solve_at(const Node& n, const int8_t* kind, co
   }
 }
 
+// y(c0 .. c0 + w) := L(c0:c0+w, c0:c0+w)^{-1} y(c0 .. c0 + w) by one warp (w <= 32), L's
+// chunk in registers: lane r keeps row r and y_r, the solved values move by shuffles.
+__device__ __forceinline__ void warp_forward_chunk(const Node& n, double* y, int32_t c0, int32_t w) {
+  const int r = static_cast<int>(threadIdx.x) & 31;
+  double row[32];
+#pragma unroll
+  for (int k = 0; k < 32; ++k) row[k] = (r < w && k < r) ? at(n, c0 + r, c0 + k) : 0.0;
+  double yr = r < w ? y[c0 + r] : 0.0;
+#pragma unroll
+  for (int k = 0; k < 32; ++k) {
+    const double yk = __shfl_sync(kFullMask, yr, k);
+    yr -= row[k] * yk;  // 0 where k >= r
+  }
+  if (r < w) y[c0 + r] = yr;
+}
+
+// y(c0 .. c0 + w) := L(c0:c0+w, c0:c0+w)^{-T} y(c0 .. c0 + w) by one warp: lane k keeps
+// column k of the chunk (below its diagonal) and y_k.
+__device__ __forceinline__ void warp_backward_chunk(const Node& n, double* y, int32_t c0, int32_t w) {
+  const int k = static_cast<int>(threadIdx.x) & 31;
+  double col[32];
+#pragma unroll
+  for (int r = 0; r < 32; ++r) col[r] = (k < w && r > k && r < w) ? at(n, c0 + r, c0 + k) : 0.0;
+  double yk = k < w ? y[c0 + k] : 0.0;
+#pragma unroll
+  for (int r = 31; r >= 0; --r) {
+    const double zr = __shfl_sync(kFullMask, yk, r);
+    yk -= col[r] * zr;  // 0 where r <= k
+  }
+  if (k < w) y[c0 + k] = yk;
+}
+
+// L11 by chunks of 32 columns: a warp solves the chunk's triangle, the block updates the rows
+// below it (two barriers a chunk, not one a column).
 __global__ void __launch_bounds__(kSolveThreads) forward_kernel(LdltArgs a, const int32_t* nodes, double* x, double* v) {
   const int32_t s = nodes[blockIdx.x];
   const Node n = node_of(a.sn, s);
@@ -515,9 +577,15 @@ __global__ void __launch_bounds__(kSolveThreads) forward_kernel(LdltArgs a, cons
   double* y = v + n.first;
   for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) y[k] = x[n.first + perm[k]];
   __syncthreads();
-  for (int32_t k = 0; k + 1 < n.ns; ++k) {
-    const double yk = y[k];
-    for (int32_t i = k + 1 + threadIdx.x; i < n.ns; i += blockDim.x) y[i] -= at(n, i, k) * yk;
+  for (int32_t c0 = 0; c0 < n.ns; c0 += 32) {
+    const int32_t w = n.ns - c0 < 32 ? n.ns - c0 : 32;
+    if (threadIdx.x < 32) warp_forward_chunk(n, y, c0, w);
+    __syncthreads();
+    for (int32_t i = c0 + w + threadIdx.x; i < n.ns; i += blockDim.x) {
+      double sum = 0.0;
+      for (int32_t k = 0; k < w; ++k) sum += at(n, i, c0 + k) * y[c0 + k];
+      y[i] -= sum;
+    }
     __syncthreads();
   }
   const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
@@ -547,9 +615,16 @@ __global__ void __launch_bounds__(kSolveThreads) backward_kernel(LdltArgs a, con
     if (lane == 0) y[k] = x[n.first + perm[k]] - sum;
   }
   __syncthreads();
-  for (int32_t k = n.ns - 1; k > 0; --k) {
-    const double yk = y[k];
-    for (int32_t i = threadIdx.x; i < k; i += blockDim.x) y[i] -= at(n, k, i) * yk;
+  for (int32_t c0 = (n.ns - 1) / 32 * 32; c0 >= 0; c0 -= 32) {
+    const int32_t w = n.ns - c0 < 32 ? n.ns - c0 : 32;
+    for (int32_t k = warp; k < w; k += warps) {  // the solved rows below the chunk
+      double sum = 0.0;
+      for (int32_t i = c0 + w + lane; i < n.ns; i += 32) sum += at(n, i, c0 + k) * y[i];
+      for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(kFullMask, sum, off);
+      if (lane == 0) y[c0 + k] -= sum;
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) warp_backward_chunk(n, y, c0, w);
     __syncthreads();
   }
   for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) x[n.first + perm[k]] = y[k];
@@ -597,15 +672,12 @@ __global__ void __launch_bounds__(256) mirror_kernel(LdltArgs a, int32_t s) {
 
 constexpr int kCheckWarps = 8;
 
-// Column k = blockIdx.x * kCheckWarps + warp, a warp each: at its pivot step the column was
-// d (1, L(k+1:nr, k))^T; the static test reads its pivot block's part (rows k .. j1 - 1), the
-// threshold test all its multipliers.
-__global__ void __launch_bounds__(kCheckWarps * 32) unpivoted_check_kernel(LdltArgs a, int32_t s, int32_t* verdict) {
-  if (input_was_bad(a.sn.state)) return;
-  const Node n = node_of(a.sn, s);
+// Column k of node n after its unpivoted factorization, by one warp: at its pivot step the
+// column was d (1, L(k+1:nr, k))^T; the static test reads its pivot block's part (rows
+// k .. j1 - 1), the threshold test all its multipliers. verdict gets bit 0 for a pivot not
+// positive, 1 for a failed threshold test, 2 for a failed static test or a non-finite column.
+__device__ void check_unpivoted_column(const LdltArgs& a, const Node& n, int32_t k, int32_t* verdict) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int32_t k = static_cast<int32_t>(blockIdx.x) * kCheckWarps + static_cast<int32_t>(threadIdx.x >> 5);
-  if (k >= n.ns) return;  // uniform over the warp
   const int32_t j1 = (k / kLdltPivotBlock + 1) * kLdltPivotBlock < n.ns ? (k / kLdltPivotBlock + 1) * kLdltPivotBlock
                                                                          : n.ns;
   const double* col = n.l + static_cast<int64_t>(k) * n.nr;
@@ -625,7 +697,7 @@ __global__ void __launch_bounds__(kCheckWarps * 32) unpivoted_check_kernel(LdltA
   const double omega1 = __dmul_rn(apiv, in_block);
   const double colmax = omega1 > apiv ? omega1 : apiv;
   if (!finite || !(colmax <= DBL_MAX) || !PanelPivots(a.sn.state).passes(apiv, colmax)) {
-    atomicExch(&a.sn.state->unstable_panel, 1);
+    atomicOr(verdict + 2, 1);
     return;
   }
   atomic_min_nonneg(&a.sn.state->min_ratio_bits, colmax > 0.0 ? __ddiv_rn(apiv, colmax) : 0.0);
@@ -634,8 +706,37 @@ __global__ void __launch_bounds__(kCheckWarps * 32) unpivoted_check_kernel(LdltA
   if (!unpivoted_column_stands(below)) atomicOr(verdict + 1, 1);
 }
 
-__global__ void unpivoted_verdict_kernel(LdltArgs a, const int32_t* verdict) {
-  if (verdict[0] != 0 && verdict[1] != 0) atomicExch(&a.sn.state->unstable_panel, 1);
+// A wide supernode's columns, a warp each (k = blockIdx.x * kCheckWarps + warp).
+__global__ void __launch_bounds__(kCheckWarps * 32) unpivoted_check_kernel(LdltArgs a, int32_t s, int32_t* verdict) {
+  if (input_was_bad(a.sn.state)) return;
+  const Node n = node_of(a.sn, s);
+  const int32_t k = static_cast<int32_t>(blockIdx.x) * kCheckWarps + static_cast<int32_t>(threadIdx.x >> 5);
+  if (k < n.ns) check_unpivoted_column(a, n, k, verdict);  // uniform over the warp
+}
+
+// verdict: some pivot not positive, some column failing the threshold test, some failing the
+// static test (or not finite).
+__device__ __forceinline__ void unpivoted_verdict(const LdltArgs& a, int32_t s, const int32_t* verdict) {
+  if (verdict[2] != 0 || (verdict[0] != 0 && verdict[1] != 0)) {
+    a.pivoted[s] = 1;
+    atomicExch(&a.sn.state->unstable_panel, 1);
+  }
+}
+
+__global__ void unpivoted_verdict_kernel(LdltArgs a, int32_t s, const int32_t* verdict) { unpivoted_verdict(a, s, verdict); }
+
+// A narrow supernode's checks, a block each (its columns a warp at a time).
+__global__ void __launch_bounds__(256) unpivoted_checks_kernel(LdltArgs a, const int32_t* nodes) {
+  __shared__ int32_t verdict[3];
+  const int32_t s = nodes[blockIdx.x];
+  if (input_was_bad(a.sn.state) || a.pivoted[s]) return;  // uniform over the block
+  if (threadIdx.x < 3) verdict[threadIdx.x] = 0;
+  __syncthreads();
+  const Node n = node_of(a.sn, s);
+  for (int32_t k = static_cast<int32_t>(threadIdx.x >> 5); k < n.ns; k += static_cast<int32_t>(blockDim.x >> 5))
+    check_unpivoted_column(a, n, k, verdict);
+  __syncthreads();
+  if (threadIdx.x == 0) unpivoted_verdict(a, s, verdict);
 }
 
 int current_device() {
@@ -703,11 +804,16 @@ void launch_ldlt_mirror(const LdltArgs& a, int32_t s, int32_t ns, cudaStream_t s
 }
 void launch_ldlt_unpivoted_check(const LdltArgs& a, int32_t s, int32_t ns, int32_t* verdict, cudaStream_t stream) {
   if (ns <= 0) return;
-  GPUGLU_CUDA_CHECK(cudaMemsetAsync(verdict, 0, 2 * sizeof(int32_t), stream));
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(verdict, 0, 3 * sizeof(int32_t), stream));
   const unsigned blocks = static_cast<unsigned>((ns + kCheckWarps - 1) / kCheckWarps);
   unpivoted_check_kernel<<<blocks, kCheckWarps * 32, 0, stream>>>(a, s, verdict);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
-  unpivoted_verdict_kernel<<<1, 1, 0, stream>>>(a, verdict);
+  unpivoted_verdict_kernel<<<1, 1, 0, stream>>>(a, s, verdict);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+}
+void launch_ldlt_unpivoted_checks(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream) {
+  if (count <= 0) return;
+  unpivoted_checks_kernel<<<count, 256, 0, stream>>>(a, nodes);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 void launch_ldlt_l21_times_d(const LdltArgs& a, int32_t s, int64_t nb, int32_t ns, double* w21, cudaStream_t stream) {

@@ -17,8 +17,17 @@ struct LdltArgs {
   int32_t* perm;
   int8_t* kind;
   double* off;
+  // Per supernode: 1, Bunch-Kaufman inside its pivot blocks; 0, the unpivoted attempt
+  // (core/bunch_kaufman.hpp), which the checks set to 1 where it fails.
+  int8_t* pivoted;
 };
 
+// The widest supernode the batched kernels take (shared memory permitting: LdltPlan's
+// small_max_cols).
+constexpr int32_t kLdltNarrowMaxCols = 128;
+// The widest supernode the level solve kernels take (launch_ldlt_forward, _backward; one
+// block each, two barriers per 32 columns): cheaper than a wide supernode's dozen launches.
+constexpr int32_t kLdltSolveMaxCols = 1024;
 // Rows of L21 a block of the tiled kernels takes (launch_ldlt_l21).
 constexpr int kLdltTileRows = 32;
 // Entries per side of a Schur complement tile (launch_ldlt_schur_tiles).
@@ -35,7 +44,8 @@ constexpr size_t ldlt_l21_smem(int32_t ns) {
 void launch_ldlt_reset_pivots(const LdltArgs& a, int32_t n, cudaStream_t stream);
 
 // The diagonal blocks of supernodes nodes[0 .. count) factored in shared memory, a block each
-// (Bunch-Kaufman inside pivot blocks, their later columns updated); max_cols: the widest,
+// (Bunch-Kaufman inside pivot blocks, their later columns updated; or, not pivoted, with no
+// pivot search, checked afterwards by launch_ldlt_unpivoted_checks); max_cols: the widest,
 // smem = ldlt_diagonal_smem(max_cols) (the launcher raises the kernel's limit). Nothing when
 // the input held a NaN/Inf; a failed supernode is flagged (failed[s]).
 void launch_ldlt_diagonal(const LdltArgs& a, const int32_t* nodes, int32_t count, int32_t max_cols,
@@ -67,12 +77,14 @@ void launch_ldlt_scale_block(const LdltArgs& a, int32_t s, int64_t nr, int32_t j
 //     reads the whole block; the upper triangle is not read otherwise);
 //   launch_ldlt_unpivoted_check: after the LU (unit L11 and L21 below the diagonal, D on it),
 //     each column's static test (against its pivot block's rows) and threshold test (its
-//     multipliers), and its statistics; a failed static test or a non-finite column marks
-//     FactorState::unstable_panel at once; verdict (2 ints, zeroed here) gathers whether some
-//     pivot is not positive and some column fails the threshold test, and a last thread
-//     marks the attempt unstable when both are so.
+//     multipliers), and its statistics, gathered in verdict (3 ints of scratch, zeroed here);
+//     then one thread marks the attempt failed (pivoted[s] = 1, FactorState::unstable_panel)
+//     where core/bunch_kaufman.hpp's rule says so.
 void launch_ldlt_mirror(const LdltArgs& a, int32_t s, int32_t ns, cudaStream_t stream);
 void launch_ldlt_unpivoted_check(const LdltArgs& a, int32_t s, int32_t ns, int32_t* verdict, cudaStream_t stream);
+// The same checks for the narrow supernodes nodes[0 .. count) not pivoted, a block each, after
+// their L21 (launch_ldlt_l21). A failed one gets pivoted[s] = 1 and unstable_panel.
+void launch_ldlt_unpivoted_checks(const LdltArgs& a, const int32_t* nodes, int32_t count, cudaStream_t stream);
 
 // w21 = L21 D of supernode s (nb x ns, leading dimension nb): what a narrow supernode's
 // complement DGEMM multiplies L21 by.

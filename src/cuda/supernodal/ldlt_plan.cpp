@@ -17,8 +17,9 @@ void require(bool ok, const char* what) {
 }
 
 // A supernode whose solve moves at least this many entries of L21 goes through cuBLAS's GEMV
-// (many blocks) rather than one block of the level's solve kernel.
-constexpr int64_t kWideSolveEntries = int64_t{1} << 18;
+// (many blocks) rather than one block of the level's solve kernel: below it, the dozen
+// launches of the cuBLAS path cost more than one block's reads.
+constexpr int64_t kWideSolveEntries = int64_t{1} << 20;
 
 // Each batch's tile offsets start at 0 (pushed when the batch opened).
 void close_batch(LdltBatch& b, const std::vector<int32_t>& nodes, const std::vector<int64_t>& tile_ptr) {
@@ -38,7 +39,7 @@ void plan_gemm_complement(LdltPlan& plan, LdltNode& node) {
 
 }  // namespace
 
-LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32_t unpivoted_min_cols) {
+LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32_t dense_min_cols) {
   require(s.kind == FactorKind::supernodal_ldlt, "the schedule is not a supernodal LDL^T's (Options::ldlt_engine)");
   const Supernodes& sn = s.supernodes;
   require(sn.first.size() == static_cast<size_t>(sn.count) + 1 && sn.rows_ptr.size() == sn.first.size() &&
@@ -47,7 +48,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
           "inconsistent supernodes");
   require(s.value_map.size() == static_cast<size_t>(s.input_nnz), "the value map does not cover the input");
   LdltPlan plan;
-  for (const int32_t cols : {128, 96, 64, 32})
+  for (const int32_t cols : {kernels::kLdltNarrowMaxCols, 96, 64, 32})
     if (kernels::ldlt_l21_smem(cols) <= static_cast<size_t>(facts.max_smem_per_block_optin)) {
       plan.small_max_cols = cols;
       break;
@@ -65,13 +66,14 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
       const int32_t t = sn.level_nodes[i];
       LdltNode node = node_of(sn, t);
       const int64_t nb = node.nr - node.ns;
-      if (node.ns * nb >= kWideSolveEntries || node.ns > plan.small_max_cols)
+      if (node.ns * nb >= kWideSolveEntries || node.ns > kernels::kLdltSolveMaxCols)
         lv.solve_wide.push_back(node);
       else
         plan.solve_nodes.push_back(t);
       plan.t_doubles = std::max(plan.t_doubles, nb);
-      node.unpivoted = ldlt_tries_unpivoted(node.ns, node.nr, unpivoted_min_cols);
-      if (node.ns <= plan.small_max_cols && !node.unpivoted) {
+      const int64_t work = static_cast<int64_t>(node.ns) * node.ns;  // times nr, compared without overflow
+      const bool dense = dense_min_cols > 0 && node.ns >= dense_min_cols && work >= (kDenseMinWork + node.nr - 1) / node.nr;
+      if (node.ns <= plan.small_max_cols && !dense) {
         plan.narrow_nodes.push_back(t);
         lv.narrow_max_cols = std::max(lv.narrow_max_cols, node.ns);
         plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);
@@ -102,7 +104,6 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
     close_batch(lv.schur, plan.schur_nodes, plan.tile_ptr);
     lv.solve_count = static_cast<int32_t>(plan.solve_nodes.size() - lv.solve_begin);
     plan.wide_nodes += static_cast<int64_t>(lv.wide.size());
-    for (const LdltNode& w : lv.wide) plan.unpivoted_nodes += w.unpivoted ? 1 : 0;
     plan.narrow_gemm_nodes += static_cast<int64_t>(lv.narrow_gemm.size());
     plan.levels.push_back(std::move(lv));
   }

@@ -8,10 +8,11 @@
 // factors every diagonal block, one forms every L21 tile by tile, one forms every Schur
 // complement tile by tile. Wide ones go through cuBLAS one by one: their diagonal block
 // pivot block by pivot block (a kernel, then DGEMM on its later columns), L21 D by TRSM, L21 by
-// a scaling, the complement by DGEMM in column chunks and a scatter. The supernodes that try
-// the unpivoted factorization first (core/bunch_kaufman.hpp) are wide whatever their width:
-// cuSOLVER's dense LU of the panel, a check, the complement by DGEMM; after a failed attempt
-// they take the wide path's pivot blocks.
+// a scaling, the complement by DGEMM in column chunks and a scatter. Unpivoted
+// (core/bunch_kaufman.hpp), a narrow supernode's diagonal block is factored with no pivot
+// search and a wide one by cuSOLVER's dense LU of its panel; supernodes of dense_min_cols
+// columns and kDenseMinWork multiply-adds (CudaTuning::supernodal_dense_min_cols, as the LU's)
+// are wide whatever their width.
 #include <cstdint>
 #include <vector>
 
@@ -32,7 +33,6 @@ struct LdltNode {
   int64_t nr = 0;
   int64_t l_ptr = 0;
   int64_t chunk = 0;  // its complement's columns per DGEMM (wide nodes with rows below)
-  bool unpivoted = false;  // tried without pivots first (core/bunch_kaufman.hpp's ldlt_tries_unpivoted)
 };
 
 // A batch of narrow supernodes and its tiles: block b of a launch takes nodes[begin + i] with
@@ -67,7 +67,6 @@ struct LdltPlan {
   std::vector<int64_t> pivot_pos;  // column j -> its pivot's position in the panels
   int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
   int64_t wide_nodes = 0;
-  int64_t unpivoted_nodes = 0;  // wide nodes that try the unpivoted factorization
   int64_t narrow_gemm_nodes = 0;
   int64_t w21_doubles = 0;    // L21 D of a wide supernode (nb x ns; 0: none)
   int64_t block_doubles = 0;  // a pivot block's rows (nr x kLdltPivotBlock)
@@ -77,7 +76,7 @@ struct LdltPlan {
 
 // Throws Error(invalid_input, "CudaSupernodalLDLT: ...") when s is not a consistent supernodal
 // LDL^T schedule. facts: the device (its opt-in shared memory sizes the narrow path);
-// unpivoted_min_cols: Options::ldlt_unpivoted_min_cols.
-LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32_t unpivoted_min_cols);
+// dense_min_cols: CudaTuning::supernodal_dense_min_cols.
+LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32_t dense_min_cols);
 
 }  // namespace gpuglu::cuda

@@ -1,10 +1,11 @@
-// The supernodal LDL^T's unpivoted attempt (core/bunch_kaufman.hpp, Options::
-// ldlt_unpivoted_min_cols) on the reference backend: which supernodes try it; a positive
-// definite matrix keeps it (no pivot moves), and indefinite ones whose multipliers pass the
-// threshold test keep it too, all solving as the pivoted factorization does; a matrix with
-// zero pivots fails it, and the pivoted factorization that follows solves it exactly.
+// The supernodal LDL^T's unpivoted attempt (core/bunch_kaufman.hpp, Options::ldlt_unpivoted)
+// on the reference backend: a positive definite matrix keeps it (no pivot moves), and
+// indefinite ones whose multipliers pass the threshold test keep it too, all solving as the
+// pivoted factorization does; a matrix with zero pivots fails it, and the pivoted
+// factorization that follows solves it exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -32,9 +33,11 @@ struct Attempt {
   std::vector<int8_t> kind;
   PivotSigns signs;
   std::vector<double> x;
+  std::vector<int8_t> pivoted;  // after the attempt: the supernodes that failed it
 };
 
-Attempt factor_and_solve(const Schedule& s, const Csr& a, const Options& o, int32_t min_cols) {
+// unpivoted: every supernode tries the unpivoted factorization (else none does).
+Attempt factor_and_solve(const Schedule& s, const Csr& a, const Options& o, bool unpivoted) {
   Attempt r;
   std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
   const reference::ScatterResult sc = reference::scatter_values(s, a.values.data(), panels.data());
@@ -43,20 +46,15 @@ Attempt factor_and_solve(const Schedule& s, const Csr& a, const Options& o, int3
   r.kind.assign(static_cast<size_t>(s.n), 0);
   std::vector<double> off(static_cast<size_t>(s.n), 0.0), work(static_cast<size_t>(s.n));
   const reference::LdltPivots piv{r.perm.data(), r.kind.data(), off.data()};
-  r.stats = reference::factor_supernodal_ldlt(s, panels.data(), piv, PivotRule::from(o), 2, min_cols, &r.failed);
+  std::vector<int8_t> pivoted(static_cast<size_t>(s.supernodes.count), unpivoted ? 0 : 1);
+  r.stats = reference::factor_supernodal_ldlt(s, panels.data(), piv, PivotRule::from(o), 2, pivoted.data(), &r.failed);
+  r.pivoted = std::move(pivoted);
   if (r.failed) return r;
   r.signs = reference::supernodal_ldlt_inertia(s, panels.data(), piv);
   const std::vector<double> b = rhs_for_known_solution(a, 11);
   r.x.assign(b.size(), 0.0);
   reference::solve_supernodal_ldlt(s, panels.data(), piv, b.data(), r.x.data(), work.data());
   return r;
-}
-
-int64_t supernodes_trying(const Schedule& s, int32_t min_cols) {
-  int64_t n = 0;
-  for (int32_t t = 0; t < s.supernodes.count; ++t)
-    n += ldlt_tries_unpivoted(s.supernodes.cols(t), s.supernodes.nrows(t), min_cols) ? 1 : 0;
-  return n;
 }
 
 Options cpu_supernodal() {
@@ -66,11 +64,7 @@ Options cpu_supernodal() {
   return o;
 }
 
-TEST(LdltUnpivotedRule, wide_supernodes_with_enough_work_try_it_and_multipliers_up_to_1_over_u_stand) {
-  EXPECT_TRUE(ldlt_tries_unpivoted(64, 64, 64));     // 64^3 = 2^18
-  EXPECT_FALSE(ldlt_tries_unpivoted(64, 63, 64));    // too little work
-  EXPECT_FALSE(ldlt_tries_unpivoted(63, 4096, 64));  // too narrow
-  EXPECT_FALSE(ldlt_tries_unpivoted(512, 512, 0));   // never
+TEST(LdltUnpivotedRule, multipliers_up_to_1_over_u_stand) {
   EXPECT_TRUE(unpivoted_column_stands(0.0));
   EXPECT_TRUE(unpivoted_column_stands(1.0 / kLdltThresholdU));
   EXPECT_FALSE(unpivoted_column_stands(1.01 / kLdltThresholdU));
@@ -81,17 +75,14 @@ TEST(LdltUnpivoted, a_positive_definite_matrix_keeps_it_and_solves_as_the_pivote
   const Csr a = gen::from_spec("lap3d7:16x16x16");
   const Options o = cpu_supernodal();
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
-  ASSERT_GT(supernodes_trying(s, 64), 0);
-  const Attempt u = factor_and_solve(s, a, o, 64), p = factor_and_solve(s, a, o, 0);
+  const Attempt u = factor_and_solve(s, a, o, true), p = factor_and_solve(s, a, o, false);
   ASSERT_FALSE(u.failed);
   EXPECT_EQ(u.stats.status, Status::ok);
   EXPECT_EQ(u.stats.perturbed_pivots, 0);
-  for (int32_t t = 0; t < s.supernodes.count; ++t)
-    if (ldlt_tries_unpivoted(s.supernodes.cols(t), s.supernodes.nrows(t), 64))
-      for (int32_t k = 0; k < s.supernodes.cols(t); ++k) {
-        EXPECT_EQ(u.perm[s.supernodes.first[t] + k], k);
-        EXPECT_EQ(u.kind[s.supernodes.first[t] + k], kPivotOne);
-      }
+  for (int32_t j = 0; j < s.n; ++j) {  // nothing moved
+    EXPECT_EQ(u.perm[j], j - s.supernodes.first[s.supernodes.of_col[j]]);
+    EXPECT_EQ(u.kind[j], kPivotOne);
+  }
   EXPECT_EQ(u.signs.positive, a.nrows);
   const std::vector<double> b = rhs_for_known_solution(a, 11);
   EXPECT_LE(backward_error(a.view(), u.x.data(), b.data()), 1e-14);
@@ -108,8 +99,7 @@ TEST(LdltUnpivoted, an_indefinite_matrix_with_small_multipliers_keeps_it_with_th
       if (a.colind[p] == i) a.values[p] = i < a.nrows / 2 ? 8.0 : -8.0;
   Options o = cpu_supernodal();
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
-  ASSERT_GT(supernodes_trying(s, 64), 0);
-  const Attempt u = factor_and_solve(s, a, o, 64), p = factor_and_solve(s, a, o, 0);
+  const Attempt u = factor_and_solve(s, a, o, true), p = factor_and_solve(s, a, o, false);
   ASSERT_FALSE(u.failed);
   EXPECT_EQ(u.signs.negative, a.nrows - a.nrows / 2);
   EXPECT_EQ(u.signs.negative, p.signs.negative);
@@ -125,8 +115,7 @@ TEST(LdltUnpivoted, a_kkt_system_keeps_it_and_solves) {
   const Csr a = gen::from_spec("kkt:3000:800:5");
   const Options o = cpu_supernodal();
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
-  ASSERT_GT(supernodes_trying(s, 64), 0);
-  const Attempt u = factor_and_solve(s, a, o, 64), p = factor_and_solve(s, a, o, 0);
+  const Attempt u = factor_and_solve(s, a, o, true), p = factor_and_solve(s, a, o, false);
   ASSERT_FALSE(u.failed);
   EXPECT_EQ(u.stats.perturbed_pivots, 0);
   EXPECT_EQ(u.signs.negative, p.signs.negative);
@@ -141,9 +130,10 @@ TEST(LdltUnpivoted, zero_pivots_fail_it_and_the_pivoted_factorization_solves_exa
   Options o = cpu_supernodal();
   o.scaling = false;
   const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
-  ASSERT_GT(supernodes_trying(s, 64), 0);
-  EXPECT_TRUE(factor_and_solve(s, a, o, 64).failed);
-  const Attempt p = factor_and_solve(s, a, o, 0);
+  const Attempt u = factor_and_solve(s, a, o, true);
+  EXPECT_TRUE(u.failed);
+  EXPECT_GT(std::count(u.pivoted.begin(), u.pivoted.end(), int8_t{1}), 0);
+  const Attempt p = factor_and_solve(s, a, o, false);
   ASSERT_FALSE(p.failed);
   EXPECT_EQ(p.stats.perturbed_pivots, 0);
   SparseLDLT f(o);
