@@ -164,7 +164,9 @@ struct CudaTuning {
   // test checked on the result; where it fails (or the result is not finite) the factorization
   // is redone with the panel kernels, which that engine then keeps to (their test perturbs or
   // reports as the CPU engine does). 0: never. Not bitwise the panel kernels' factor (cuSOLVER
-  // sums in its own order, with FMAs): the same to rounding.
+  // sums in its own order, with FMAs): the same to rounding. The supernodal LDL^T sends its
+  // narrow supernodes of this many columns (and 2^18 multiply-adds) to cuSOLVER's LU in their
+  // unpivoted attempt (ldlt_unpivoted), as it does every wider one.
   int32_t supernodal_dense_min_cols = 64;
   // Supernodal LU engine: the blocked and GEMM supernodes of a level run on up to this many
   // streams side by side (each with its own cuBLAS/cuSOLVER handles and workspaces, which
