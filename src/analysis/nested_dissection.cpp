@@ -24,7 +24,8 @@ struct Part {
   int32_t n = 0;
   const idx_t* xadj = nullptr;
   const idx_t* adjncy = nullptr;
-  std::vector<idx_t> own_xadj, own_adjncy;
+  const idx_t* vwgt = nullptr;  // null: every vertex weighs 1
+  std::vector<idx_t> own_xadj, own_adjncy, own_vwgt;
   std::vector<int32_t> global;  // empty: the identity
   int32_t id(int32_t v) const { return global.empty() ? v : global[v]; }
 };
@@ -51,8 +52,8 @@ void order_leaf(const Part& p, int32_t* out) {
   idx_t options[METIS_NOPTIONS];
   metis_options(options);
   std::vector<idx_t> perm(static_cast<size_t>(p.n)), iperm(static_cast<size_t>(p.n));
-  check_metis(METIS_NodeND(&nv, const_cast<idx_t*>(p.xadj), const_cast<idx_t*>(p.adjncy), nullptr, options,
-                           perm.data(), iperm.data()),
+  check_metis(METIS_NodeND(&nv, const_cast<idx_t*>(p.xadj), const_cast<idx_t*>(p.adjncy), const_cast<idx_t*>(p.vwgt),
+                           options, perm.data(), iperm.data()),
               "METIS_NodeND");
   for (int32_t k = 0; k < p.n; ++k) out[k] = p.id(perm[k]);  // METIS' perm is new -> old
 }
@@ -81,6 +82,12 @@ std::unique_ptr<Part> induced(const Part& p, const std::vector<idx_t>& where, id
   }
   s->xadj = s->own_xadj.data();
   s->adjncy = s->own_adjncy.data();
+  if (p.vwgt) {
+    s->own_vwgt.resize(static_cast<size_t>(s->n));
+    for (int32_t v = 0; v < p.n; ++v)
+      if (local[v] >= 0) s->own_vwgt[local[v]] = p.vwgt[v];
+    s->vwgt = s->own_vwgt.data();
+  }
   return s;
 }
 
@@ -117,8 +124,8 @@ class Dissection {
     idx_t options[METIS_NOPTIONS];
     metis_options(options);
     std::vector<idx_t> where(static_cast<size_t>(p->n));
-    check_metis(METIS_ComputeVertexSeparator(&nv, const_cast<idx_t*>(p->xadj), const_cast<idx_t*>(p->adjncy), nullptr,
-                                             options, &separator, where.data()),
+    check_metis(METIS_ComputeVertexSeparator(&nv, const_cast<idx_t*>(p->xadj), const_cast<idx_t*>(p->adjncy),
+                                             const_cast<idx_t*>(p->vwgt), options, &separator, where.data()),
                 "METIS_ComputeVertexSeparator");
     int32_t sizes[3] = {0, 0, 0};
     for (idx_t w : where) ++sizes[w];
@@ -146,13 +153,14 @@ class Dissection {
 
 }  // namespace
 
-std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads) {
+std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads, const std::vector<int32_t>* weight) {
   std::vector<int32_t> q(static_cast<size_t>(g.n));
   if (g.n == 0) return q;
   auto whole = std::make_unique<Part>();
   whole->n = g.n;
   whole->xadj = g.xadj.data();
   whole->adjncy = g.adjncy.data();
+  if (weight) whole->vwgt = weight->data();
   Dissection d;
   // Only graphs that split take a team, and only where METIS's calls draw from their own
   // thread's generator (metis_random.hpp); the tree, not the team, decides the ordering.

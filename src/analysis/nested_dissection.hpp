@@ -17,7 +17,9 @@ namespace gpuglu::analysis {
 constexpr int32_t kDissectFrom = 1 << 13;  // vertices: smaller parts are one METIS_NodeND call
 constexpr int kMaxDepth = 8;               // at most 2^8 parts ordered by METIS_NodeND
 
-// q (new -> old) of g's n vertices. threads <= 0: OpenMP's default.
-std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads);
+// q (new -> old) of g's n vertices. threads <= 0: OpenMP's default. weight: each vertex's
+// (n entries; null: 1 each), which METIS's separators and orderings balance.
+std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads,
+                                       const std::vector<int32_t>* weight = nullptr);
 
 }  // namespace gpuglu::analysis

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "analysis/graph_compression.hpp"
 #include "analysis/nested_dissection.hpp"
 #include "analysis/ordering_cache.hpp"
 #include "analysis/symmetric_graph.hpp"
@@ -50,9 +51,12 @@ std::vector<int32_t> colamd_ordering(const MatchedPattern& b) {
 }
 
 // Nested dissection of g (B + B^T's graph), its top levels split by METIS's separators and
-// ordered as parallel tasks (nested_dissection.hpp).
+// ordered as parallel tasks (nested_dissection.hpp), on the quotient graph of its
+// indistinguishable vertices where that is much smaller (graph_compression.hpp).
 std::vector<int32_t> metis_ordering(const SymmetricGraph& g, int threads) {
   if (g.edges() == 0) return identity(g.n);  // diagonal: nothing to order
+  CompressedGraph c;
+  if (compress_indistinguishable(g, threads, c)) return expand_ordering(c, nested_dissection(c.g, threads, &c.weight));
   return nested_dissection(g, threads);
 }
 

@@ -6,6 +6,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/matching.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symmetric_graph.cpp
   ${CMAKE_CURRENT_LIST_DIR}/metis_random.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_compression.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nested_dissection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
