@@ -29,9 +29,10 @@ bool built_with_cuda() noexcept;
 // reported in DeviceInfo::reason.
 DeviceInfo query_device(int32_t ordinal = -1, int32_t local_rank = 0) noexcept;
 
-// Creates the device's CUDA context (the runtime's primary context) from the calling thread,
-// whose current device it leaves alone: the facades call it on a helper thread while the CPU
-// analysis runs. Errors are left for the engine to meet and report. Nothing without CUDA.
+// Creates the device's CUDA context (the runtime's primary context) and initializes cuBLAS
+// and cuSOLVER on it (a handle each, created and destroyed) from the calling thread: the
+// facades call it on a helper thread while the CPU analysis runs. Errors are left for the
+// engine to meet and report. Nothing without CUDA.
 void prepare_device(int32_t ordinal) noexcept;
 
 // The node-local MPI rank from the launcher's environment (Open MPI, MPICH, Slurm, PMIx);

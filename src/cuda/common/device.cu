@@ -1,5 +1,7 @@
 // Device discovery for the CUDA backend and for -ksp_view.
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cusolverDn.h>
 
 #include <map>
 #include <mutex>
@@ -63,7 +65,17 @@ void prepare_device(int32_t ordinal) noexcept {
   // This thread's device only (each host thread has its own current device); cudaFree(nullptr)
   // is the documented way to create the context. A failure here is met again, and reported,
   // by the engine.
-  if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
+  if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  // The first handle of each library initializes it in this process (the supernodal
+  // engines create theirs when built, right after the analysis): done here, it overlaps the
+  // analysis instead. Best effort, as above.
+  cublasHandle_t blas = nullptr;
+  if (cublasCreate(&blas) == CUBLAS_STATUS_SUCCESS) cublasDestroy(blas);
+  cusolverDnHandle_t solver = nullptr;
+  if (cusolverDnCreate(&solver) == CUSOLVER_STATUS_SUCCESS) cusolverDnDestroy(solver);
 }
 
 }  // namespace gpuglu

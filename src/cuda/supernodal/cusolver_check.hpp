@@ -1,8 +1,8 @@
 #pragma once
 // cuSOLVER calls go through GPUGLU_CUSOLVER_CHECK as cuBLAS calls go through
 // GPUGLU_CUBLAS_CHECK (cublas_check.hpp): the call, the status and where; an allocation
-// failure inside cuSOLVER keeps out_of_memory. Only the supernodal engine's dense LU calls
-// cuSOLVER, so no other file includes cusolverDn.h.
+// failure inside cuSOLVER keeps out_of_memory. The supernodal engines' dense LU calls cuSOLVER
+// (and common/device.cu's warm-up creates a handle).
 #include <cusolverDn.h>
 
 #include <string>
