@@ -105,12 +105,12 @@ class NodeFactor {
     while (k < j1) {
       double omega1 = 0.0;
       int32_t r = -1;
-      for (int32_t i = k + 1; i < j1; ++i) {
+      for (int32_t i = k + 1; i < j1 && !unpivoted_; ++i) {  // no pivot search in the unpivoted attempt
         const double v = std::fabs(a_(i, k));
         if (v > omega1) omega1 = v, r = i;
       }
       PivotChoice choice = PivotChoice::one_at_k;
-      if (!unpivoted_ && r >= 0) {
+      if (r >= 0) {
         double omega_r = 0.0;
         for (int32_t m = k; m < r; ++m) omega_r = std::max(omega_r, std::fabs(a_(r, m)));
         for (int64_t i = r + 1; i < j1; ++i) omega_r = std::max(omega_r, std::fabs(a_(i, r)));

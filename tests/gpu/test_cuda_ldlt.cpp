@@ -26,6 +26,7 @@
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "ldlt_test_support.hpp"
 
 namespace gpuglu::test {
 namespace {
@@ -255,17 +256,6 @@ TEST(CudaLDLT, graph_plain_launches_and_persistent_kernel_agree_bitwise) {
     EXPECT_EQ(bit_differences(s, launched.factor_values(), cpu->factor_values(), "plain launches"), 0);
     EXPECT_EQ(bit_differences(s, self_scheduled.factor_values(), cpu->factor_values(), "persistent kernel"), 0);
   }
-}
-
-// Blocks a (J - I) of order 3: the first pivot of each is an exact zero that no fill
-// rescues (the reference test's matrix, tests/unit/cpu/test_sparse_ldlt.cpp).
-Csr zero_diagonal_blocks(int32_t blocks) {
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t k = 0; k < blocks; ++k)
-    for (int32_t i = 0; i < 3; ++i)
-      for (int32_t j = 0; j < 3; ++j)
-        if (i != j) e.push_back({3 * k + i, 3 * k + j, 1.0 + k});
-  return csr_from_triplets<int32_t, double>(3 * blocks, 3 * blocks, e);
 }
 
 TEST(CudaLDLT, perturbed_and_reported_zero_pivots_match_the_cpu_engine) {

@@ -674,8 +674,8 @@ constexpr int kCheckWarps = 8;
 
 // Column k of node n after its unpivoted factorization, by one warp: at its pivot step the
 // column was d (1, L(k+1:nr, k))^T; the static test reads its pivot block's part (rows
-// k .. j1 - 1), the threshold test all its multipliers. verdict gets bit 0 for a pivot not
-// positive, 1 for a failed threshold test, 2 for a failed static test or a non-finite column.
+// k .. j1 - 1), the threshold test all its multipliers. verdict[0] is set for a pivot not
+// positive, [1] for a failed threshold test, [2] for a failed static test or a non-finite column.
 __device__ void check_unpivoted_column(const LdltArgs& a, const Node& n, int32_t k, int32_t* verdict) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int32_t j1 = (k / kLdltPivotBlock + 1) * kLdltPivotBlock < n.ns ? (k / kLdltPivotBlock + 1) * kLdltPivotBlock

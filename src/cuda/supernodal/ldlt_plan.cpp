@@ -71,9 +71,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
       else
         plan.solve_nodes.push_back(t);
       plan.t_doubles = std::max(plan.t_doubles, nb);
-      const int64_t work = static_cast<int64_t>(node.ns) * node.ns;  // times nr, compared without overflow
-      const bool dense = dense_min_cols > 0 && node.ns >= dense_min_cols && work >= (kDenseMinWork + node.nr - 1) / node.nr;
-      if (node.ns <= plan.small_max_cols && !dense) {
+      if (node.ns <= plan.small_max_cols && !takes_dense_lu(node.ns, node.nr, dense_min_cols)) {
         plan.narrow_nodes.push_back(t);
         lv.narrow_max_cols = std::max(lv.narrow_max_cols, node.ns);
         plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);

@@ -152,8 +152,8 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning, cons
       const int64_t nr = sn.nrows(t);
       const int64_t nb = nr - ns;
       const int64_t work = static_cast<int64_t>(ns) * ns;  // times nr, compared without overflow
-      const bool dense = dense_min_cols > 0 && ns >= dense_min_cols && work >= (kDenseMinWork + nr - 1) / nr;
-      if (dense || (ns >= kBlockedMinCols && work >= (kBlockedMinWork + nr - 1) / nr)) {
+      if (takes_dense_lu(ns, nr, dense_min_cols) ||
+          (ns >= kBlockedMinCols && work >= (kBlockedMinWork + nr - 1) / nr)) {
         lv.blocked.push_back(blocked_node(sn, t, staged, resident, smem_limit));
         ++plan.blocked_nodes;
       } else {

@@ -33,6 +33,13 @@ constexpr int32_t kBlockedMinCols = 96;
 constexpr int64_t kBlockedMinWork = int64_t{1} << 22;
 constexpr int32_t kBlockWidth = 64;
 constexpr int64_t kDenseMinWork = int64_t{1} << 18;
+// A supernode of ns columns and nr rows goes to cuSOLVER's dense LU: at least dense_min_cols
+// columns (CudaTuning::supernodal_dense_min_cols; 0: never) and kDenseMinWork multiply-adds
+// of panel work (ns^2 nr, compared without overflow). The LU's and the LDL^T's plans.
+inline bool takes_dense_lu(int32_t ns, int64_t nr, int32_t dense_min_cols) {
+  const int64_t work = static_cast<int64_t>(ns) * ns;
+  return dense_min_cols > 0 && ns >= dense_min_cols && work >= (kDenseMinWork + nr - 1) / nr;
+}
 // With resident panels, a blocked supernode too tall for kBlockWidth columns of it in shared
 // memory takes kNarrowBlockWidth at a time where those fit (twice the cuBLAS calls, a kernel
 // with two barriers per column instead of six).
