@@ -151,6 +151,7 @@ Args parse(int argc, char** argv) {
 struct Ours {
   double analysis_ms = 0, first_factor_ms = 0, refactor_ms = 0, solve_ms = 0, solve_refined_ms = 0, residual = -1;
   int refine_steps = 0;
+  int64_t pivoted_supernodes = 0;  // FactorStats' (the first factorization's)
   int64_t device_bytes = 0;
   double device_ms = 0;  // GPU time of the last refactorization (scatter + level loop)
   // With device-resident data (SparseLU::factor_device / solve_device: A's values, b and x
@@ -225,7 +226,14 @@ Ours run_ours(const gb::BenchMatrix& m, const std::vector<double>& b, const Args
   r.first_factor_ms = gb::now_ms() - t0;
   if (st.status != gpuglu::Status::ok)
     throw gpuglu::Error(st.status, std::string("factorization failed: ") + gpuglu::to_string(st.status));
-  r.factor = lu.factor_values();
+  r.pivoted_supernodes = st.pivoted_supernodes;
+  try {
+    r.factor = lu.factor_values();
+  } catch (const gpuglu::Error& e) {
+    // Supernodes that pivot inside their blocks leave no F (cuSOLVER-rf, which starts from it,
+    // is then skipped).
+    if (e.status() != gpuglu::Status::unsupported) throw;
+  }
   r.schedule = lu.schedule();  // after factor_values(), which spells a supernodal F out for the peers
   r.refactor_ms = gb::median_ms(args.warmup, args.repeat, [&] { lu.refactor(m.a.values.data()); });
   r.device_bytes = lu.device_bytes();
@@ -308,8 +316,11 @@ int main(int argc, char** argv) {
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDA
       if (args.backend == gpuglu::Backend::cuda && wanted("cusolverrf"))
-        peers.push_back(
-            run_peer("cusolverrf", [&] { return gb::run_cusolverrf(m.a, b, pr, ours.schedule, ours.factor); }));
+        peers.push_back(run_peer("cusolverrf", [&] {
+          if (ours.factor.empty() && ours.schedule.nnz_factor() > 0)
+            throw std::runtime_error("no F to start from: supernodes of gpuglu's LU pivot inside their blocks");
+          return gb::run_cusolverrf(m.a, b, pr, ours.schedule, ours.factor);
+        }));
 #endif
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
       if (args.backend == gpuglu::Backend::cuda && wanted("cudss"))
@@ -379,6 +390,7 @@ int main(int argc, char** argv) {
             static_cast<double>(ours.device_bytes) / (12.0 * static_cast<double>(s.nnz_factor()) + 16.0 * s.n);
       }
       base.extra["refine_steps"] = static_cast<double>(ours.refine_steps);
+      base.extra["pivoted_supernodes"] = static_cast<double>(ours.pivoted_supernodes);
       if (ours.refactor_device_ms >= 0) base.extra["refactor_device_ms"] = ours.refactor_device_ms;
       if (ours.solve_device_ms >= 0) base.extra["solve_device_ms"] = ours.solve_device_ms;
       base.extra["repeat"] = static_cast<double>(args.repeat);

@@ -162,6 +162,11 @@ PetscErrorCode view_factor(const Factor* f, PetscViewer viewer) {
                                      (PetscInt64)f->lu_fallbacks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "perturbed pivots: %" PetscInt64_FMT ", min pivot ratio: %.3e\n",
                                    (PetscInt64)fs.perturbed_pivots, fs.min_pivot_ratio));
+  if (fs.pivoted_supernodes > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "supernodes pivoting inside their diagonal blocks (a static pivot failed "
+                                     "there): %" PetscInt64_FMT "\n",
+                                     (PetscInt64)fs.pivoted_supernodes));
   if (f->solver.inertia_defined() && !f->solver.uses_lu() && !f->solver->schedule().incomplete && fs.perturbed_pivots == 0) {
     Inertia in;
     if (!guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT::inertia", [&] { in = f->solver.ldlt().inertia(); }))

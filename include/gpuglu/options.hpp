@@ -253,6 +253,11 @@ struct Options {
   // and SSIDS's); a supernode that fails takes Bunch-Kaufman inside pivot blocks from then on
   // (the factorization redone; core/bunch_kaufman.hpp). Off: Bunch-Kaufman everywhere.
   bool ldlt_unpivoted = true;
+  // Supernodal LU: a supernode whose static pivot fails (pivot_policy report or automatic) is
+  // factored again with partial pivoting inside its diagonal block, for this factorization
+  // and the factor's later values; the supernodes around it stand (core/supernode_pivoting.hpp).
+  // Off: the failure goes straight to pivot_policy.
+  bool lu_supernode_pivoting = true;
   PivotPolicy pivot_policy = PivotPolicy::automatic;
   // A pivot p of column j is tiny when |p| <= pivot_threshold * max_i |F(i,j)|,
   // or |p| <= zero_pivot (absolute; PETSc's MatFactorInfo.zeropivot).

@@ -37,6 +37,9 @@ struct FactorStats {
   int32_t pivot_column_original = -1;  // the same column in A's numbering
   double pivot_value = 0.0;    // its value before any perturbation
   int64_t perturbed_pivots = 0;
+  // Supernodal LU: supernodes whose rows pivot inside their diagonal blocks, a static pivot
+  // having failed in them (Options::lu_supernode_pivoting); kept for the factor's later values.
+  int64_t pivoted_supernodes = 0;
   double min_pivot_ratio = 0.0;  // min_j |U(j,j)| / max_i |F(i,j)|
   double growth = 0.0;           // max |F| / max |C| (pivot growth estimate)
   double factor_ms = 0.0;        // last numeric factorization (scatter + factor)

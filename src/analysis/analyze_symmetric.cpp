@@ -119,6 +119,37 @@ void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const Symmetric
   s.times.sn_value_map_ms = steps.lap_ms();
 }
 
+// The ordering half of the LDL^T analysis: the symmetric scaling (skipped without
+// options.scaling), the fill-reducing ordering q of the full pattern (work.graph: the
+// supernodal analysis's graph, or nullptr) and, where small diagonals ask for them, the
+// symmetric pairs' ordering (symmetric_pairs.hpp).
+struct SymmetricOrder {
+  SymmetricScaling sc;
+  double scaling_ms = 0.0;
+  int32_t scales_clamped = 0;
+  std::vector<int32_t> q;
+  int32_t pairs = 0;
+};
+
+SymmetricOrder order_symmetric(const SymmetricInput& a, const Options& options, const int32_t* given_perm,
+                               analysis::OrderingWork& work) {
+  SymmetricOrder o;
+  analysis::Stopwatch clock;
+  if (options.scaling && a.n > 0) o.sc = symmetric_scaling(a, &o.scales_clamped);
+  o.scaling_ms = clock.lap_ms();
+  const bool scaled = !o.sc.scale.empty();
+  if (!scaled) o.sc.scale.assign(static_cast<size_t>(a.n), 1.0);
+  const analysis::MatchedPattern full{a.n, a.colptr, a.rowind};
+  o.q = analysis::fill_reducing_ordering(full, options.ordering, given_perm, work);
+  if (scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
+    const analysis::SymmetricPairs pairs = analysis::pair_small_diagonals(a, o.sc.full_values, o.sc.scale, o.sc.row_of_col, o.q);
+    o.pairs = pairs.pairs;
+    work.graph = nullptr;  // the pairs order a compressed graph of their own
+    if (pairs.pairs > 0) o.q = analysis::paired_ordering(a, o.sc.full_values, o.sc.scale, pairs, options.ordering, work);
+  }
+  return o;
+}
+
 }  // namespace
 
 Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& requested, const int32_t* given_perm) {
@@ -134,39 +165,31 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.input_nnz = a.nnz();
   s.ordering = options.ordering;
   s.kind = FactorKind::column_ldlt;
-  SymmetricScaling sc;
-  if (options.scaling && a.n > 0) sc = symmetric_scaling(a, &s.scales_clamped);
-  s.scaled = !sc.scale.empty();
-  if (!s.scaled) sc.scale.assign(static_cast<size_t>(a.n), 1.0);
-  s.row_scale = sc.scale;
-  s.col_scale = sc.scale;
-  s.times.matching_ms = clock.lap_ms();
-
-  const analysis::MatchedPattern full{a.n, a.colptr, a.rowind};
   analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
   // The full pattern is its own B + B^T: one graph for METIS and CHOLMOD (supernodal only).
   SymmetricGraph g;
   if (supernodal) {
-    g = symmetric_graph(full, options.num_threads);
+    g = symmetric_graph(analysis::MatchedPattern{a.n, a.colptr, a.rowind}, options.num_threads);
     work.graph = &g;
   }
-  std::vector<int32_t> q = analysis::fill_reducing_ordering(full, options.ordering, given_perm, work);
-  if (s.scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
-    const analysis::SymmetricPairs pairs =
-        analysis::pair_small_diagonals(a, sc.full_values, sc.scale, sc.row_of_col, q);
-    s.symmetric_pairs = pairs.pairs;
-    work.graph = nullptr;  // the pairs order a compressed graph of their own
-    if (pairs.pairs > 0) q = analysis::paired_ordering(a, sc.full_values, sc.scale, pairs, options.ordering, work);
-  }
+  SymmetricOrder order = order_symmetric(a, options, given_perm, work);
+  s.scales_clamped = order.scales_clamped;
+  s.scaled = options.scaling && a.n > 0 && !order.sc.row_of_col.empty();
+  s.row_scale = order.sc.scale;
+  s.col_scale = order.sc.scale;
+  s.symmetric_pairs = order.pairs;
+  std::vector<int32_t> q = std::move(order.q);
+  s.times.matching_ms = order.scaling_ms;
+  const double ordering_ms = clock.lap_ms() - order.scaling_ms;
   if (supernodal) {
-    s.times.ordering_ms = clock.lap_ms();
+    s.times.ordering_ms = ordering_ms + clock.lap_ms();
     build_supernodal_ldlt(s, a, g, q, options.num_threads);
     s.times.symbolic_ms = clock.lap_ms();
     s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
     return s;
   }
   analysis::set_symmetric_permutation(s, q);
-  s.times.ordering_ms = clock.lap_ms();
+  s.times.ordering_ms = ordering_ms + clock.lap_ms();
 
   analysis::SymmetricPattern sp = incomplete ? analysis::incomplete_symmetric_pattern(a, q, options.ilu_levels)
                                              : analysis::symmetric_symbolic(a, q);
@@ -186,6 +209,18 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.times.levels_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
   return s;
+}
+
+std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Options& requested) {
+  Options options = requested;
+  options.ordering = analysis::resolve_ordering(options.ordering == Ordering::given ? Ordering::automatic : options.ordering,
+                                                a.n, /*tree_engine=*/true);
+  options.scaling = true;
+  options.symmetric_pairs = true;
+  analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  SymmetricOrder order = order_symmetric(a, options, nullptr, work);
+  if (order.pairs == 0) return {};
+  return std::move(order.q);
 }
 
 SymmetricInput full_storage(const SymmetricInput& a, const double* full_values) {

@@ -3,6 +3,7 @@
 // check_symmetric_input has already built, for SparseLDLT: it checks the caller's matrix
 // once, and analyzes the full pattern (both triangles) that its engines and refinement use.
 #include <cstdint>
+#include <vector>
 
 #include "analysis/symmetric_input.hpp"
 #include "gpuglu/options.hpp"
@@ -12,6 +13,14 @@ namespace gpuglu::analysis {
 
 // The schedule's value map follows a's stored entries (a.entry_row / entry_col).
 Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options, const int32_t* given_perm);
+
+// The LDL^T analysis's ordering of a (its symmetric scaling and fill-reducing ordering, and the
+// symmetric pairs of its small diagonals: symmetric_pairs.hpp), new -> old, for the supernodal
+// LU's recovery ladder (api/recovery.cpp): a KKT system's static LU pivots on nested
+// dissection of C + C^T can cancel to zero inside supernodes whose blocks hold no better row,
+// while in the paired order each small diagonal is filled by its partner first. Empty where no
+// pair is made (no small diagonal: the order would be the LU's own).
+std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Options& options);
 
 // a as a full-storage input over its full pattern, with values full_values in that
 // pattern's CSR order (which outlive the result).

@@ -104,6 +104,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
   fs.pivot_column_original = ns.pivot_column >= 0 ? s.col_perm[ns.pivot_column] : -1;
   fs.pivot_value = ns.pivot_value;
   fs.perturbed_pivots = ns.perturbed_pivots;
+  fs.pivoted_supernodes = ns.pivoted_supernodes;
   fs.min_pivot_ratio = ns.min_pivot_ratio;
   fs.growth = r.max_abs_input > 0.0 ? ns.max_active / r.max_abs_input : 0.0;
   return ns.first_perturbed;

@@ -1,12 +1,16 @@
 // What SparseLU does when static pivots fail (Options::pivot_policy; docs/design.md,
 // "Recovery"): re-analyze with KLU's partial pivoting (repivot), or, by default, a fresh
-// static analysis of the current values, the column engine's static order where the
-// supernodal one failed, then KLU's order, then a reported failure (automatic). The engines
-// know nothing of this: they factor and solve what they are given.
+// static analysis of the current values, where the supernodal one failed the supernodal LU in
+// the LDL^T analysis's paired order (a symmetric A with small diagonals) and then the column
+// engine's static order, then KLU's order, then a reported failure (automatic). The engines
+// know nothing of this: they factor and solve what they are given (a supernodal one pivots
+// inside its supernodes first: core/supernode_pivoting.hpp).
 #include <cmath>
 #include <new>
 #include <string>
 
+#include "analysis/analyze_symmetric.hpp"
+#include "analysis/symmetric_input.hpp"
 #include "api/sparse_lu_impl.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/analysis.hpp"
@@ -106,10 +110,16 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
     factor_with_schedule(PivotRule::from(this->options));
     if (accept()) return true;
   }
+  if (this->schedule.supernodal() && reanalyze_paired()) {
+    reanalyzed = true;
+    restart(reanalyzed);
+    factor_with_schedule(PivotRule::from(this->options));
+    if (accept()) return true;
+  }
   if (this->schedule.supernodal()) {
-    // Nested dissection on C + C^T met a tiny pivot that AMD's order on C often avoids
-    // (KKT systems such as tuma1): the column engine's static schedule of these values
-    // comes before KLU's order, and is kept by later factorizations as KLU's would be.
+    // Nested dissection on C + C^T met a tiny pivot that AMD's order on C often avoids:
+    // the column engine's static schedule of these values comes before KLU's order, and is
+    // kept by later factorizations as KLU's would be.
     reanalyze_static(LuEngine::column);
     reanalyzed = true;
     restart(reanalyzed);
@@ -122,6 +132,38 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
   this->fstats.repivoted = true;
   factor_with_schedule(PivotRule::from(this->options));
   return accept();
+}
+
+// A KKT system (tuma1): MC64's row permutation made C's diagonal nonzero, yet nested
+// dissection's supernodes met pivots that cancel to zero in diagonal blocks holding no better
+// row (their pivots lie in the ancestors' rows). The LDL^T analysis's order for a symmetric A
+// ties each small diagonal to its matched partner and eliminates the partner first, which fills
+// it: the supernodal LU in that order, without the row permutation (the pairs stand for it),
+// meets no such pivot. False, with the schedule kept, where A is complex, not symmetric in
+// pattern and values, or has no small diagonal to pair.
+template <class Scalar>
+bool BasicSparseLU<Scalar>::Impl::reanalyze_paired() {
+  if constexpr (is_complex_v<Scalar>) {
+    return false;
+  } else {
+    host_values();
+    const CsrView<int32_t, double> a = analyzed_matrix();
+    analysis::SymmetricInput in;
+    try {
+      in = analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true);
+    } catch (const Error& e) {
+      if (e.status() == Status::invalid_input) return false;  // not symmetric
+      throw;
+    }
+    const std::vector<int32_t> q = analysis::paired_symmetric_ordering(in, analysis_options);
+    if (q.empty()) return false;
+    Options o = analysis_options;
+    o.ordering = Ordering::given;
+    o.matching = false;
+    replace_schedule(gpuglu::analyze(a, o, q.data()));
+    ++reanalyses;
+    return true;
+  }
 }
 
 // The static pipeline (matching, ordering, symbolic) on the current values, as analyze()
@@ -143,11 +185,13 @@ template void BasicSparseLU<double>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<double>::Impl::assess_factor();
 template bool BasicSparseLU<double>::Impl::recover(RecoveryReason, const std::function<bool()>&);
 template void BasicSparseLU<double>::Impl::reanalyze_static(LuEngine);
+template bool BasicSparseLU<double>::Impl::reanalyze_paired();
 template void BasicSparseLU<Complex>::Impl::repivot_once();
 template bool BasicSparseLU<Complex>::Impl::switch_to_partial_pivoting();
 template void BasicSparseLU<Complex>::Impl::recover_in_factor();
 template RecoveryReason BasicSparseLU<Complex>::Impl::assess_factor();
 template bool BasicSparseLU<Complex>::Impl::recover(RecoveryReason, const std::function<bool()>&);
 template void BasicSparseLU<Complex>::Impl::reanalyze_static(LuEngine);
+template bool BasicSparseLU<Complex>::Impl::reanalyze_paired();
 
 }  // namespace gpuglu

@@ -85,6 +85,9 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   void recover_in_factor();
   RecoveryReason assess_factor();
   bool recover(RecoveryReason why, const std::function<bool()>& accept);
+  // recover()'s rung after a failed supernodal schedule: the supernodal LU in the LDL^T
+  // analysis's paired order (recovery.cpp); false when it does not apply.
+  bool reanalyze_paired();
   void reanalyze_static(LuEngine kind = LuEngine::automatic);
 };
 

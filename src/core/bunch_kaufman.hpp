@@ -75,6 +75,14 @@ GPUGLU_HOST_DEVICE inline bool two_by_two_usable(double det, double e, double co
 // The kind of pivot at a column of a factored panel (the engines' pivot-kind arrays).
 enum : int8_t { kPivotSecondOfTwo = 0, kPivotOne = 1, kPivotFirstOfTwo = 2 };
 
+// (y1, y2) := [d1 e; e d2]^{-1} (y1, y2): a 2 x 2 pivot's solve (the GPU's solves).
+GPUGLU_HOST_DEVICE inline void solve_two_by_two(double d1, double e, double d2, double& y1, double& y2) {
+  const double det = d1 * d2 - e * e;
+  const double v1 = y1, v2 = y2;
+  y1 = (v1 * d2 - v2 * e) / det;
+  y2 = (v2 * d1 - v1 * e) / det;
+}
+
 // The signs of D for n pivots: d[j] its diagonal, off[j] a 2 x 2 pivot's off-diagonal at its
 // first column, kind[j] the pivot kinds. A 2 x 2 block [d1 e; e d2] has one eigenvalue of each
 // sign when its determinant is negative, two of d1's sign when positive (host only).

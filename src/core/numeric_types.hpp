@@ -75,6 +75,9 @@ struct NumericStats {
   double pivot_value = 0.0;   // its pivot, untouched
   int64_t perturbed_pivots = 0;
   int32_t first_perturbed = -1;  // smallest perturbed column, -1 if none
+  // Supernodal LU: supernodes that pivot inside their diagonal blocks (core/supernode_pivoting.hpp),
+  // set by the engine after its rounds (merge_node_stats leaves it).
+  int64_t pivoted_supernodes = 0;
   // min_j |pivot_j| / max_i |F(i, j)|, measured before any perturbation; 1 for n == 0.
   double min_pivot_ratio = 1.0;
   // max over columns of max_i |F(i, j)| when column j is pivoted, i.e. the largest entry

@@ -144,6 +144,10 @@ std::vector<OptionRow> build_table() {
           "ldlt_unpivoted", "ldlt_unpivoted",
           "Supernodal LDL^T: each supernode first factored without pivots, kept where positive definite or its "
           "multipliers pass the threshold test, else Bunch-Kaufman"),
+      flag<Field<&O::lu_supernode_pivoting>>(
+          "lu_supernode_pivoting", "lu_supernode_pivoting",
+          "Supernodal LU: a supernode whose static pivot fails is factored again with partial pivoting inside its "
+          "diagonal block"),
       choice<Field<&O::pivot_policy>, kPivotPolicyNames>(
           "pivot_policy", "pivot_policy",
           "Failed static pivots: auto (fresh analysis, then KLU's partial pivoting, then DIVERGED_PC_FAILED), "

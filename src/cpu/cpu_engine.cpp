@@ -35,11 +35,16 @@ class CpuEngine final : public BasicNumericEngine<T> {
         hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
         f_(s.f_rowind.size(), T(0.0)),
         panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
-        pivoted_(s.kind == FactorKind::supernodal_ldlt ? static_cast<size_t>(s.supernodes.count) : 0,
-                 o.ldlt_unpivoted ? int8_t{0} : int8_t{1}),
+        pivoted_(s.supernodal() ? static_cast<size_t>(s.supernodes.count) : 0,
+                 s.kind == FactorKind::supernodal_ldlt && !o.ldlt_unpivoted ? int8_t{1} : int8_t{0}),
+        supernode_pivoting_(o.lu_supernode_pivoting),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
     if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
+    if (s.kind == FactorKind::supernodal_lu && supernode_pivoting_) {
+      row_order_.resize(static_cast<size_t>(s.n));
+      failed_.resize(static_cast<size_t>(s.supernodes.count));
+    }
     if (s.kind == FactorKind::supernodal_ldlt) {
       pivot_perm_.resize(static_cast<size_t>(s.n));
       pivot_kind_.resize(static_cast<size_t>(s.n));
@@ -90,6 +95,10 @@ class CpuEngine final : public BasicNumericEngine<T> {
     if (s_.kind == FactorKind::supernodal_ldlt)
       throw Error(Status::unsupported,
                   "factor_values(): the supernodal LDL^T keeps its factor in pivoted panels, not as F");
+    if (rows_active_ && std::find(pivoted_.begin(), pivoted_.end(), int8_t{1}) != pivoted_.end())
+      throw Error(Status::unsupported,
+                  "factor_values(): supernodes of this LU pivoted inside their diagonal blocks, whose rows F's "
+                  "pattern does not follow (lu_supernode_pivoting off keeps F)");
     if constexpr (std::is_same_v<T, double>) {
       if (s_.supernodal() && !f_current_) {
         f_.resize(s_.supernodes.f_pos.size());
@@ -139,8 +148,22 @@ class CpuEngine final : public BasicNumericEngine<T> {
       };
       if (!scattered()) return out;
       if (s_.kind != FactorKind::supernodal_ldlt) {
-        out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_);
-        return out;
+        // core/supernode_pivoting.hpp: the supernodes that failed search their diagonal blocks
+        // and the factorization is redone, a few rounds at most. Under a perturbing policy
+        // none searches: tiny pivots are perturbed as the policy asks.
+        rows_active_ = supernode_pivoting_ && rule.policy == PivotPolicy::report;
+        for (int round = 0;; ++round) {
+          out.stats = reference::factor_supernodal(s_, panels_.data(), rule, threads_,
+                                                   rows_active_ ? row_pivoting() : reference::RowPivoting{});
+          if (rows_active_)
+            out.stats.pivoted_supernodes = std::count(pivoted_.begin(), pivoted_.end(), int8_t{1});
+          if (out.stats.status != Status::numerically_singular || !rows_active_ || round + 1 == kSupernodePivotRounds)
+            return out;
+          bool more = false;
+          for (size_t t = 0; t < failed_.size(); ++t)
+            if (failed_[t] && !pivoted_[t]) pivoted_[t] = 1, more = true;
+          if (!more || !scattered()) return out;
+        }
       }
       // core/bunch_kaufman.hpp: the supernodes whose unpivoted attempt failed take Bunch-Kaufman
       // and the factorization is redone; the others stand again (to rounding: a few rounds
@@ -163,7 +186,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
       if (s_.supernodal()) {
-        reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose);
+        reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose,
+                                     rows_active_ ? SupernodeRowOrder{pivoted_.data(), row_order_.data()}
+                                                  : SupernodeRowOrder{});
         return;
       }
     }
@@ -190,6 +215,14 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)
   std::vector<int8_t> pivot_kind_;
   std::vector<double> pivot_off_;
+  bool supernode_pivoting_;  // the supernodal LU's (Options::lu_supernode_pivoting)
+  bool rows_active_ = false;  // and the last factorization's supernodes searched their blocks
+  std::vector<int32_t> row_order_;  // its supernodes' row orders and failures (core/supernode_pivoting.hpp)
+  std::vector<int8_t> failed_;
+  reference::RowPivoting row_pivoting() {
+    if (row_order_.empty()) return {};
+    return {pivoted_.data(), row_order_.data(), failed_.data()};
+  }
   reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
   std::vector<T> solve_work_;
   reference::BasicRefineWork<T> refine_work_;

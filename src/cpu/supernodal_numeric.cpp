@@ -5,17 +5,29 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace gpuglu::reference {
 
 namespace {
 
-// The unpivoted LU of supernode s's panels, column by column (the header's rule): the
-// static-pivot test against the column's largest entry in its L panel, L scaled below the
-// pivot (divided, as the column engine and the GPU kernels do), the rank-1 update of the
-// rest of the L panel and of the U^T panel.
-NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const PivotRule& rule) {
+// Rows k and r of supernode s's diagonal block swapped across its panels: L's row (all ns
+// columns: the multipliers left of k move with their rows, as LAPACK's getrf keeps them) and
+// U^T's columns k and r (U12's rows).
+void swap_panel_rows(double* l, double* ut, int32_t ns, int64_t nr, int64_t nb, int32_t k, int32_t r) {
+  for (int32_t j = 0; j < ns; ++j) std::swap(l[k + static_cast<int64_t>(j) * nr], l[r + static_cast<int64_t>(j) * nr]);
+  std::swap_ranges(ut + static_cast<int64_t>(k) * nb, ut + static_cast<int64_t>(k + 1) * nb,
+                   ut + static_cast<int64_t>(r) * nb);
+}
+
+// The LU of supernode s's panels, column by column (the header's rule): where pivoted, the
+// column's pivot row chosen within the diagonal block (core/supernode_pivoting.hpp) and order
+// (ns entries: its rows in pivot order) kept; the static-pivot test against the column's
+// largest entry in its L panel, L scaled below the pivot (divided, as the column engine and
+// the GPU kernels do), the rank-1 update of the rest of the L panel and of the U^T panel.
+NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const PivotRule& rule, bool pivoted,
+                         int32_t* order) {
   NodeOutcome out;
   NumericStats& st = out.stats;
   const int32_t ns = sn.cols(s);
@@ -23,8 +35,19 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
   const int64_t nb = nr - ns;
   double* l = panels + sn.l_ptr[s];
   double* ut = panels + sn.u_ptr[s];
+  if (order)
+    for (int32_t i = 0; i < ns; ++i) order[i] = i;
   for (int32_t k = 0; k < ns; ++k) {
     double* lk = l + static_cast<int64_t>(k) * nr;
+    if (pivoted) {
+      int32_t r = k;
+      for (int32_t i = k + 1; i < ns; ++i)
+        if (std::fabs(lk[i]) > std::fabs(lk[r])) r = i;
+      if (r != k) {
+        swap_panel_rows(l, ut, ns, nr, nb, k, r);
+        std::swap(order[k], order[r]);
+      }
+    }
     double colmax = 0.0;
     bool finite = true;
     for (int64_t i = 0; i < nr; ++i) {
@@ -130,12 +153,19 @@ void merge_node_stats(NumericStats& into, const NumericStats& from) {
 }
 
 
-NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads) {
+NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads,
+                               RowPivoting pivoting) {
   const Supernodes& sn = s.supernodes;
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   return factor_by_levels(
-      sn, team, [&](int32_t node) { return factor_panel(sn, node, panels, rule); },
+      sn, team,
+      [&](int32_t node) {
+        const bool pivoted = pivoting.pivoted && pivoting.pivoted[node] != 0;
+        NodeOutcome o = factor_panel(sn, node, panels, rule, pivoted, pivoting.order ? pivoting.order + sn.first[node] : nullptr);
+        if (pivoting.failed) pivoting.failed[node] = o.failed ? 1 : 0;
+        return o;
+      },
       [&](int32_t node, int thread) {
         std::vector<int64_t>& pos = scratch[static_cast<size_t>(thread)];
         if (pos.empty()) pos.assign(static_cast<size_t>(s.n), -1);

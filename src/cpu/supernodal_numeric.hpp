@@ -11,10 +11,22 @@
 
 namespace gpuglu::reference {
 
+// Partial pivoting inside supernodes (core/supernode_pivoting.hpp): the supernodes with
+// pivoted[s] != 0 search their diagonal blocks for their pivots; order (n entries, or nullptr
+// when pivoted is) receives every supernode's row order, the identity where it is not
+// searched; failed (count entries, may be nullptr) gets 1 where a supernode's panel LU failed,
+// 0 elsewhere.
+struct RowPivoting {
+  const int8_t* pivoted = nullptr;
+  int32_t* order = nullptr;
+  int8_t* failed = nullptr;
+};
+
 // Factors the panels in place (they hold C's values, scattered, the diagonal shift added),
 // level by level of the supernodal tree: each supernode's panel LU, then its Schur update
 // of its ancestors. threads: OpenMP threads over a level's supernodes (0: OpenMP's default).
-NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads);
+NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads,
+                               RowPivoting pivoting = {});
 
 // One supernode's statistics merged into a factorization's (in supernode order): the
 // smallest failing column wins, as a sequential factorization would stop there.

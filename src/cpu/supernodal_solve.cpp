@@ -1,6 +1,7 @@
 #include "cpu/supernodal_solve.hpp"
 
 #include <cstdint>
+#include <vector>
 
 #include "cpu/triangular_solve.hpp"
 
@@ -29,13 +30,30 @@ PanelView view(const Schedule& s, const double* panels, int32_t t) {
   return p;
 }
 
+bool pivoted(const SupernodeRowOrder& rows, int32_t t) { return rows.pivoted && rows.pivoted[t] != 0; }
+
+// y (ns entries) put in the supernode's pivot order (y[i] = y_before[order[i]]), or back
+// (inverse: y[order[i]] = y_before[i]).
+void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vector<double>& tmp) {
+  tmp.assign(y, y + ns);
+  for (int32_t i = 0; i < ns; ++i) {
+    if (inverse)
+      y[order[i]] = tmp[static_cast<size_t>(i)];
+    else
+      y[i] = tmp[static_cast<size_t>(order[i])];
+  }
+}
+
 }  // namespace
 
-// Ascending supernodes: each one's columns are final once its descendants are done.
-void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x) {
+// Ascending supernodes: each one's columns are final once its descendants are done (a pivoted
+// one's then put in its pivot order).
+void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x, SupernodeRowOrder rows) {
+  std::vector<double> tmp;
   for (int32_t t = 0; t < s.supernodes.count; ++t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
+    if (pivoted(rows, t)) reorder(y, rows.order + p.first, p.ns, false, tmp);
     for (int32_t k = 0; k < p.ns; ++k) {
       const double* lk = p.l + static_cast<int64_t>(k) * p.nr;
       for (int32_t i = k + 1; i < p.ns; ++i) y[i] -= lk[i] * y[k];
@@ -84,7 +102,9 @@ void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, d
   }
 }
 
-void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x) {
+void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x,
+                                           SupernodeRowOrder rows) {
+  std::vector<double> tmp;
   for (int32_t t = s.supernodes.count - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
@@ -99,17 +119,18 @@ void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* pane
       for (int32_t i = k + 1; i < p.ns; ++i) sum -= p.l[i + static_cast<int64_t>(k) * p.nr] * y[i];  // L(i, k) y_i
       y[k] = sum;
     }
+    if (pivoted(rows, t)) reorder(y, rows.order + p.first, p.ns, true, tmp);
   }
 }
 
 void solve_with_panels(const Schedule& s, const double* panels, const double* b, double* x, double* work,
-                       bool transpose) {
+                       bool transpose, SupernodeRowOrder rows) {
   solve_permuted(s, b, x, work, transpose, [&](double* z) {
     if (transpose) {
       supernodal_upper_transpose_solve(s, panels, z);
-      supernodal_lower_unit_transpose_solve(s, panels, z);
+      supernodal_lower_unit_transpose_solve(s, panels, z, rows);
     } else {
-      supernodal_lower_unit_solve(s, panels, z);
+      supernodal_lower_unit_solve(s, panels, z, rows);
       supernodal_upper_solve(s, panels, z);
     }
   });

@@ -3,19 +3,23 @@
 // a dense triangular solve with its diagonal block and a dense product with L21 or U12 -
 // the order of work a GPU supernodal solve does (a level's supernodes at once), and its
 // oracle. The solves through F (triangular_solve.hpp) give the same x to rounding.
+#include "core/supernode_pivoting.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
 
-// In place on the permuted, scaled vector x (n entries).
-void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x);       // L x = x
+// In place on the permuted, scaled vector x (n entries). rows: the supernodes' row orders
+// where they pivoted (core/supernode_pivoting.hpp), which the L sweeps follow.
+void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x,
+                                 SupernodeRowOrder rows = {});  // L x = x
 void supernodal_upper_solve(const Schedule& s, const double* panels, double* x);            // U x = x
 void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, double* x);  // U^T x = x
-void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x);  // L^T x = x
+void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x,
+                                           SupernodeRowOrder rows = {});  // L^T x = x
 
 // x = A^{-1} b (transpose: A^{-T} b) with the permutations and scalings of the schedule;
 // work: n entries of scratch.
 void solve_with_panels(const Schedule& s, const double* panels, const double* b, double* x, double* work,
-                       bool transpose);
+                       bool transpose, SupernodeRowOrder rows = {});
 
 }  // namespace gpuglu::reference

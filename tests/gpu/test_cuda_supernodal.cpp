@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -28,7 +30,10 @@
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/lu.hpp"
+#include "gpuglu/matrix_market.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "supernodal_pivoting_matrices.hpp"
+#include "test_matrices.hpp"
 
 namespace gpuglu::test {
 namespace {
@@ -45,12 +50,14 @@ Options supernodal_options(Backend backend = Backend::cuda) {
   return o;
 }
 
-// Without matching and scaling, in the natural order: the static pivots are A's diagonal.
+// Without matching and scaling, in the natural order: the static pivots are A's diagonal, and
+// no supernode pivots inside its block (a failure goes to the policy).
 Options plain_supernodal_options(Backend backend = Backend::cuda) {
   Options o = supernodal_options(backend);
   o.matching = false;
   o.scaling = false;
   o.ordering = Ordering::natural;
+  o.lu_supernode_pivoting = false;
   return o;
 }
 
@@ -352,6 +359,10 @@ TEST(CudaSupernodalLU, equal_rows_name_the_cpu_engines_pivot_column) {
   const Csr a = with_equal_rows(gen::from_spec("randdd:400:5:7"), 40, 41);
   for (Options o : {supernodal_options(), plain_supernodal_options()}) {
     o.pivot_policy = PivotPolicy::report;
+    // The static path's column: pivoting inside supernodes would redo the failing supernode
+    // with cuSOLVER's pivot order, whose failing column may differ from the CPU's by rounding
+    // (CudaSupernodalPivoting.a_singular_matrix_is_still_reported checks that case).
+    o.lu_supernode_pivoting = false;
     Engines e(a, o);
     const PivotRule rule = PivotRule::from(o);
     const EngineFactorResult c = e.cpu->factor(a.values.data(), rule);
@@ -763,6 +774,183 @@ TEST(CudaSupernodalLU, panel_solves_follow_the_last_factorization) {
 TEST(SparseLUCudaSupernodal, panel_solves_factor_and_solve_like_the_cpu_backend) {
   GPUGLU_REQUIRE_GPU();
   expect_sparse_lu_like_the_cpu_backend(panel_solve_options());
+}
+
+// --- Partial pivoting inside supernodes (core/supernode_pivoting.hpp) ---
+// The GPU's pivoted supernodes (cuSOLVER's getrf on the diagonal block, PivotedPanelLU) against
+// the CPU engine's: the same supernodes pivot (exact zeros fail on both), and the solves, which
+// follow each pivoted supernode's row order, give the CPU's x. Pivot rows may differ where two
+// candidates tie to rounding, so F is not compared (factor_values() is refused anyway).
+
+// Factor values on both engines under report; both succeed with the same supernodes pivoting.
+void expect_same_pivoting(Engines& e, const std::vector<double>& values, const std::string& what) {
+  PivotRule rule;
+  rule.policy = PivotPolicy::report;
+  const EngineFactorResult c = e.cpu->factor(values.data(), rule);
+  const EngineFactorResult g = e.gpu->factor(values.data(), rule);
+  ASSERT_EQ(c.stats.status, Status::ok) << what;
+  ASSERT_EQ(g.stats.status, Status::ok) << what;
+  EXPECT_GT(c.stats.pivoted_supernodes, 0) << what;
+  EXPECT_EQ(g.stats.pivoted_supernodes, c.stats.pivoted_supernodes) << what;
+  EXPECT_EQ(e.cuda().pivoted_supernodes(), c.stats.pivoted_supernodes) << what;
+}
+
+Options pivoting_options() {
+  Options o = supernodal_options();
+  o.matching = false;  // MC64 would match the pairs' off-diagonal ones: no pivot would fail
+  o.pivot_policy = PivotPolicy::report;
+  return o;
+}
+
+// Zero pivots in 2 x 2 node blocks: the narrow supernodes pivot; the solves follow their row
+// orders through every sweep (self-scheduled on a warp or a whole block per task, level by
+// level, with and without graphs); new values of the pattern pivot the same supernodes.
+TEST(CudaSupernodalPivoting, narrow_supernodes_pivot_and_solve_like_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = zero_pivots_in_pairs(16, 16);
+  struct Case {
+    const char* what;
+    bool self_scheduled;
+    int threads;
+    bool graph;
+  };
+  for (const Case& k : {Case{"self-scheduled", true, 0, true}, Case{"self-scheduled, 512 threads", true, 512, true},
+                        Case{"levels", false, 0, true}, Case{"levels, no graph", false, 0, false}}) {
+    SCOPED_TRACE(k.what);
+    Options o = pivoting_options();
+    o.cuda.supernodal_self_scheduled_solve = k.self_scheduled;
+    o.cuda.supernodal_solve_threads = k.threads;
+    o.cuda.level_graph = k.graph;
+    Engines e(a, o);
+    expect_same_pivoting(e, a.values, "first factorization");
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_solves(e, a, a.values, "first factorization");
+    const Csr a2 = scaled_values(a, 0.75);
+    expect_same_pivoting(e, a2.values, "refactorization");
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_solves(e, a2, a2.values, "refactorization");
+  }
+}
+
+// A wide supernode (a dense 192 x 192 block, first in the natural order, every row of it coupled
+// to the same few nodes of a Laplacian, so that its columns share one structure below: one
+// supernode, factored blocked) holding 2 x 2 blocks [[0 1] [1 1]] on its diagonal and small
+// values elsewhere: its first pivot is exactly 0, and its pivots come from its own rows, by
+// cuSOLVER's pivoted getrf; then a perturbing policy on the same engine perturbs instead (the
+// pivoting supernode set aside: growth near 1e8, so no solve is compared), and report pivots
+// again.
+TEST(CudaSupernodalPivoting, a_wide_supernode_pivots_and_a_perturbing_policy_perturbs) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr lap = gen::from_spec("lap2d5:20x20");
+  const int32_t m = 192, n = m + lap.nrows;
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t i = 0; i < m; ++i)
+    for (int32_t j = 0; j < m; ++j) {
+      const bool pair = i / 2 == j / 2;
+      t.push_back({i, j, pair ? (i == j && i % 2 == 0 ? 0.0 : 1.0) : 1e-3 / (1.0 + i + 2.0 * j)});
+    }
+  for (int32_t i = 0; i < lap.nrows; ++i)
+    for (int32_t p = lap.rowptr[i]; p < lap.rowptr[i + 1]; ++p) t.push_back({m + i, m + lap.colind[p], lap.values[p]});
+  for (int32_t i = 0; i < m; ++i)
+    for (int32_t c = 0; c < 4; ++c) {
+      t.push_back({i, m + c, 0.01 * (1 + c)});
+      t.push_back({m + c, i, 0.02 / (1 + c)});
+    }
+  const Csr a = csr_from_triplets<int32_t, double>(n, n, t);
+  for (int32_t dense_min_cols : {64, 0}) {
+    SCOPED_TRACE(dense_min_cols > 0 ? "dense LU" : "panel kernels");
+    Options o = pivoting_options();
+    o.scaling = false;
+    o.ordering = Ordering::natural;
+    o.cuda.supernodal_dense_min_cols = dense_min_cols;
+    Engines e(a, o);
+    if (dense_min_cols > 0) EXPECT_GT(e.cuda().update_paths().blocked, 0);
+    expect_same_pivoting(e, a.values, "report");
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_solves(e, a, a.values, "report");
+    PivotRule perturb;
+    perturb.policy = PivotPolicy::perturb;
+    const EngineFactorResult c = e.cpu->factor(a.values.data(), perturb);
+    const EngineFactorResult g = e.gpu->factor(a.values.data(), perturb);
+    EXPECT_EQ(g.stats.status, Status::ok);
+    EXPECT_EQ(c.stats.status, Status::ok);
+    EXPECT_EQ(g.stats.perturbed_pivots, c.stats.perturbed_pivots);
+    EXPECT_GT(g.stats.perturbed_pivots, 0);
+    EXPECT_EQ(g.stats.pivoted_supernodes, 0);
+    EXPECT_NO_THROW((void)e.gpu->factor_values());  // F again: no supernode pivoted this time
+    expect_same_pivoting(e, a.values, "report again");
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_solves(e, a, a.values, "report again");
+  }
+}
+
+// A singular matrix (two equal rows) stays singular: the failing supernode pivots, fails again,
+// and the failure is reported by both engines (its column may differ by rounding: cuSOLVER's
+// pivot order against the CPU's); good values of the pattern factor afterwards.
+TEST(CudaSupernodalPivoting, a_singular_matrix_is_still_reported) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = with_equal_rows(gen::from_spec("randdd:400:5:7"), 40, 41);
+  Options o = supernodal_options();
+  o.pivot_policy = PivotPolicy::report;
+  Engines e(a, o);
+  const PivotRule rule = PivotRule::from(o);
+  EXPECT_EQ(e.cpu->factor(a.values.data(), rule).stats.status, Status::numerically_singular);
+  EXPECT_EQ(e.gpu->factor(a.values.data(), rule).stats.status, Status::numerically_singular);
+  // Row 41 no longer a copy of row 40: the sticky pivoting supernode factors these.
+  std::vector<double> v2 = a.values;
+  for (int32_t p = a.rowptr[41]; p < a.rowptr[42]; ++p) v2[p] *= 1.0 + 0.3 * (p % 3 + 1);
+  ASSERT_EQ(e.cpu->factor(v2.data(), rule).stats.status, Status::ok);
+  ASSERT_EQ(e.gpu->factor(v2.data(), rule).stats.status, Status::ok);
+  expect_solves(e, a, v2, "good values");
+}
+
+// Through SparseLU, backend cuda against cpu, the default policy: the pairs and rajat19 pivot
+// inside supernodes, tuma1 takes the paired order (recovery.cpp); all stay on the supernodal
+// LU (the two collection matrices went to the column engine before), ../shared permitting.
+TEST(SparseLUCudaSupernodal, supernodes_pivot_like_the_cpu_backend) {
+  GPUGLU_REQUIRE_GPU();
+  struct Case {
+    std::string name;
+    Csr a;
+    bool paired;  // the paired order, not pivoting, rescues it
+  };
+  std::vector<Case> cases;
+  cases.push_back({"pairs", zero_pivots_in_pairs(24, 24), false});
+  for (const auto& [name, paired] : {std::pair{"circuit/rajat19.mtx", false}, {"sym-indefinite/tuma1.mtx", true}}) {
+    const std::filesystem::path file = shared_matrix_dir().parent_path() / "collection" / name;
+    if (shared_matrix_dir_available() && std::filesystem::exists(file))
+      cases.push_back({name, read_matrix_market(file.string()), paired});
+    else
+      std::printf("[ SKIPPED  ] no %s\n", file.string().c_str());
+  }
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.name);
+    const Csr& a = k.a;
+    Options o = supernodal_options();
+    o.matching = k.name != "pairs";
+    Pair lu(o);
+    lu.analyze(a);
+    if (::testing::Test::HasFatalFailure()) return;
+    const FactorStats& c = lu.cpu.factor(a.view());
+    const FactorStats& g = lu.gpu.factor(a.view());
+    ASSERT_EQ(g.status, Status::ok);
+    ASSERT_EQ(c.status, Status::ok);
+    EXPECT_EQ(lu.gpu.lu_engine(), LuEngine::supernodal);
+    EXPECT_EQ(g.reanalyzed, k.paired);
+    if (!k.paired) EXPECT_GT(g.pivoted_supernodes, 0);
+    std::printf("%s: %lld supernodes pivot on the GPU, %lld on the CPU; reanalyzed %d\n", k.name.c_str(),
+                static_cast<long long>(g.pivoted_supernodes), static_cast<long long>(c.pivoted_supernodes),
+                g.reanalyzed ? 1 : 0);
+    const Csr at = transpose(a.view());
+    for (bool tr : {false, true}) {
+      const Csr& op = tr ? at : a;
+      std::vector<double> x_true(static_cast<size_t>(a.nrows), 1.0), b(x_true.size()), x(x_true.size());
+      spmv(op.view(), x_true.data(), b.data());
+      const SolveStats& ss = tr ? lu.gpu.solve_transpose(b.data(), x.data()) : lu.gpu.solve(b.data(), x.data());
+      EXPECT_EQ(ss.status, Status::ok) << (tr ? "transposed" : "plain");
+      EXPECT_LE(backward_error(op.view(), x.data(), b.data()), 1e-14) << (tr ? "transposed" : "plain");
+    }
+  }
 }
 
 }  // namespace

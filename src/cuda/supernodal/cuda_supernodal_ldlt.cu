@@ -3,9 +3,10 @@
 //   LdltPlan        the checked schedule and each level's launch plan     (ldlt_plan.hpp)
 //   DevicePanels    the L panels, A's values, the scatter and the state   (device_panels.hpp)
 //   LdltBlas        cuBLAS (and cuSOLVER) on one stream: the wide supernodes' diagonal
-//                   blocks (unpivoted attempts by cuSOLVER's dense LU), L21 (TRSM),
-//                   complements (DGEMM) and solves (TRSV, GEMV), with the workspaces
-//   LdltPanelSolves the solves on the panels, level by level, for the shell's refinement
+//                   blocks (unpivoted attempts by cuSOLVER's dense LU), L21 (TRSM) and
+//                   complements (DGEMM), with the workspaces
+//   PanelSolves     the supernodal LU's self-scheduled solves on the panels (panel_solves.hpp),
+//                   L with each supernode's pivot order, D, then L^T, for the shell's refinement
 // as a recipe on the device-engine shell (engine/device_engine.hpp).
 #include "cuda/supernodal/cuda_supernodal_ldlt.hpp"
 
@@ -22,7 +23,6 @@
 #include "cuda/common/device_solve.hpp"
 #include "cuda/common/factor_kernels.cuh"
 #include "cuda/common/gather_kernels.cuh"
-#include "cuda/common/graph_capture.hpp"
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
@@ -31,6 +31,7 @@
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/ldlt_kernels.cuh"
 #include "cuda/supernodal/ldlt_plan.hpp"
+#include "cuda/supernodal/panel_solves.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
@@ -39,24 +40,17 @@ namespace {
 
 constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default on Hopper
 
-// cuBLAS on one stream with the workspaces of what it runs: a lane's factorization of wide
-// supernodes (factor), or the solves' wide supernodes (solve).
+// cuBLAS on one stream with the workspaces of a lane's factorization of wide supernodes.
 class LdltBlas {
  public:
-  enum Role { factor, solve };
   // unpivoted: the wide supernodes may try cuSOLVER's dense LU (Options::ldlt_unpivoted).
-  LdltBlas(const LdltPlan& plan, Role role, bool unpivoted, DeviceMemory& mem, cudaStream_t stream)
-      : stream_(stream) {
-    if (role == solve) {
-      if (plan.t_doubles > 0) t_ = mem.allocate<double>(static_cast<size_t>(plan.t_doubles), "the wide solves' rows");
-    } else {
-      allocate_factor(plan, mem);
-    }
+  LdltBlas(const LdltPlan& plan, bool unpivoted, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
+    allocate_factor(plan, mem);
     void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
     GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
     GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
     GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
-    if (role == factor && unpivoted && plan.wide_nodes > 0) allocate_unpivoted(plan, mem);
+    if (unpivoted && plan.wide_nodes > 0) allocate_unpivoted(plan, mem);
   }
 
  private:
@@ -157,42 +151,6 @@ class LdltBlas {
     }
   }
 
- public:
-  // A wide supernode's forward solve: v_s = L11^{-1} x(first + perm), x(below) -= L21 v_s,
-  // x(first + perm) = D^{-1} v_s.
-  void forward(const kernels::LdltArgs& a, const LdltNode& b, double* x, double* v) {
-    const double one = 1.0, zero = 0.0;
-    const double* l = a.sn.panels + b.l_ptr;
-    double* vs = v + b.first;
-    kernels::launch_ldlt_node_gather(a, b.s, x, v, stream_);
-    GPUGLU_CUBLAS_CHECK(
-        cublasDtrsv_64(handle_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, b.ns, l, b.nr, vs, 1));
-    const int64_t nb = b.nr - b.ns;
-    if (nb > 0) {
-      GPUGLU_CUBLAS_CHECK(cublasDgemv_64(handle_, CUBLAS_OP_N, nb, b.ns, &one, l + b.ns, b.nr, vs, 1, &zero, t_, 1));
-      kernels::launch_ldlt_node_give(a, b.s, t_, x, stream_);
-    }
-    kernels::launch_ldlt_node_d_solve(a, b.s, v, stream_);
-    kernels::launch_ldlt_node_put(a, b.s, v, x, stream_);
-  }
-
-  // Backward: v_s = x(first + perm) - L21^T x(below), v_s = L11^{-T} v_s, put back.
-  void backward(const kernels::LdltArgs& a, const LdltNode& b, double* x, double* v) {
-    const double one = 1.0, minus_one = -1.0;
-    const double* l = a.sn.panels + b.l_ptr;
-    double* vs = v + b.first;
-    kernels::launch_ldlt_node_gather(a, b.s, x, v, stream_);
-    const int64_t nb = b.nr - b.ns;
-    if (nb > 0) {
-      kernels::launch_ldlt_node_take(a, b.s, x, t_, stream_);
-      GPUGLU_CUBLAS_CHECK(
-          cublasDgemv_64(handle_, CUBLAS_OP_T, nb, b.ns, &minus_one, l + b.ns, b.nr, t_, 1, &one, vs, 1));
-    }
-    GPUGLU_CUBLAS_CHECK(
-        cublasDtrsv_64(handle_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, b.ns, l, b.nr, vs, 1));
-    kernels::launch_ldlt_node_put(a, b.s, v, x, stream_);
-  }
-
  private:
   cublasContext* handle_ = nullptr;
   cusolverDnContext* solver_ = nullptr;  // with unpivoted attempts
@@ -204,7 +162,6 @@ class LdltBlas {
   double* wb_ = nullptr;
   double* tmp_ = nullptr;
   double* c_ = nullptr;
-  double* t_ = nullptr;
 };
 
 // A level's wide supernodes side by side on a few streams of their own (as the LU's
@@ -226,7 +183,7 @@ class LdltLanes {
       for (Lane& l : lanes_) {
         GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
         GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
-        l.blas = std::make_unique<LdltBlas>(plan, LdltBlas::factor, unpivoted, mem, l.stream);
+        l.blas = std::make_unique<LdltBlas>(plan, unpivoted, mem, l.stream);
       }
       if (count > 0) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     } catch (...) {
@@ -290,59 +247,6 @@ class LdltLanes {
   const std::vector<int8_t>& pivoted_;
 };
 
-// x = A^{-1} b on the panels: C's unknowns gathered (row_perm, row_scale), the levels forward
-// then backward, the solution scattered back (col_perm == row_perm, col_scale == row_scale).
-// The levels' launches (cuBLAS's among them) on the fixed unknowns are captured once as a
-// CUDA graph (unless the options turn graphs off): a solve is a gather, a graph launch and a
-// scatter.
-class LdltPanelSolves final : public DeviceSolve {
- public:
-  LdltPanelSolves(const Schedule& s, const LdltPlan& plan, const kernels::LdltArgs& args, LdltBlas& blas,
-                  bool graph, DeviceMemory& mem, cudaStream_t stream)
-      : plan_(plan), args_(args), blas_(blas), n_(s.n), stream_(stream) {
-    perm_ = mem.upload(s.row_perm, "the solves' permutation");
-    scale_ = mem.upload(s.row_scale, "the solves' scaling");
-    nodes_ = mem.upload(plan.solve_nodes, "the supernodes of the solve kernels");
-    x_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' unknowns");
-    v_ = mem.allocate<double>(static_cast<size_t>(n_), "the solves' scratch");
-    if (graph && n_ > 0) levels_.capture(stream_, [this](cudaStream_t) { enqueue_levels(); });
-  }
-  void solve_device(const double* in, double* out, bool) override {
-    if (n_ == 0) return;
-    kernels::launch_gather_scaled(n_, perm_, scale_, in, x_, stream_);
-    if (levels_.captured())
-      levels_.launch(stream_);
-    else
-      enqueue_levels();
-    kernels::launch_scatter_scaled(n_, perm_, scale_, x_, out, stream_);
-  }
-
- private:
-  void enqueue_levels() {
-    for (const LdltPlan::Level& lv : plan_.levels) {
-      kernels::launch_ldlt_forward(args_, nodes_ + lv.solve_begin, lv.solve_count, x_, v_, stream_);
-      for (const LdltNode& b : lv.solve_wide) blas_.forward(args_, b, x_, v_);
-    }
-    for (auto lv = plan_.levels.rbegin(); lv != plan_.levels.rend(); ++lv) {
-      kernels::launch_ldlt_backward(args_, nodes_ + lv->solve_begin, lv->solve_count, x_, v_, stream_);
-      for (const LdltNode& b : lv->solve_wide) blas_.backward(args_, b, x_, v_);
-    }
-  }
-
- private:
-  const LdltPlan& plan_;
-  kernels::LdltArgs args_;
-  LdltBlas& blas_;
-  int32_t n_;
-  cudaStream_t stream_;
-  int32_t* perm_ = nullptr;
-  double* scale_ = nullptr;
-  int32_t* nodes_ = nullptr;
-  double* x_ = nullptr;
-  double* v_ = nullptr;
-  CapturedGraph levels_;  // released with this, before the owner's stream, the device current
-};
-
 SupernodalPlan panel_maps(const LdltPlan& plan) {
   SupernodalPlan p;  // DevicePanels reads pivot_pos (and uploads the empty node lists)
   p.pivot_pos = plan.pivot_pos;
@@ -368,8 +272,13 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     schur_nodes = c.mem.upload(plan.schur_nodes, "the supernodes of the tiled complements");
     tile_ptr = c.mem.upload(plan.tile_ptr, "the batches' tiles");
     lanes = std::make_unique<LdltLanes>(plan, o.cuda.supernodal_streams, pivoted, unpivoted, c.mem, c.stream);
-    blas = std::make_unique<LdltBlas>(plan, LdltBlas::solve, false, c.mem, c.stream);
-    solve = std::make_unique<LdltPanelSolves>(s, plan, args, *blas, o.cuda.level_graph, c.mem, c.stream);
+    // The LU's panel solves (panel_solves.hpp) with each supernode's pivot order for its rows
+    // (the Bunch-Kaufman supernodes': the unpivoted ones keep theirs) and D between L and L^T.
+    kernels::SupernodeArgs structure = panels->args();
+    structure.pivoted = reinterpret_cast<const uint8_t*>(args.pivoted);
+    structure.row_order = args.perm;
+    solve = std::make_unique<PanelSolves>(s, structure, o.cuda, c.mem, c.stream,
+                                          kernels::PanelSolveD{args.kind, args.off});
   }
 
   // A level's parts (LevelProfile's names): 0 the narrow supernodes' diagonal blocks and L21
@@ -500,8 +409,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   int32_t* schur_nodes = nullptr;
   int64_t* tile_ptr = nullptr;
   std::unique_ptr<LdltLanes> lanes;  // the wide supernodes' factorization
-  std::unique_ptr<LdltBlas> blas;    // the wide supernodes' solves, on the engine's stream
-  std::unique_ptr<LdltPanelSolves> solve;
+  std::unique_ptr<PanelSolves> solve;
   int64_t pivot_fallbacks = 0;  // factorizations redone after a failed unpivoted attempt
   // Per supernode: Bunch-Kaufman (1) or the unpivoted attempt (0), LdltArgs::pivoted's host
   // copy; unpivoted: some supernode still tries it.
@@ -544,10 +452,7 @@ bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
 
 CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   const LdltPlan& p = ldlt_->plan;
-  int64_t wide_solves = 0;
-  for (const LdltPlan::Level& lv : p.levels) wide_solves += static_cast<int64_t>(lv.solve_wide.size());
-  return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size()),
-          wide_solves};
+  return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size())};
 }
 
 int64_t CudaSupernodalLDLT::pivot_fallbacks() const noexcept { return ldlt_->pivot_fallbacks; }

@@ -9,8 +9,9 @@
 // tile), wide ones through cuBLAS (pivot blocks by a kernel and DGEMM, L21 D by TRSM, the
 // complement by DGEMM), each supernode first without pivots (Options::ldlt_unpivoted: no
 // pivot search in shared memory, cuSOLVER's dense LU where wide) and kept where
-// core/bunch_kaufman.hpp's tests pass, else with Bunch-Kaufman from then on. solve() runs the panel solves level by level (forward with D, then
-// backward; the wide supernodes by TRSV and GEMV) and the shell's refinement. The factor agrees
+// // core/bunch_kaufman.hpp's tests pass, else with Bunch-Kaufman from then on. solve() runs the
+// supernodal LU's panel solves (panel_solves.hpp: self-scheduled tiles; L with each
+// supernode's pivot order, D, L^T) and the shell's refinement. The factor agrees
 // with the CPU engine's to rounding (a pivot choice at a near tie may differ; both are valid).
 #include <cstdint>
 #include <vector>
@@ -40,7 +41,6 @@ class CudaSupernodalLDLT final : public BasicDeviceEngine<double> {
     int64_t narrow;       // supernodes factored by the batched kernels
     int64_t wide;         // by cuBLAS (pivot blocks, TRSM, DGEMM), one by one
     int64_t tiled_schur;  // complements formed by the batched tile kernel (the wide ones: DGEMM)
-    int64_t wide_solves;  // supernodes solved through cuBLAS's TRSV and GEMV
   };
   Paths paths() const;
   // Factorizations redone after a failed unpivoted attempt (core/bunch_kaufman.hpp), and the

@@ -9,6 +9,9 @@
 //                     supernodes' panels, the pivot test checked afterwards; a failed check
 //                     redoes the factorization with the panel kernels, which the engine then
 //                     keeps to: dense_panel_lu.hpp)                (supernode_lanes.hpp)
+//   PivotedPanelLU    the supernodes that pivot inside their diagonal blocks, once a static
+//                     pivot failed in them (core/supernode_pivoting.hpp; the panel solves
+//                     only)                                     (pivoted_panel_lu.hpp)
 //   LuSolves          the triangular solves through F           (trsv/lu_solves.hpp)
 //   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
 //                     on the panels, level by level               (panel_solves.hpp)
@@ -29,9 +32,11 @@
 #include "cuda/trsv/lu_solves.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/panel_solves.hpp"
+#include "cuda/supernodal/pivoted_panel_lu.hpp"
 #include "cuda/supernodal/supernode_lanes.hpp"
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
+#include "core/supernode_pivoting.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
@@ -43,7 +48,13 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   DeviceSolve& solves() override {
     return panel_solves ? static_cast<DeviceSolve&>(*panel_solves) : static_cast<DeviceSolve&>(*lu_solves);
   }
-  void download_factor(double* f_host) override { panels->download_factor(f_host, c.stream); }
+  void download_factor(double* f_host) override {
+    if (active)
+      throw Error(Status::unsupported,
+                  "factor_values(): supernodes of this LU pivoted inside their diagonal blocks, whose rows F's "
+                  "pattern does not follow (lu_supernode_pivoting off keeps F)");
+    panels->download_factor(f_host, c.stream);
+  }
   int64_t device_bytes() const noexcept override { return lu_solves ? lu_solves->device_bytes() : 0; }
   // The panel solves run none of the trsv module's kernels: automatic stands for "not one of them".
   TrsvKernel trsv_kernel() const noexcept override { return lu_solves ? lu_solves->kernel() : TrsvKernel::automatic; }
@@ -52,7 +63,19 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   std::vector<LevelProfile> profile_levels(const PivotRule& rule);
 
   EngineContext& c;
+  const Supernodes& sn;
   SupernodalPlan plan;
+  // Partial pivoting inside supernodes (core/supernode_pivoting.hpp): on with the panel solves
+  // and Options::lu_supernode_pivoting; the supernodes that pivot (sticky), per level those and
+  // the blocked ones that do not, and their factorization (made at the first that pivots).
+  // Under a perturbing policy none searches (the device's flags cleared meanwhile): tiny pivots
+  // are perturbed as the policy asks; active: the last factorization's pivoted supernodes did.
+  bool row_pivoting = false;
+  bool active = false;
+  std::vector<uint8_t> pivoted;
+  int64_t pivoted_count = 0;
+  std::vector<std::vector<BlockedNode>> pivoted_levels, blocked_levels;
+  std::unique_ptr<PivotedPanelLU> pivoted_lu;
   // Built in this order, released in the reverse one (before the shell's stream).
   std::unique_ptr<DevicePanels> panels;
   // Only with large (GEMM) or blocked supernodes; the dense panel LU only with blocked ones
@@ -68,12 +91,18 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   void enqueue_levels();
   // One attempt: the scatter, the levels and the gather F, timed, then the state read back.
   float factor_once(const PivotRule& rule);
+  // factor_once, redone by the panel kernels when a dense panel failed its check.
+  float attempt(const PivotRule& rule);
+  // The supernodes that failed the last attempt pivot from now on; false when none is new.
+  bool pivot_failed_supernodes();
 };
 
 SupernodalRecipe::SupernodalRecipe(EngineContext& ctx, const Schedule& s, const Options& o, SupernodalPlan p)
-    : c(ctx), plan(std::move(p)) {
+    : c(ctx), sn(s.supernodes), plan(std::move(p)) {
+  row_pivoting = o.lu_supernode_pivoting && o.cuda.supernodal_panel_solve;
+  pivoted.assign(static_cast<size_t>(sn.count), 0);
   panels = std::make_unique<DevicePanels>(s, plan, c.input_values(), c.mem, *c.staging,
-                                          /*with_factor=*/!o.cuda.supernodal_panel_solve);
+                                          /*with_factor=*/!o.cuda.supernodal_panel_solve, row_pivoting);
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
     lanes = std::make_unique<SupernodeLanes>(plan, panels->args(), o.cuda.supernodal_dense_min_cols > 0,
                                              o.cuda.supernodal_streams, c.mem, c.stream);
@@ -107,9 +136,14 @@ void SupernodalRecipe::enqueue_level(const SupernodalPlan::Level& lv, int part) 
         kernels::launch_panel_factor(a, panels->panel_nodes() + lv.panel_begin, lv.panel_count, lv.panel_threads,
                                      lv.panel_smem, c.stream);
       break;
-    case 1:
-      if (!lv.blocked.empty()) lanes->factor_blocked(a, lv.blocked);
+    case 1: {
+      const size_t l = static_cast<size_t>(&lv - plan.levels.data());
+      const std::vector<BlockedNode>& blocked = active ? blocked_levels[l] : lv.blocked;
+      if (!blocked.empty()) lanes->factor_blocked(a, blocked);
+      if (active)
+        for (const BlockedNode& b : pivoted_levels[l]) pivoted_lu->factor(a, b);
       break;
+    }
     case 2:
       kernels::launch_schur_direct(a, panels->direct_nodes() + lv.direct_begin, lv.direct_count,
                                    lv.direct_tiles, c.stream);
@@ -133,7 +167,7 @@ float SupernodalRecipe::factor_once(const PivotRule& rule) {
   return events.ms(0, 1);
 }
 
-EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
+float SupernodalRecipe::attempt(const PivotRule& rule) {
   float ms = factor_once(rule);
   if (lanes && lanes->dense() && panels->unstable_panel()) {
     // A dense panel failed its pivot test: the panel kernels decide (perturb or report) as the
@@ -142,7 +176,65 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
     ++pivot_fallbacks;
     ms += factor_once(rule);
   }
+  return ms;
+}
+
+bool SupernodalRecipe::pivot_failed_supernodes() {
+  std::vector<uint8_t> failed;
+  panels->download_failed(failed, c.stream);
+  bool more = false;
+  for (size_t t = 0; t < failed.size(); ++t)
+    if (failed[t] && !pivoted[t]) {
+      pivoted[t] = 1;
+      ++pivoted_count;
+      more = true;
+    }
+  if (!more) return false;
+  panels->set_pivoted(pivoted);
+  active = true;
+  const size_t levels = plan.levels.size();
+  pivoted_levels.assign(levels, {});
+  blocked_levels.assign(levels, {});
+  std::vector<BlockedNode> all;
+  for (size_t l = 0; l < levels; ++l) {
+    for (const BlockedNode& b : plan.levels[l].blocked)
+      if (!pivoted[static_cast<size_t>(b.s)]) blocked_levels[l].push_back(b);
+    for (int64_t i = sn.level_ptr[l]; i < sn.level_ptr[l + 1]; ++i) {
+      const int32_t t = sn.level_nodes[static_cast<size_t>(i)];
+      if (!pivoted[static_cast<size_t>(t)]) continue;
+      BlockedNode b;
+      b.s = t;
+      b.first = sn.first[t];
+      b.ns = sn.cols(t);
+      b.nr = sn.nrows(t);
+      b.l_ptr = sn.l_ptr[t];
+      b.u_ptr = sn.u_ptr[t];
+      pivoted_levels[l].push_back(b);
+      all.push_back(b);
+    }
+  }
+  if (!pivoted_lu) pivoted_lu = std::make_unique<PivotedPanelLU>(c.mem, c.stream);
+  pivoted_lu->reserve(panels->args(), all);
+  return true;
+}
+
+EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
+  const bool searching = row_pivoting && rule.policy == PivotPolicy::report;
+  if (searching != active && pivoted_count > 0) {
+    panels->set_pivoted(searching ? pivoted : std::vector<uint8_t>(pivoted.size(), 0));
+    active = searching;
+  }
+  float ms = attempt(rule);
   EngineFactorResult out = panels->result();  // throws on a broken schedule
+  // core/supernode_pivoting.hpp: the supernodes that failed search their diagonal blocks and the
+  // factorization is redone, a few rounds at most.
+  for (int round = 1; searching && out.stats.status == Status::numerically_singular && round < kSupernodePivotRounds;
+       ++round) {
+    if (!pivot_failed_supernodes()) break;
+    ms += attempt(rule);
+    out = panels->result();
+  }
+  out.stats.pivoted_supernodes = active ? pivoted_count : 0;
   out.device_ms = ms;
   if (out.stats.status != Status::ok) return out;
   if (c.n > 0 && lu_solves) {  // the panel solves read the panels themselves
@@ -206,6 +298,8 @@ std::vector<LevelProfile> CudaSupernodalLU::profile_levels(const double* a_value
 }
 
 int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return supernodal_->pivot_fallbacks; }
+
+int64_t CudaSupernodalLU::pivoted_supernodes() const noexcept { return supernodal_->pivoted_count; }
 
 int32_t CudaSupernodalLU::levels() const { return static_cast<int32_t>(supernodal_->plan.levels.size()); }
 

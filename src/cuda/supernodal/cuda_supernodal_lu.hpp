@@ -53,6 +53,9 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   // test checked afterwards (0 or 1: the engine then keeps to its panel kernels;
   // CudaTuning::supernodal_dense_min_cols).
   int64_t pivot_fallbacks() const noexcept;
+  // Supernodes that pivot inside their diagonal blocks (core/supernode_pivoting.hpp): those
+  // whose static pivot failed in a factorization so far.
+  int64_t pivoted_supernodes() const noexcept;
 
   // Where a factorization's time goes: one factorization of a_values run launch by launch
   // with events around each of a level's four parts (LevelProfile's panel, blocked, direct,

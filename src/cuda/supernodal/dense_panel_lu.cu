@@ -16,41 +16,10 @@ namespace {
 
 constexpr int kCheckWarps = 8;
 
-// Column k = blockIdx.x * kCheckWarps + warp of supernode s, factored: its magnitude at its
-// pivot step is max(max_{i<k} |U(i, k)|, |u_kk|, |u_kk| max_{i>k} |L(i, k)|). A pass folds
-// the pivot ratio and the column's magnitude into the statistics as the panel kernels do; a
-// failure (the panel kernels would perturb or report, or the factor is not finite) marks the
-// factorization unstable, to be redone.
+// A column of supernode s that fails the test (check_factored_panel) marks the factorization
+// unstable, to be redone by the panel kernels, which perturb or report as the CPU engine does.
 __global__ void __launch_bounds__(kCheckWarps * 32) dense_pivot_check_kernel(SupernodeArgs a, int32_t s) {
-  if (input_was_bad(a.state)) return;
-  const Panel p = panel_of(a, s);
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int32_t k = static_cast<int32_t>(blockIdx.x) * kCheckWarps + static_cast<int32_t>(threadIdx.x >> 5);
-  if (k >= p.ns) return;  // uniform over the warp
-  const double* col = p.l + static_cast<int64_t>(k) * p.nr;
-  double upper = 0.0, lower = 0.0;
-  bool finite = true;
-  for (int64_t i = lane; i < p.nr; i += 32) {
-    const double v = fabs(col[i]);
-    finite &= v <= DBL_MAX;
-    if (i < k) upper = v > upper ? v : upper;
-    if (i > k) lower = v > lower ? v : lower;
-  }
-  upper = warp_max(upper);
-  lower = warp_max(lower);
-  finite = __all_sync(kFullMask, finite) != 0;
-  if (lane != 0) return;
-  const double apiv = fabs(col[k]);
-  const double below = __dmul_rn(apiv, lower);
-  double colmax = upper > apiv ? upper : apiv;
-  colmax = below > colmax ? below : colmax;
-  const bool pass = finite && colmax <= DBL_MAX && PanelPivots(a.state).passes(apiv, colmax);
-  if (!pass) {
-    atomicExch(&a.state->unstable_panel, 1);
-    return;
-  }
-  atomic_min_nonneg(&a.state->min_ratio_bits, __ddiv_rn(apiv, colmax));
-  atomic_max_nonneg(&a.state->max_active_bits, colmax);
+  check_factored_panel(a, s, kCheckWarps, [&](int32_t) { atomicExch(&a.state->unstable_panel, 1); });
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 namespace gpuglu::cuda {
 
 DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
-                           HostStaging& staging, bool with_factor)
+                           HostStaging& staging, bool with_factor, bool row_pivoting)
     : s_(s),
       n_(s.n),
       nnz_f_(with_factor ? static_cast<int64_t>(s.f_rowind.size()) : 0),
@@ -33,6 +33,12 @@ DevicePanels::DevicePanels(const Schedule& s, const SupernodalPlan& plan, const 
   args_.panels = mem.allocate<double>(static_cast<size_t>(values_), "the panels");
   args_.failed = mem.allocate<uint8_t>(static_cast<size_t>(count_), "the supernodes' failure flags");
   args_.state = mem.allocate<kernels::FactorState>(1, "the factorization state");
+  if (row_pivoting) {
+    pivoted_ = mem.upload(std::vector<uint8_t>(static_cast<size_t>(count_), 0), "the supernodes' pivoting flags");
+    args_.pivoted = pivoted_;
+    args_.row_swaps = mem.allocate<int32_t>(static_cast<size_t>(n_), "the pivoting supernodes' row swaps");
+    args_.row_order = mem.allocate<int32_t>(static_cast<size_t>(n_), "the pivoting supernodes' row orders");
+  }
   panel_nodes_ = mem.upload(plan.panel_nodes, "the supernodes of the panel kernel");
   direct_nodes_ = mem.upload(plan.direct_nodes, "the supernodes of the direct Schur kernel");
   panel_map_ = mem.upload(s.value_map, "the input's positions in the panels");
@@ -71,6 +77,19 @@ EngineFactorResult DevicePanels::result() const {
     GPUGLU_CUDA_CHECK(cudaMemcpy(&out.stats.pivot_value, args_.panels + pivot_pos_host_[out.stats.pivot_column],
                                  sizeof(double), cudaMemcpyDeviceToHost));
   return out;
+}
+
+void DevicePanels::set_pivoted(const std::vector<uint8_t>& flags) {
+  if (!pivoted_ || count_ == 0) return;
+  GPUGLU_CUDA_CHECK(cudaMemcpy(pivoted_, flags.data(), static_cast<size_t>(count_), cudaMemcpyHostToDevice));
+}
+
+void DevicePanels::download_failed(std::vector<uint8_t>& flags, cudaStream_t stream) const {
+  flags.resize(static_cast<size_t>(count_));
+  if (count_ == 0) return;
+  GPUGLU_CUDA_CHECK(
+      cudaMemcpyAsync(flags.data(), args_.failed, static_cast<size_t>(count_), cudaMemcpyDeviceToHost, stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 void DevicePanels::download_factor(double* f_host, cudaStream_t stream) const {

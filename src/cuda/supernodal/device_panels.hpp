@@ -29,8 +29,10 @@ class DevicePanels {
   // state's pinned buffer comes from staging. input: A's values on the device (the engine
   // shell's DeviceInput), what the scatter reads.
   // with_factor: F is kept on the device, gathered after each factorization (s spelled out).
+  // row_pivoting: the arrays of partial pivoting inside supernodes (SupernodeArgs::pivoted,
+  // row_swaps, row_order; none pivoted until set_pivoted).
   DevicePanels(const Schedule& s, const SupernodalPlan& plan, const double* input, DeviceMemory& mem,
-               HostStaging& staging, bool with_factor);
+               HostStaging& staging, bool with_factor, bool row_pivoting = false);
   DevicePanels(const DevicePanels&) = delete;
   DevicePanels& operator=(const DevicePanels&) = delete;
 
@@ -50,6 +52,10 @@ class DevicePanels {
   EngineFactorResult result() const;
   // From the same copy: a dense panel failed its pivot test (FactorState::unstable_panel).
   bool unstable_panel() const { return state_.state().unstable_panel != 0; }
+  // The supernodes that pivot from now on (count flags), synchronous.
+  void set_pivoted(const std::vector<uint8_t>& flags);
+  // Which supernodes failed in the last factorization (count flags), synchronous.
+  void download_failed(std::vector<uint8_t>& flags, cudaStream_t stream) const;
   // F's values to f_host (nnz(F) of them: the schedule spelled out), synchronous.
   void download_factor(double* f_host, cudaStream_t stream) const;
 
@@ -61,6 +67,7 @@ class DevicePanels {
   int64_t values_ = 0;
   int32_t count_ = 0;
   kernels::SupernodeArgs args_{};
+  uint8_t* pivoted_ = nullptr;  // args_.pivoted, written here
   int32_t *panel_nodes_ = nullptr, *direct_nodes_ = nullptr;
   int64_t* panel_map_ = nullptr;  // the schedule's value map
   double* value_scale_ = nullptr;

@@ -18,7 +18,6 @@ namespace {
 constexpr int kDiagonalThreads = 128;
 constexpr int kTileFactorThreads = 64;  // a wide supernode's pivot tile: two warps, cheap barriers
 constexpr int kTileThreads = 256;
-constexpr int kSolveThreads = 256;
 
 // A column-major matrix of `rows` rows read as p(i, j), lower triangle for the diagonal block.
 struct LPanel {
@@ -522,144 +521,6 @@ __global__ void __launch_bounds__(256) schur_scatter_kernel(LdltArgs a, int32_t 
   }
 }
 
-// y = D^{-1} y for the pivots of one supernode, by the calling thread for pivot k (the
-// first of a 2 x 2 pair takes both; the second none).
-__device__ __forceinline__ void d_solve_at(const Node& n, const int8_t* kind, const double* off, double* y, int32_t k) {
-  if (kind[k] == kPivotOne) {
-    y[k] /= at(n, k, k);
-  } else if (kind[k] == kPivotFirstOfTwo) {
-    const double d1 = at(n, k, k), e = off[k], d2 = at(n, k + 1, k + 1);
-    const double det = d1 * d2 - e * e;
-    const double y1 = y[k], y2 = y[k + 1];
-    y[k] = (y1 * d2 - y2 * e) / det;
-    y[k + 1] = (y2 * d1 - y1 * e) / det;
-  }
-}
-
-// y(c0 .. c0 + w) := L(c0:c0+w, c0:c0+w)^{-1} y(c0 .. c0 + w) by one warp (w <= 32), L's
-// chunk in registers: lane r keeps row r and y_r, the solved values move by shuffles.
-__device__ __forceinline__ void warp_forward_chunk(const Node& n, double* y, int32_t c0, int32_t w) {
-  const int r = static_cast<int>(threadIdx.x) & 31;
-  double row[32];
-#pragma unroll
-  for (int k = 0; k < 32; ++k) row[k] = (r < w && k < r) ? at(n, c0 + r, c0 + k) : 0.0;
-  double yr = r < w ? y[c0 + r] : 0.0;
-#pragma unroll
-  for (int k = 0; k < 32; ++k) {
-    const double yk = __shfl_sync(kFullMask, yr, k);
-    yr -= row[k] * yk;  // 0 where k >= r
-  }
-  if (r < w) y[c0 + r] = yr;
-}
-
-// y(c0 .. c0 + w) := L(c0:c0+w, c0:c0+w)^{-T} y(c0 .. c0 + w) by one warp: lane k keeps
-// column k of the chunk (below its diagonal) and y_k.
-__device__ __forceinline__ void warp_backward_chunk(const Node& n, double* y, int32_t c0, int32_t w) {
-  const int k = static_cast<int>(threadIdx.x) & 31;
-  double col[32];
-#pragma unroll
-  for (int r = 0; r < 32; ++r) col[r] = (k < w && r > k && r < w) ? at(n, c0 + r, c0 + k) : 0.0;
-  double yk = k < w ? y[c0 + k] : 0.0;
-#pragma unroll
-  for (int r = 31; r >= 0; --r) {
-    const double zr = __shfl_sync(kFullMask, yk, r);
-    yk -= col[r] * zr;  // 0 where r <= k
-  }
-  if (k < w) y[c0 + k] = yk;
-}
-
-// L11 by chunks of 32 columns: a warp solves the chunk's triangle, the block updates the rows
-// below it (two barriers a chunk, not one a column).
-__global__ void __launch_bounds__(kSolveThreads) forward_kernel(LdltArgs a, const int32_t* nodes, double* x, double* v) {
-  const int32_t s = nodes[blockIdx.x];
-  const Node n = node_of(a.sn, s);
-  const int32_t* perm = a.perm + n.first;
-  double* y = v + n.first;
-  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) y[k] = x[n.first + perm[k]];
-  __syncthreads();
-  for (int32_t c0 = 0; c0 < n.ns; c0 += 32) {
-    const int32_t w = n.ns - c0 < 32 ? n.ns - c0 : 32;
-    if (threadIdx.x < 32) warp_forward_chunk(n, y, c0, w);
-    __syncthreads();
-    for (int32_t i = c0 + w + threadIdx.x; i < n.ns; i += blockDim.x) {
-      double sum = 0.0;
-      for (int32_t k = 0; k < w; ++k) sum += at(n, i, c0 + k) * y[c0 + k];
-      y[i] -= sum;
-    }
-    __syncthreads();
-  }
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
-  for (int64_t i = n.ns + threadIdx.x; i < n.nr; i += blockDim.x) {
-    double sum = 0.0;
-    for (int32_t k = 0; k < n.ns; ++k) sum += at(n, i, k) * y[k];
-    atomicAdd(x + below[i - n.ns], -sum);
-  }
-  __syncthreads();
-  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) d_solve_at(n, a.kind + n.first, a.off + n.first, y, k);
-  __syncthreads();
-  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) x[n.first + perm[k]] = y[k];
-}
-
-__global__ void __launch_bounds__(kSolveThreads) backward_kernel(LdltArgs a, const int32_t* nodes, double* x,
-                                                                 double* v) {
-  const int32_t s = nodes[blockIdx.x];
-  const Node n = node_of(a.sn, s);
-  const int32_t* perm = a.perm + n.first;
-  double* y = v + n.first;
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  for (int32_t k = warp; k < n.ns; k += warps) {
-    double sum = 0.0;
-    for (int64_t i = n.ns + lane; i < n.nr; i += 32) sum += at(n, i, k) * x[below[i - n.ns]];
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(kFullMask, sum, off);
-    if (lane == 0) y[k] = x[n.first + perm[k]] - sum;
-  }
-  __syncthreads();
-  for (int32_t c0 = (n.ns - 1) / 32 * 32; c0 >= 0; c0 -= 32) {
-    const int32_t w = n.ns - c0 < 32 ? n.ns - c0 : 32;
-    for (int32_t k = warp; k < w; k += warps) {  // the solved rows below the chunk
-      double sum = 0.0;
-      for (int32_t i = c0 + w + lane; i < n.ns; i += 32) sum += at(n, i, c0 + k) * y[i];
-      for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(kFullMask, sum, off);
-      if (lane == 0) y[c0 + k] -= sum;
-    }
-    __syncthreads();
-    if (threadIdx.x < 32) warp_backward_chunk(n, y, c0, w);
-    __syncthreads();
-  }
-  for (int32_t k = threadIdx.x; k < n.ns; k += blockDim.x) x[n.first + perm[k]] = y[k];
-}
-
-__global__ void __launch_bounds__(256) node_gather_kernel(LdltArgs a, int32_t s, const double* x, double* v) {
-  const Node n = node_of(a.sn, s);
-  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
-    v[n.first + k] = x[n.first + a.perm[n.first + k]];
-}
-__global__ void __launch_bounds__(256) node_put_kernel(LdltArgs a, int32_t s, const double* v, double* x) {
-  const Node n = node_of(a.sn, s);
-  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
-    x[n.first + a.perm[n.first + k]] = v[n.first + k];
-}
-__global__ void __launch_bounds__(256) node_d_solve_kernel(LdltArgs a, int32_t s, double* v) {
-  const Node n = node_of(a.sn, s);
-  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n.ns; k += gridDim.x * blockDim.x)
-    d_solve_at(n, a.kind + n.first, a.off + n.first, v + n.first, k);
-}
-__global__ void __launch_bounds__(256) node_take_kernel(LdltArgs a, int32_t s, const double* x, double* t) {
-  const Node n = node_of(a.sn, s);
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n.nr - n.ns;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    t[i] = x[below[i]];
-}
-__global__ void __launch_bounds__(256) node_give_kernel(LdltArgs a, int32_t s, const double* t, double* x) {
-  const Node n = node_of(a.sn, s);
-  const int32_t* below = a.sn.rows + a.sn.rows_ptr[s] + n.ns;
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n.nr - n.ns;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    x[below[i]] -= t[i];
-}
-
 __global__ void __launch_bounds__(256) mirror_kernel(LdltArgs a, int32_t s) {
   const Node n = node_of(a.sn, s);
   const int64_t total = static_cast<int64_t>(n.ns) * n.ns;
@@ -832,41 +693,6 @@ void launch_ldlt_schur_tiles(const LdltArgs& a, const int32_t* nodes, const int6
 void launch_ldlt_schur_scatter(const LdltArgs& a, int32_t s, const double* c, int64_t ldc, int64_t c0, int64_t cols,
                                cudaStream_t stream) {
   schur_scatter_kernel<<<grid_of(ldc * cols), 256, 0, stream>>>(a, s, c, ldc, c0, cols);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_ldlt_forward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
-                         cudaStream_t stream) {
-  if (count <= 0) return;
-  forward_kernel<<<count, kSolveThreads, 0, stream>>>(a, nodes, x, v);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_ldlt_backward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
-                          cudaStream_t stream) {
-  if (count <= 0) return;
-  backward_kernel<<<count, kSolveThreads, 0, stream>>>(a, nodes, x, v);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_ldlt_node_gather(const LdltArgs& a, int32_t s, const double* x, double* v, cudaStream_t stream) {
-  node_gather_kernel<<<64, 256, 0, stream>>>(a, s, x, v);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-void launch_ldlt_node_put(const LdltArgs& a, int32_t s, const double* v, double* x, cudaStream_t stream) {
-  node_put_kernel<<<64, 256, 0, stream>>>(a, s, v, x);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-void launch_ldlt_node_d_solve(const LdltArgs& a, int32_t s, double* v, cudaStream_t stream) {
-  node_d_solve_kernel<<<64, 256, 0, stream>>>(a, s, v);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-void launch_ldlt_node_take(const LdltArgs& a, int32_t s, const double* x, double* t, cudaStream_t stream) {
-  node_take_kernel<<<grid_of(1 << 16), 256, 0, stream>>>(a, s, x, t);
-  GPUGLU_CUDA_CHECK(cudaGetLastError());
-}
-void launch_ldlt_node_give(const LdltArgs& a, int32_t s, const double* t, double* x, cudaStream_t stream) {
-  node_give_kernel<<<grid_of(1 << 16), 256, 0, stream>>>(a, s, t, x);
   GPUGLU_CUDA_CHECK(cudaGetLastError());
 }
 

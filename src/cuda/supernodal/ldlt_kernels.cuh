@@ -25,9 +25,6 @@ struct LdltArgs {
 // The widest supernode the batched kernels take (shared memory permitting: LdltPlan's
 // small_max_cols).
 constexpr int32_t kLdltNarrowMaxCols = 128;
-// The widest supernode the level solve kernels take (launch_ldlt_forward, _backward; one
-// block each, two barriers per 32 columns): cheaper than a wide supernode's dozen launches.
-constexpr int32_t kLdltSolveMaxCols = 1024;
 // Rows of L21 a block of the tiled kernels takes (launch_ldlt_l21).
 constexpr int kLdltTileRows = 32;
 // Entries per side of a Schur complement tile (launch_ldlt_schur_tiles).
@@ -100,21 +97,5 @@ void launch_ldlt_schur_tiles(const LdltArgs& a, const int32_t* nodes, const int6
 // rows c0 .. nb - 1, leading dimension ldc; their lower triangle subtracted from the targets.
 void launch_ldlt_schur_scatter(const LdltArgs& a, int32_t s, const double* c, int64_t ldc, int64_t c0, int64_t cols,
                                cudaStream_t stream);
-
-// The panel solves of one level's small supernodes (x: C's unknowns, n; v: n of scratch):
-// forward (L11^{-1}, L21 onto the rows below, D^{-1}) or backward (L21^T, L11^{-T}), a block each.
-void launch_ldlt_forward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
-                         cudaStream_t stream);
-void launch_ldlt_backward(const LdltArgs& a, const int32_t* nodes, int32_t count, double* x, double* v,
-                          cudaStream_t stream);
-
-// The pieces of a wide supernode's solves around cuBLAS's TRSV and GEMV: v_s = x(first + perm)
-// (gather), x(first + perm) = v_s (put), v_s = D^{-1} v_s, t = x(below) (take) and
-// x(below) -= t (give).
-void launch_ldlt_node_gather(const LdltArgs& a, int32_t s, const double* x, double* v, cudaStream_t stream);
-void launch_ldlt_node_put(const LdltArgs& a, int32_t s, const double* v, double* x, cudaStream_t stream);
-void launch_ldlt_node_d_solve(const LdltArgs& a, int32_t s, double* v, cudaStream_t stream);
-void launch_ldlt_node_take(const LdltArgs& a, int32_t s, const double* x, double* t, cudaStream_t stream);
-void launch_ldlt_node_give(const LdltArgs& a, int32_t s, const double* t, double* x, cudaStream_t stream);
 
 }  // namespace gpuglu::cuda::kernels

@@ -16,11 +16,6 @@ void require(bool ok, const char* what) {
   if (!ok) throw Error(Status::invalid_input, std::string("CudaSupernodalLDLT: ") + what);
 }
 
-// A supernode whose solve moves at least this many entries of L21 goes through cuBLAS's GEMV
-// (many blocks) rather than one block of the level's solve kernel: below it, the dozen
-// launches of the cuBLAS path cost more than one block's reads.
-constexpr int64_t kWideSolveEntries = int64_t{1} << 20;
-
 // Each batch's tile offsets start at 0 (pushed when the batch opened).
 void close_batch(LdltBatch& b, const std::vector<int32_t>& nodes, const std::vector<int64_t>& tile_ptr) {
   b.count = static_cast<int32_t>(nodes.size() - b.begin);
@@ -57,7 +52,6 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
   for (int32_t j = 0; j < s.n; ++j) plan.pivot_pos[j] = sn.pivot_position(j);
   for (int32_t l = 0; l < sn.num_levels(); ++l) {
     LdltPlan::Level lv;
-    lv.solve_begin = static_cast<int64_t>(plan.solve_nodes.size());
     lv.l21.begin = static_cast<int64_t>(plan.narrow_nodes.size());
     lv.l21.tile_begin = static_cast<int64_t>(plan.tile_ptr.size());
     plan.tile_ptr.push_back(0);
@@ -66,11 +60,6 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
       const int32_t t = sn.level_nodes[i];
       LdltNode node = node_of(sn, t);
       const int64_t nb = node.nr - node.ns;
-      if (node.ns * nb >= kWideSolveEntries || node.ns > kernels::kLdltSolveMaxCols)
-        lv.solve_wide.push_back(node);
-      else
-        plan.solve_nodes.push_back(t);
-      plan.t_doubles = std::max(plan.t_doubles, nb);
       if (node.ns <= plan.small_max_cols && !takes_dense_lu(node.ns, node.nr, dense_min_cols)) {
         plan.narrow_nodes.push_back(t);
         lv.narrow_max_cols = std::max(lv.narrow_max_cols, node.ns);
@@ -100,7 +89,6 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
       plan.tile_ptr.push_back(plan.tile_ptr.back() + side * (side + 1) / 2);
     }
     close_batch(lv.schur, plan.schur_nodes, plan.tile_ptr);
-    lv.solve_count = static_cast<int32_t>(plan.solve_nodes.size() - lv.solve_begin);
     plan.wide_nodes += static_cast<int64_t>(lv.wide.size());
     plan.narrow_gemm_nodes += static_cast<int64_t>(lv.narrow_gemm.size());
     plan.levels.push_back(std::move(lv));

@@ -55,14 +55,10 @@ struct LdltPlan {
     // Narrow supernodes with a large complement: L21 D by a kernel, then DGEMM and a scatter,
     // once the batched L21 kernel is done.
     std::vector<LdltNode> narrow_gemm;
-    int64_t solve_begin = 0;  // solve_nodes[solve_begin .. + solve_count): the solves' block kernels
-    int32_t solve_count = 0;
-    std::vector<LdltNode> solve_wide;  // the solves through cuBLAS
   };
   std::vector<Level> levels;
   std::vector<int32_t> narrow_nodes;
   std::vector<int32_t> schur_nodes;
-  std::vector<int32_t> solve_nodes;
   std::vector<int64_t> tile_ptr;   // the batches' tile offsets
   std::vector<int64_t> pivot_pos;  // column j -> its pivot's position in the panels
   int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
@@ -71,7 +67,6 @@ struct LdltPlan {
   int64_t w21_doubles = 0;    // L21 D of a wide supernode (nb x ns; 0: none)
   int64_t block_doubles = 0;  // a pivot block's rows (nr x kLdltPivotBlock)
   int64_t c_doubles = 0;  // a complement's DGEMM chunk
-  int64_t t_doubles = 0;  // the wide solves' rows below
 };
 
 // Throws Error(invalid_input, "CudaSupernodalLDLT: ...") when s is not a consistent supernodal

@@ -35,6 +35,49 @@ __device__ __forceinline__ Panel panel_of(const SupernodeArgs& a, int32_t s) {
   return p;
 }
 
+// Supernode s pivots inside its diagonal block (core/supernode_pivoting.hpp): PivotedPanelLU
+// factors it, the panel kernels skip it, and the L sweeps follow its row order.
+__device__ __forceinline__ bool pivots_rows(const SupernodeArgs& a, int32_t s) {
+  return a.pivoted != nullptr && a.pivoted[s] != 0;
+}
+
+// Column k of a factored panel (col: its nr entries, the LU in place: U above the pivot, the
+// unit L's multipliers below), by a whole warp: |pivot| and the column's magnitude at its pivot
+// step, max(max_{i<k} |U(i, k)|, |u_kk|, |u_kk| max_{i>k} |L(i, k)|), which the panel kernels
+// test against, and whether the column is finite. Every lane gets the three.
+struct FactoredColumn {
+  double apiv, colmax;
+  bool finite;
+};
+__device__ __forceinline__ FactoredColumn factored_column(const double* col, int64_t nr, int32_t k, int lane) {
+  double upper = 0.0, lower = 0.0;
+  bool finite = true;
+  for (int64_t i = lane; i < nr; i += 32) {
+    const double v = fabs(col[i]);
+    finite &= v <= DBL_MAX;
+    if (i < k) upper = v > upper ? v : upper;
+    if (i > k) lower = v > lower ? v : lower;
+  }
+  upper = warp_max(upper);
+  lower = warp_max(lower);
+  FactoredColumn c;
+  c.finite = __all_sync(kFullMask, finite) != 0;
+  c.apiv = fabs(col[k]);
+  const double below = __dmul_rn(c.apiv, lower);
+  c.colmax = upper > c.apiv ? upper : c.apiv;
+  c.colmax = below > c.colmax ? below : c.colmax;
+  c.finite &= c.colmax <= DBL_MAX;
+  return c;
+}
+
+// The static-pivot test of a factored panel, after the fact: column k = blockIdx.x * warps +
+// warp of supernode s (a warp each, blocks of warps * 32 threads) tested against its magnitude
+// at its pivot step (factored_column, the panel kernels' rule via PanelPivots::passes). A pass
+// folds the pivot ratio and the magnitude into the statistics; a failure (a NaN/Inf included)
+// calls fail(k) on the warp's lane 0 instead. Nothing when the input held a NaN/Inf.
+template <class Fail>
+__device__ __forceinline__ void check_factored_panel(const SupernodeArgs& a, int32_t s, int warps, Fail fail);
+
 // The scatter found a NaN/Inf input: nothing is factored (the scatter ran in an earlier
 // launch, so every block reads the same answer).
 __device__ __forceinline__ bool input_was_bad(const FactorState* st) {
@@ -115,5 +158,22 @@ struct PanelPivots {
     }
   }
 };
+
+template <class Fail>
+__device__ __forceinline__ void check_factored_panel(const SupernodeArgs& a, int32_t s, int warps, Fail fail) {
+  if (input_was_bad(a.state)) return;
+  const Panel p = panel_of(a, s);
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int32_t k = static_cast<int32_t>(blockIdx.x) * warps + static_cast<int32_t>(threadIdx.x >> 5);
+  if (k >= p.ns) return;  // uniform over the warp
+  const FactoredColumn c = factored_column(p.l + static_cast<int64_t>(k) * p.nr, p.nr, k, lane);
+  if (lane != 0) return;
+  if (!c.finite || !PanelPivots(a.state).passes(c.apiv, c.colmax)) {
+    fail(k);
+    return;
+  }
+  atomic_min_nonneg(&a.state->min_ratio_bits, __ddiv_rn(c.apiv, c.colmax));
+  atomic_max_nonneg(&a.state->max_active_bits, c.colmax);
+}
 
 }  // namespace gpuglu::cuda::kernels

@@ -47,7 +47,39 @@ struct Sweep {
   __device__ static __forceinline__ int64_t below_ld(const Panel& p) { return unit ? p.nr : p.nu; }
   // Whether entry k of a tile is solved before entry i.
   __device__ static __forceinline__ bool before(int k, int i) { return ascending ? k < i : k > i; }
+  // The L sweeps follow a pivoted supernode's row order (core/supernode_pivoting.hpp): L reads
+  // its entries of x in that order before solving, L^T writes them back after.
+  static constexpr bool reorders_in = S == PanelSweep::lower;
+  static constexpr bool reorders_out = S == PanelSweep::lower_transpose;
 };
+
+// Whether sweep S reorders supernode s's entries of x.
+template <PanelSweep S>
+__device__ __forceinline__ bool reorders(const PanelSolveArgs& a, int32_t s) {
+  return (Sweep<S>::reorders_in || Sweep<S>::reorders_out) && pivots_rows(a.structure, s);
+}
+
+// x's entries first .. first + ns put in the row order of the supernode starting there (inverse:
+// back), through stage, by the whole block: x[first + i] = x[first + order[i]] before (inverse:
+// x[first + order[i]] = x[first + i] before). Reads from L2 (other blocks wrote x); the writes
+// fenced and visible to the block on return.
+__device__ __forceinline__ void reorder_x(const PanelSolveArgs& a, const Panel& p, bool inverse, double* x) {
+  const int32_t* order = a.structure.row_order + p.first;
+  double* stage = a.stage + p.first;
+  double* y = x + p.first;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int nt = static_cast<int>(blockDim.x);
+  for (int32_t i = tid; i < p.ns; i += nt) {
+    if (inverse)
+      stage[order[i]] = __ldcg(y + i);
+    else
+      stage[i] = __ldcg(y + order[i]);
+  }
+  __syncthreads();
+  for (int32_t i = tid; i < p.ns; i += nt) y[i] = stage[i];
+  __threadfence();
+  __syncthreads();
+}
 
 // One tile's triangle (N columns) in shared memory as the lanes need it: c[k][lane] =
 // m(jb + lane, jb + k) where k comes before lane (0 elsewhere), and the pivots' reciprocals

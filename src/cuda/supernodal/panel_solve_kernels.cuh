@@ -25,6 +25,17 @@ namespace gpuglu::cuda::kernels {
 struct PanelSolveArgs {
   SupernodeArgs structure;     // the factorization's (the solves only read the panels)
   const int32_t* level_nodes;  // count: Supernodes::level_nodes
+  // n entries of scratch where supernodes may pivot (structure.pivoted): the L sweeps put a
+  // pivoted supernode's entries of x in its row order through it (core/supernode_pivoting.hpp).
+  double* stage = nullptr;
+};
+
+// An LDL^T's D for the symmetric solves (L, D, L^T; PanelSolves with it): kind[j] and off[j]
+// as core/bunch_kaufman.hpp's, in each supernode's pivot order, D's diagonal on the L panels'
+// diagonal. kind == nullptr: an LU's solves.
+struct PanelSolveD {
+  const int8_t* kind = nullptr;
+  const double* off = nullptr;
 };
 
 enum class PanelSweep {
@@ -78,6 +89,10 @@ constexpr int32_t kPanelSolveMaxStagedCols = 4096;
 // through GPUGLU_CUDA_CHECK; may be called during stream capture.
 void launch_panel_solve(PanelSweep sweep, const PanelSolveArgs& a, int64_t begin, int32_t count, int threads,
                         int32_t staged_cols, double* x, cudaStream_t stream);
+
+// x := D^{-1} x for all n columns (x in each supernode's pivot order, as the L sweep leaves
+// it), a thread per column. Checks the launch; may be called during stream capture.
+void launch_panel_d_solve(const PanelSolveArgs& a, const PanelSolveD& d, int32_t n, double* x, cudaStream_t stream);
 
 // The whole sweep on x in one launch of sync.num_groups blocks of `threads` (a multiple of 32, at
 // most kPanelSolveMaxThreads), with sync reset as described above. Checks the launch through

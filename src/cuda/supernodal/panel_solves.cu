@@ -29,11 +29,12 @@ int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 
 }  // namespace
 
 PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
-                         DeviceMemory& mem, cudaStream_t stream)
-    : n_(s.n), stream_(stream) {
+                         DeviceMemory& mem, cudaStream_t stream, kernels::PanelSolveD d)
+    : n_(s.n), stream_(stream), d_(d) {
   const Supernodes& sn = s.supernodes;
   args_.structure = structure;
   args_.level_nodes = mem.upload(sn.level_nodes, "the supernodes in level order");
+  if (structure.pivoted) args_.stage = mem.allocate<double>(static_cast<size_t>(n_), "the pivoted supernodes' staging");
   row_perm_ = mem.upload(s.row_perm, "the row permutation");
   col_perm_ = mem.upload(s.col_perm, "the column permutation");
   row_scale_ = mem.upload(s.row_scale, "the row scaling");
@@ -46,7 +47,7 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
     init_levels(sn);
   if (tuning.level_graph) {
     forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
-    transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
+    if (!d_.kind) transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
   }
 }
 
@@ -115,18 +116,24 @@ void PanelSolves::init_levels(const Supernodes& sn) {
 }
 
 // A x = b: L ascending, U descending. A^T x = b: U^T ascending, L^T descending.
+// An LDL^T: L ascending, D, L^T descending, either way.
 void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
+  const bool symmetric = d_.kind != nullptr;
+  if (symmetric) transpose = false;
   const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
-  const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
+  const kernels::PanelSweep down = transpose || symmetric ? kernels::PanelSweep::lower_transpose
+                                                          : kernels::PanelSweep::upper;
   if (counters_ != nullptr) {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
                                       cudaMemcpyDeviceToDevice, stream));
     kernels::launch_panel_sweep(up, args_, forward_sync_, sweep_threads_, work_, stream);
+    if (symmetric) kernels::launch_panel_d_solve(args_, d_, n_, work_, stream);
     kernels::launch_panel_sweep(down, args_, backward_sync_, sweep_threads_, work_, stream);
     return;
   }
   for (const Level& lv : levels_)
     kernels::launch_panel_solve(up, args_, lv.begin, lv.count, lv.threads, lv.staged_cols, work_, stream);
+  if (symmetric) kernels::launch_panel_d_solve(args_, d_, n_, work_, stream);
   for (auto it = levels_.rbegin(); it != levels_.rend(); ++it)
     kernels::launch_panel_solve(down, args_, it->begin, it->count, it->threads, it->staged_cols, work_, stream);
 }
@@ -137,6 +144,7 @@ void PanelSolves::solve_device(const double* in, double* out, bool transpose) {
   // before out is written, so they may alias.
   kernels::launch_gather_scaled(n_, transpose ? col_perm_ : row_perm_, transpose ? col_scale_ : row_scale_, in, work_,
                                 stream_);
+  if (d_.kind) transpose = false;  // symmetric: one direction
   const CapturedGraph& graph = transpose ? transposed_ : forward_;
   if (graph.captured())
     graph.launch(stream_);

@@ -4,7 +4,8 @@
 // CudaSupernodalLU when Options::cuda.supernodal_panel_solve is set (otherwise it solves
 // through F with LuSolves). A x = b: the row permutation and scaling into a work vector, L's
 // sweep up the tree, U's down, the column scaling and permutation out; A^T x = b: the column
-// side in, U^T up, L^T down, the row side out. A sweep is one self-scheduled launch
+// side in, U^T up, L^T down, the row side out. For CudaSupernodalLDLT, L up (each supernode's
+// entries put in its pivot order first), D, L^T down (and back in order). A sweep is one self-scheduled launch
 // (Options::cuda.supernodal_self_scheduled_solve, panel_sweep_kernels.cu: its counters reset by
 // one copy before the two sweeps) or a launch per level (panel_solve_kernels.cu); each
 // direction's sequence on the fixed work vector is captured once as a CUDA graph (unless the
@@ -33,8 +34,10 @@ class PanelSolves final : public DeviceSolve {
   // level order and (self-scheduled) the sweeps' dependencies into mem; with
   // tuning.level_graph, captures both directions' sweeps on stream (the device current, as
   // the engine's init() has it).
+  // d: an LDL^T's D (CudaSupernodalLDLT: its panels hold L only, row_order and pivoted its
+  // supernodes' pivot orders): the solves are then L up, D, L^T down, the transpose the same.
   PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
-              DeviceMemory& mem, cudaStream_t stream);
+              DeviceMemory& mem, cudaStream_t stream, kernels::PanelSolveD d = {});
   ~PanelSolves() = default;  // the owner releases this (its graphs) before its stream, device current
   PanelSolves(const PanelSolves&) = delete;
   PanelSolves& operator=(const PanelSolves&) = delete;
@@ -54,12 +57,13 @@ class PanelSolves final : public DeviceSolve {
   };
   void init_self_scheduled(const Supernodes& sn, const CudaTuning& tuning, DeviceMemory& mem);
   void init_levels(const Supernodes& sn);
-  // The two sweeps of one direction on work_.
+  // The two sweeps of one direction on work_ (an LDL^T's: L, D, L^T whatever the direction).
   void enqueue_sweeps(bool transpose, cudaStream_t stream) const;
 
   int32_t n_ = 0;
   cudaStream_t stream_;
   kernels::PanelSolveArgs args_{};
+  kernels::PanelSolveD d_{};
   std::vector<Level> levels_;  // empty when self-scheduled
   // Self-scheduled: the sweeps' block, and their counters (panel_solves.cu) with their initial
   // values.

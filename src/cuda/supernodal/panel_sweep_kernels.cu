@@ -121,9 +121,12 @@ __device__ void run_small_task(const PanelSolveArgs& a, const PanelSweepSync& sy
   panel_solve::load_tile<S>(tile, p, 0, lane);
   const int32_t row0 = lane < nb ? p.below[lane] : 0;
   const int32_t row1 = lane + 32 < nb ? p.below[lane + 32] : 0;
+  // A pivoted supernode's L sweeps read (L) or write (L^T) its entries in its row order.
+  const bool reordered = panel_solve::reorders<S>(a, s);
+  const int32_t slot = reordered && lane < p.ns ? a.structure.row_order[p.first + lane] : lane;
   if (lane == 0) wait_until(sync.pending + s, [](int32_t v) { return v == 0; });
   __syncwarp();
-  double y = lane < p.ns ? __ldcg(x + p.first + lane) : 0.0;
+  double y = lane < p.ns ? __ldcg(x + p.first + (W::reorders_in ? slot : lane)) : 0.0;
   if constexpr (!W::forward) {
     // y_r -= sum_a m(a, r) x[below[a]]: x's entries loaded by their lanes, broadcast by shuffles.
     const double x0 = lane < nb ? __ldcg(x + row0) : 0.0;
@@ -136,7 +139,8 @@ __device__ void run_small_task(const PanelSolveArgs& a, const PanelSweepSync& sy
     y -= sum;
   }
   y = panel_solve::solve_tile<S>(tile, y, p.ns, lane);
-  if (lane < p.ns) x[p.first + lane] = y;
+  // Every lane loaded its entry before the solve's shuffles: the writes cannot overtake a read.
+  if (lane < p.ns) x[p.first + (W::reorders_out ? slot : lane)] = y;
   if constexpr (W::forward) {
     // x[below[a]] -= sum_k m(a, k) y_k, a = lane and lane + 32.
     double sum0 = 0.0, sum1 = 0.0;
@@ -189,9 +193,14 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
   if (threadIdx.x == 0) wait_until(sync.pending + s, [](int32_t v) { return v == 0; });
   __syncthreads();
 
+  // A pivoted supernode's L sweep: its first tile puts all its entries in its row order, which
+  // the later tiles read only once that tile is done (their first wait below).
+  const bool reordered = panel_solve::reorders<S>(a, s);
+  const bool late_read = W::reorders_in && reordered && q > 0;
+  if (W::reorders_in && reordered && q == 0) panel_solve::reorder_x(a, p, false, x);
   // y_q's entries are final now (forward: its descendants are done; backward: the forward sweep
   // wrote them), read ahead of the products.
-  const double xq = warp == 0 && lane < w ? __ldcg(x + p.first + jb + lane) : 0.0;
+  double xq = warp == 0 && lane < w && !late_read ? __ldcg(x + p.first + jb + lane) : 0.0;
   double acc = 0.0;
   if constexpr (!W::forward) acc = gather_below_share(p, W::below(p), W::below_ld(p), jb, w, x);
   // The tiles solved before q, in the order they finish: each warp waits for them itself.
@@ -206,6 +215,7 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     __syncthreads();
     acc += product.add(p, jb, jc, x);
   }
+  if (late_read && warp == 0 && lane < w) xq = __ldcg(x + p.first + jb + lane);
   partial[warp][lane] = acc;
   __syncthreads();
   if (warp == 0) {
@@ -227,6 +237,9 @@ __global__ void __launch_bounds__(kPanelSolveMaxThreads)
     if (lane == 0) add_release(sync.done + s, 1);
   }
   __syncthreads();
+  // A pivoted supernode's L^T sweep: its last tile (q = 0), every other one done, writes all its
+  // entries back in their rows' order before its dependents are released.
+  if (W::reorders_out && reordered && q == 0) panel_solve::reorder_x(a, p, true, x);
   if constexpr (W::forward)
     panel_solve::subtract_below(p, W::below(p) + jb * W::below_ld(p), W::below_ld(p), w, yq, x);
   __threadfence();

@@ -118,6 +118,7 @@ __global__ void __launch_bounds__(1024) panel_resident_kernel(SupernodeArgs a, c
   extern __shared__ double resident_panel[];
   if (input_was_bad(a.state)) return;
   const int32_t s = nodes[blockIdx.x];
+  if (pivots_rows(a, s)) return;
   factor_resident(a, s, 0, a.first[s + 1] - a.first[s], true, resident_panel);
 }
 

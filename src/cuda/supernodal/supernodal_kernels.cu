@@ -297,6 +297,7 @@ __global__ void __launch_bounds__(1024) panel_factor_kernel(SupernodeArgs a, con
   extern __shared__ double staged_panel[];
   if (input_was_bad(a.state)) return;
   const int32_t s = nodes[blockIdx.x];
+  if (pivots_rows(a, s)) return;
   const int32_t ns = a.first[s + 1] - a.first[s];
   if constexpr (kStaged)
     factor_columns_staged(a, s, 0, ns, ns, true, staged_panel);
@@ -330,7 +331,7 @@ __global__ void __launch_bounds__(1024) panel_step_kernel(SupernodeArgs a, const
   if (input_was_bad(a.state)) return;
   const int32_t s = nodes[blockIdx.x];
   const volatile uint8_t* failed = a.failed;
-  if (failed[s]) return;
+  if (failed[s] || pivots_rows(a, s)) return;
   const Panel p = panel_of(a, s);
   if (kb >= p.ns) return;
   const int32_t w = min(kPanelWidth, p.ns - kb);
@@ -355,7 +356,7 @@ __global__ void __launch_bounds__(kScatterThreads) panel_trailing_kernel(Superno
   if (input_was_bad(a.state)) return;
   const int32_t s = nodes[blockIdx.y];
   const volatile uint8_t* failed = a.failed;
-  if (failed[s]) return;
+  if (failed[s] || pivots_rows(a, s)) return;
   const Panel p = panel_of(a, s);
   const int32_t ke = kb + kPanelWidth;
   if (ke >= p.ns) return;

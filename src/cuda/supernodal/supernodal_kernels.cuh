@@ -26,9 +26,17 @@ struct SupernodeArgs {
   double* panels;           // the value array
   uint8_t* failed;          // count: the supernode's panel LU failed (zeroed before each factorization)
   FactorState* state;
+  // Partial pivoting inside supernodes (core/supernode_pivoting.hpp; the LU's only, nullptr for
+  // the LDL^T): pivoted[s] != 0 when supernode s searches its diagonal block (PivotedPanelLU
+  // factors it, the panel kernels skip it); row_swaps (n) cuSOLVER's pivot rows of each pivoted
+  // supernode (1-based within it, at its first column), row_order (n) the same as an order
+  // (SupernodeRowOrder's), both written by each factorization.
+  const uint8_t* pivoted = nullptr;
+  int32_t* row_swaps = nullptr;
+  int32_t* row_order = nullptr;
 };
 
-// The unpivoted LU of the panels of supernodes nodes[0 .. count), a block of `threads`
+// The unpivoted LU of the panels of supernodes nodes[0 .. count) (those that pivot skipped), a block of `threads`
 // per supernode (a multiple of 32, at most 1024), staged through smem bytes of shared memory
 // (0: unstaged). Nothing when the input held a NaN/Inf. For every panel launcher here, smem is
 // at most panel_smem_limit of the current device (the plan's sizes), and the launcher raises

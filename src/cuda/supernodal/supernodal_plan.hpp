@@ -55,6 +55,7 @@ struct BlockedNode {
   bool resident = false;        // its tall-skinny kernel: launch_panel_block_resident
   int threads = 32;             // the tall-skinny kernel's block
   size_t smem = 0;              // its shared memory (0: unstaged)
+  int32_t first = 0;            // its first column
 };
 
 struct GemmNode {
