@@ -27,6 +27,7 @@
 #include "cuda/engine/engine_context.hpp"
 #include "cuda/engine/stream_events.hpp"
 #include "cuda/supernodal/cublas_check.hpp"
+#include "cuda/supernodal/cublas_workspace.hpp"
 #include "cuda/supernodal/cusolver_check.hpp"
 #include "cuda/supernodal/device_panels.hpp"
 #include "cuda/supernodal/ldlt_kernels.cuh"
@@ -38,47 +39,46 @@ namespace gpuglu::cuda {
 
 namespace {
 
-constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's default on Hopper
 
-// cuBLAS on one stream with the workspaces of a lane's factorization of wide supernodes.
+// cuBLAS on one stream with the workspaces of the supernodes a lane takes.
 class LdltBlas {
  public:
-  // unpivoted: the wide supernodes may try cuSOLVER's dense LU (Options::ldlt_unpivoted).
-  LdltBlas(const LdltPlan& plan, bool unpivoted, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
-    allocate_factor(plan, mem);
-    void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
+  // need: the lane's workspaces; wide: the wide supernodes it factors, which may try cuSOLVER's
+  // dense LU when unpivoted (Options::ldlt_unpivoted).
+  LdltBlas(const LdltWorkspaces& need, const std::vector<LdltNode>& wide, bool unpivoted, DeviceMemory& mem,
+           cudaStream_t stream)
+      : stream_(stream) {
+    allocate_factor(need, mem);
     GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
     GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
-    GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
-    if (unpivoted && plan.wide_nodes > 0) allocate_unpivoted(plan, mem);
+    give_cublas_workspace(handle_, mem);
+    if (unpivoted && !wide.empty()) allocate_unpivoted(wide, mem);
   }
 
  private:
   // cuSOLVER's handle and the dense LU's workspace for the largest unpivoted attempt.
-  void allocate_unpivoted(const LdltPlan& plan, DeviceMemory& mem) {
+  void allocate_unpivoted(const std::vector<LdltNode>& wide, DeviceMemory& mem) {
     GPUGLU_CUSOLVER_CHECK(cusolverDnCreate(&solver_));
     GPUGLU_CUSOLVER_CHECK(cusolverDnSetStream(solver_, stream_));
     int lwork = 1;
-    for (const LdltPlan::Level& lv : plan.levels)
-      for (const LdltNode& b : lv.wide) {
-        int need = 0;
-        GPUGLU_CUSOLVER_CHECK(
-            cusolverDnDgetrf_bufferSize(solver_, static_cast<int>(b.nr), b.ns, nullptr, static_cast<int>(b.nr), &need));
-        lwork = std::max(lwork, need);
-      }
+    for (const LdltNode& b : wide) {
+      int need = 0;
+      GPUGLU_CUSOLVER_CHECK(
+          cusolverDnDgetrf_bufferSize(solver_, static_cast<int>(b.nr), b.ns, nullptr, static_cast<int>(b.nr), &need));
+      lwork = std::max(lwork, need);
+    }
     lu_work_ = mem.allocate<double>(static_cast<size_t>(lwork), "the unpivoted attempts' dense LU workspace");
     lu_info_ = mem.allocate<int>(1, "the dense LU's info");
     verdict_ = mem.allocate<int32_t>(3, "the unpivoted attempt's verdict");
   }
 
-  void allocate_factor(const LdltPlan& plan, DeviceMemory& mem) {
-    if (plan.w21_doubles > 0) w21_ = mem.allocate<double>(static_cast<size_t>(plan.w21_doubles), "L21 D of a wide supernode");
-    if (plan.block_doubles > 0) {
-      wb_ = mem.allocate<double>(static_cast<size_t>(plan.block_doubles), "L D of a pivot block's rows below");
-      tmp_ = mem.allocate<double>(static_cast<size_t>(plan.block_doubles), "a pivot block's earlier rows");
+  void allocate_factor(const LdltWorkspaces& need, DeviceMemory& mem) {
+    if (need.w21 > 0) w21_ = mem.allocate<double>(static_cast<size_t>(need.w21), "L21 D of a supernode");
+    if (need.block > 0) {
+      wb_ = mem.allocate<double>(static_cast<size_t>(need.block), "L D of a pivot block's rows below");
+      tmp_ = mem.allocate<double>(static_cast<size_t>(need.block), "a pivot block's earlier rows");
     }
-    if (plan.c_doubles > 0)
-      c_ = mem.allocate<double>(static_cast<size_t>(plan.c_doubles), "the Schur complement's GEMM workspace");
+    if (need.c > 0) c_ = mem.allocate<double>(static_cast<size_t>(need.c), "the Schur complement's GEMM workspace");
   }
 
  public:
@@ -179,11 +179,26 @@ class LdltLanes {
     for (const LdltPlan::Level& lv : plan.levels) widest = std::max({widest, lv.wide.size(), lv.narrow_gemm.size()});
     const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
     lanes_.resize(count);
+    // Each lane's workspaces for the supernodes spread() deals it (i % used).
+    std::vector<LdltWorkspaces> need(count);
+    std::vector<std::vector<LdltNode>> wide(count);
+    auto deal = [&](const std::vector<LdltNode>& nodes, bool is_wide) {
+      const size_t used = std::min(nodes.size(), count);
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        need[i % used].add(nodes[i], is_wide);
+        if (is_wide) wide[i % used].push_back(nodes[i]);
+      }
+    };
+    for (const LdltPlan::Level& lv : plan.levels) {
+      deal(lv.wide, true);
+      deal(lv.narrow_gemm, false);
+    }
     try {
-      for (Lane& l : lanes_) {
+      for (size_t k = 0; k < count; ++k) {
+        Lane& l = lanes_[k];
         GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
         GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
-        l.blas = std::make_unique<LdltBlas>(plan, unpivoted, mem, l.stream);
+        l.blas = std::make_unique<LdltBlas>(need[k], wide[k], unpivoted, mem, l.stream);
       }
       if (count > 0) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     } catch (...) {

@@ -24,12 +24,10 @@ void close_batch(LdltBatch& b, const std::vector<int32_t>& nodes, const std::vec
 
 LdltNode node_of(const Supernodes& sn, int32_t t) { return {t, sn.first[t], sn.cols(t), sn.nrows(t), sn.l_ptr[t], 0}; }
 
-// node's complement goes to DGEMM: its chunk, and the workspaces that must hold it.
-void plan_gemm_complement(LdltPlan& plan, LdltNode& node) {
+// node's complement goes to DGEMM: its chunk (LdltWorkspaces sizes the workspace from it).
+void plan_gemm_complement(LdltNode& node) {
   const int64_t nb = node.nr - node.ns;
   node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
-  plan.c_doubles = std::max(plan.c_doubles, node.chunk * nb);
-  plan.w21_doubles = std::max(plan.w21_doubles, nb * node.ns);
 }
 
 }  // namespace
@@ -66,8 +64,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
         plan.tile_ptr.push_back(plan.tile_ptr.back() + (nb + kernels::kLdltTileRows - 1) / kernels::kLdltTileRows);
         continue;
       }
-      if (nb > 0) plan_gemm_complement(plan, node);
-      plan.block_doubles = std::max(plan.block_doubles, node.nr * kLdltPivotBlock);
+      if (nb > 0) plan_gemm_complement(node);
       lv.wide.push_back(node);
     }
     close_batch(lv.l21, plan.narrow_nodes, plan.tile_ptr);
@@ -80,7 +77,7 @@ LdltPlan plan_supernodal_ldlt(const Schedule& s, const DeviceFacts& facts, int32
       if (nb == 0) continue;
       if (nb * nb * sn.cols(t) >= kLdltGemmSchurWork) {
         LdltNode node = node_of(sn, t);
-        plan_gemm_complement(plan, node);
+        plan_gemm_complement(node);
         lv.narrow_gemm.push_back(node);
         continue;
       }

@@ -13,9 +13,11 @@
 // search and a wide one by cuSOLVER's dense LU of its panel; supernodes of dense_min_cols
 // columns and kDenseMinWork multiply-adds (CudaTuning::supernodal_dense_min_cols, as the LU's)
 // are wide whatever their width.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "core/bunch_kaufman.hpp"
 #include "cuda/engine/device_facts.hpp"
 #include "gpuglu/schedule.hpp"
 
@@ -64,9 +66,25 @@ struct LdltPlan {
   int32_t small_max_cols = 0;      // the widest narrow supernode the device's shared memory allows
   int64_t wide_nodes = 0;
   int64_t narrow_gemm_nodes = 0;
-  int64_t w21_doubles = 0;    // L21 D of a wide supernode (nb x ns; 0: none)
-  int64_t block_doubles = 0;  // a pivot block's rows (nr x kLdltPivotBlock)
-  int64_t c_doubles = 0;  // a complement's DGEMM chunk
+};
+
+// The cuBLAS workspaces (doubles) of the supernodes a lane takes, the largest of each: L21 D
+// (nb x ns) and a complement's DGEMM chunk (nb x chunk) where the complement goes to DGEMM,
+// and for a wide supernode a pivot block's rows (nr x kLdltPivotBlock). The lanes deal a
+// level's lists round-robin, so a lane sized for what it takes does not hold the root's
+// workspaces unless it takes the root.
+struct LdltWorkspaces {
+  int64_t w21 = 0;
+  int64_t c = 0;
+  int64_t block = 0;
+  void add(const LdltNode& b, bool wide) {
+    const int64_t nb = b.nr - b.ns;
+    if (nb > 0 && b.chunk > 0) {
+      w21 = std::max(w21, nb * b.ns);
+      c = std::max(c, nb * b.chunk);
+    }
+    if (wide) block = std::max(block, b.nr * kLdltPivotBlock);
+  }
 };
 
 // Throws Error(invalid_input, "CudaSupernodalLDLT: ...") when s is not a consistent supernodal

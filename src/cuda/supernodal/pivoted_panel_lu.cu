@@ -5,6 +5,7 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/supernodal/cublas_check.hpp"
+#include "cuda/supernodal/cublas_workspace.hpp"
 #include "cuda/supernodal/cusolver_check.hpp"
 #include "cuda/supernodal/panel_device.cuh"
 
@@ -57,21 +58,12 @@ __global__ void __launch_bounds__(kCheckWarps * 32) pivoted_check_kernel(Superno
 }  // namespace
 }  // namespace kernels
 
-namespace {
-
-// cuBLAS's workspace for the TRSMs (they need little; given from the engine's memory so that
-// device_bytes() counts it).
-constexpr size_t kTrsmWorkspaceBytes = size_t{4} << 20;
-
-}  // namespace
-
 PivotedPanelLU::PivotedPanelLU(DeviceMemory& mem, cudaStream_t stream) : mem_(mem), stream_(stream) {
   GPUGLU_CUSOLVER_CHECK(cusolverDnCreate(&solver_));
   GPUGLU_CUSOLVER_CHECK(cusolverDnSetStream(solver_, stream_));
-  void* blas_ws = mem.allocate_bytes(kTrsmWorkspaceBytes, "the pivoted panels' cuBLAS workspace");
   GPUGLU_CUBLAS_CHECK(cublasCreate(&blas_));
   GPUGLU_CUBLAS_CHECK(cublasSetStream(blas_, stream_));
-  GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(blas_, blas_ws, kTrsmWorkspaceBytes));
+  give_cublas_workspace(blas_, mem);
   info_ = mem.allocate<int>(1, "the pivoted panels' getrf info");
 }
 

@@ -4,22 +4,15 @@
 
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/supernodal/cublas_check.hpp"
+#include "cuda/supernodal/cublas_workspace.hpp"
 
 namespace gpuglu::cuda {
-namespace {
-
-// cuBLAS's own workspace (its default on Hopper), given to it from the engine's memory.
-constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;
-
-}  // namespace
-
 SchurGemm::SchurGemm(int64_t workspace_doubles, DeviceMemory& mem, cudaStream_t stream) : stream_(stream) {
   if (workspace_doubles > 0)
     w_ = mem.allocate<double>(static_cast<size_t>(workspace_doubles), "the Schur complement's GEMM workspace");
-  void* blas_ws = mem.allocate_bytes(kCublasWorkspaceBytes, "cuBLAS's workspace");
   GPUGLU_CUBLAS_CHECK(cublasCreate(&handle_));
   GPUGLU_CUBLAS_CHECK(cublasSetStream(handle_, stream_));
-  GPUGLU_CUBLAS_CHECK(cublasSetWorkspace(handle_, blas_ws, kCublasWorkspaceBytes));
+  give_cublas_workspace(handle_, mem);
 }
 
 SchurGemm::~SchurGemm() {

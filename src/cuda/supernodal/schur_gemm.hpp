@@ -18,7 +18,8 @@ namespace gpuglu::cuda {
 
 class SchurGemm {
  public:
-  // workspace_doubles: SupernodalPlan::workspace_doubles (0 when no supernode needs a GEMM).
+  // workspace_doubles: the largest complement chunk (nb x chunk) of the GemmNodes this one takes
+  // (SupernodeLanes deals them; 0 when none).
   SchurGemm(int64_t workspace_doubles, DeviceMemory& mem, cudaStream_t stream);
   ~SchurGemm();
   SchurGemm(const SchurGemm&) = delete;

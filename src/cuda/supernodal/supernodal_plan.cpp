@@ -177,7 +177,6 @@ SupernodalPlan plan_supernodal(const Schedule& s, const CudaTuning& tuning, cons
       g.l_ptr = sn.l_ptr[t];
       g.u_ptr = sn.u_ptr[t];
       g.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
-      plan.workspace_doubles = std::max(plan.workspace_doubles, nb * g.chunk);
       lv.gemm.push_back(g);
       ++plan.gemm_nodes;
     }

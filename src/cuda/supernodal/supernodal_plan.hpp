@@ -93,7 +93,6 @@ struct SupernodalPlan {
   std::vector<int64_t> pivot_pos;  // column j -> position of its pivot in the panels
   int64_t gemm_nodes = 0;
   int64_t blocked_nodes = 0;
-  int64_t workspace_doubles = 0;  // the GEMM workspace (0 without large supernodes)
 };
 
 // Throws Error(invalid_input, "CudaSupernodalLU: ...") when s is not a supernodal LU

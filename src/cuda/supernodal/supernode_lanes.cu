@@ -15,6 +15,16 @@ SupernodeLanes::SupernodeLanes(const SupernodalPlan& plan, const kernels::Supern
   for (const SupernodalPlan::Level& lv : plan.levels) widest = std::max({widest, lv.blocked.size(), lv.gemm.size()});
   const size_t count = std::min(widest, static_cast<size_t>(std::max(max_lanes, 1)));
   lanes_.resize(count);
+  // Each lane's GEMM workspace for the complements spread() deals it (i % used): a lane that
+  // never takes the root does not hold the root's chunk.
+  std::vector<int64_t> workspace(count, 0);
+  for (const SupernodalPlan::Level& lv : plan.levels) {
+    const size_t used = std::min(lv.gemm.size(), count);
+    for (size_t i = 0; i < lv.gemm.size(); ++i) {
+      const GemmNode& g = lv.gemm[i];
+      workspace[i % used] = std::max(workspace[i % used], (g.nr - g.ns) * g.chunk);
+    }
+  }
   for (size_t i = 0; i < count; ++i) {
     Lane& l = lanes_[i];
     if (i == 0) {
@@ -23,7 +33,7 @@ SupernodeLanes::SupernodeLanes(const SupernodalPlan& plan, const kernels::Supern
       GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
       GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming));
     }
-    l.gemm = std::make_unique<SchurGemm>(plan.workspace_doubles, mem, l.stream);
+    l.gemm = std::make_unique<SchurGemm>(workspace[i], mem, l.stream);
     if (dense_) l.dense = std::make_unique<DensePanelLU>(plan, a, mem, l.stream);
   }
   if (count > 1) GPUGLU_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
