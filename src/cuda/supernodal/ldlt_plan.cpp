@@ -27,7 +27,7 @@ LdltNode node_of(const Supernodes& sn, int32_t t) { return {t, sn.first[t], sn.c
 // node's complement goes to DGEMM: its chunk (LdltWorkspaces sizes the workspace from it).
 void plan_gemm_complement(LdltNode& node) {
   const int64_t nb = node.nr - node.ns;
-  node.chunk = std::max<int64_t>(1, std::min(nb, kGemmWorkspaceDoubles / nb));
+  node.chunk = std::max<int64_t>(1, std::min(nb, kLdltGemmChunkDoubles / nb));
 }
 
 }  // namespace

@@ -27,6 +27,10 @@ namespace gpuglu::cuda {
 // kernel (whose FP64 FMAs from shared memory run at a small part of DGEMM's rate; below it
 // DGEMM's launches cost more than they save).
 constexpr int64_t kLdltGemmSchurWork = int64_t{1} << 22;
+// A complement formed by DGEMM goes in column chunks of at most this many doubles (16 MiB a
+// lane; the LU's kGemmWorkspaceDoubles is four times that): as fast on the matrices measured,
+// and 70-190 MiB less on the large ones (docs/performance.md, issue 28's third step, run 25).
+constexpr int64_t kLdltGemmChunkDoubles = int64_t{1} << 21;
 
 struct LdltNode {
   int32_t s = 0;
