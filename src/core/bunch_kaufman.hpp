@@ -75,7 +75,7 @@ GPUGLU_HOST_DEVICE inline bool two_by_two_usable(double det, double e, double co
 // The kind of pivot at a column of a factored panel (the engines' pivot-kind arrays).
 enum : int8_t { kPivotSecondOfTwo = 0, kPivotOne = 1, kPivotFirstOfTwo = 2 };
 
-// (y1, y2) := [d1 e; e d2]^{-1} (y1, y2): a 2 x 2 pivot's solve (the GPU's solves).
+// (y1, y2) := [d1 e; e d2]^{-1} (y1, y2): a 2 x 2 pivot's solve (the CPU's and the GPU's D).
 GPUGLU_HOST_DEVICE inline void solve_two_by_two(double d1, double e, double d2, double& y1, double& y2) {
   const double det = d1 * d2 - e * e;
   const double v1 = y1, v2 = y2;

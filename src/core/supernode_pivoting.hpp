@@ -29,9 +29,13 @@ constexpr int kSupernodePivotRounds = 4;
 // A supernode's rows in pivot order: order[i] = the row of its diagonal block (0-based, in the
 // analysis's order) that became row i. Kept for the whole factor in one n-entry array indexed by
 // column (order[first + i]); the identity in supernodes that do not pivot.
+// The supernodal LDL^T's Bunch-Kaufman pivot order (its perm) is the same kind of order, which
+// its solves follow the same way.
 struct SupernodeRowOrder {
-  const int8_t* pivoted = nullptr;  // count: the supernode searched its block (nullptr: none did)
-  const int32_t* order = nullptr;   // n
+  // count: the supernode follows its order (nullptr: every supernode does where order is
+  // given, none where it is not)
+  const int8_t* pivoted = nullptr;
+  const int32_t* order = nullptr;  // n
 };
 
 }  // namespace gpuglu

@@ -11,6 +11,8 @@
 
 #include "core/bunch_kaufman.hpp"
 #include "cpu/supernodal_numeric.hpp"
+#include "cpu/supernodal_solve.hpp"
+#include "cpu/triangular_solve.hpp"
 
 namespace gpuglu::reference {
 
@@ -308,67 +310,25 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   return stats;
 }
 
+// The supernodal LU's L sweeps on the L panels (supernodal_solve.hpp), each supernode's
+// entries of x in its pivot order, and D between them: the GPU's order of work
+// (cuda/supernodal/panel_solves.hpp).
 void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,
                            double* x, double* work) {
-  const int32_t* perm = pivots.perm;
-  const int8_t* kind = pivots.kind;
   const Supernodes& sn = s.supernodes;
-  const int32_t n = s.n;
-  double* y = work;  // C's unknowns, in the analysis's labels
-  for (int32_t k = 0; k < n; ++k) y[k] = s.row_scale[s.row_perm[k]] * b[s.row_perm[k]];
-  std::vector<double> v;
-  // Forward: L11^{-1} P_s^T, L21 onto the rows below, D^{-1}.
-  for (int32_t t = 0; t < sn.count; ++t) {
-    const int32_t ns = sn.cols(t), f0 = sn.first[t];
-    const int64_t nr = sn.nrows(t);
-    const Panel a{const_cast<double*>(panels) + sn.l_ptr[t], nr, ns};
-    const int8_t* kd = kind + f0;
-    v.resize(static_cast<size_t>(ns));
-    for (int32_t k = 0; k < ns; ++k) v[k] = y[f0 + perm[f0 + k]];
-    for (int32_t k = 0; k < ns; ++k) {
-      const double vk = v[k];
-      for (int32_t i = k + 1; i < ns; ++i) v[i] -= a(i, k) * vk;
+  const SupernodeRowOrder rows{nullptr, pivots.perm};
+  solve_permuted(s, b, x, work, false, [&](double* y) {
+    supernodal_lower_unit_solve(s, panels, y, rows);
+    for (int32_t j = 0; j < s.n; ++j) {  // D^{-1}, in pivot order
+      if (pivots.kind[j] == kPivotSecondOfTwo) continue;  // its pair's first column solved it
+      const double d1 = panels[sn.pivot_position(j)];
+      if (pivots.kind[j] == kPivotOne)
+        y[j] /= d1;
+      else
+        solve_two_by_two(d1, pivots.off[j], panels[sn.pivot_position(j + 1)], y[j], y[j + 1]);
     }
-    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
-    for (int64_t i = ns; i < nr; ++i) {
-      double sum = 0.0;
-      for (int32_t k = 0; k < ns; ++k) sum += a(i, k) * v[k];
-      y[below[i - ns]] -= sum;
-    }
-    for (int32_t k = 0; k < ns; ++k) {
-      if (kd[k] == kPivotFirstOfTwo) {
-        const double d1 = a(k, k), e = pivots.off[f0 + k], d2 = a(k + 1, k + 1);
-        const double det = d1 * d2 - e * e;
-        const double v1 = v[k], v2 = v[k + 1];
-        v[k] = (v1 * d2 - v2 * e) / det;
-        v[k + 1] = (v2 * d1 - v1 * e) / det;
-        ++k;
-      } else {
-        v[k] /= a(k, k);
-      }
-    }
-    for (int32_t k = 0; k < ns; ++k) y[f0 + perm[f0 + k]] = v[k];
-  }
-  // Backward: L21^T from the rows below, L11^{-T}, P_s.
-  for (int32_t t = sn.count - 1; t >= 0; --t) {
-    const int32_t ns = sn.cols(t), f0 = sn.first[t];
-    const int64_t nr = sn.nrows(t);
-    const Panel a{const_cast<double*>(panels) + sn.l_ptr[t], nr, ns};
-    v.resize(static_cast<size_t>(ns));
-    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
-    for (int32_t k = 0; k < ns; ++k) {
-      double sum = 0.0;
-      for (int64_t i = ns; i < nr; ++i) sum += a(i, k) * y[below[i - ns]];
-      v[k] = y[f0 + perm[f0 + k]] - sum;
-    }
-    for (int32_t k = ns - 1; k >= 0; --k) {
-      double sum = 0.0;
-      for (int32_t i = k + 1; i < ns; ++i) sum += a(i, k) * v[i];
-      v[k] -= sum;
-    }
-    for (int32_t k = 0; k < ns; ++k) y[f0 + perm[f0 + k]] = v[k];
-  }
-  for (int32_t k = 0; k < n; ++k) x[s.col_perm[k]] = s.col_scale[s.col_perm[k]] * y[k];
+    supernodal_lower_unit_transpose_solve(s, panels, y, rows);
+  });
 }
 
 PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots) {

@@ -30,7 +30,9 @@ PanelView view(const Schedule& s, const double* panels, int32_t t) {
   return p;
 }
 
-bool pivoted(const SupernodeRowOrder& rows, int32_t t) { return rows.pivoted && rows.pivoted[t] != 0; }
+bool pivoted(const SupernodeRowOrder& rows, int32_t t) {
+  return rows.order && (!rows.pivoted || rows.pivoted[t] != 0);
+}
 
 // y (ns entries) put in the supernode's pivot order (y[i] = y_before[order[i]]), or back
 // (inverse: y[order[i]] = y_before[i]).
