@@ -202,15 +202,8 @@ bool SupernodalRecipe::pivot_failed_supernodes() {
     for (int64_t i = sn.level_ptr[l]; i < sn.level_ptr[l + 1]; ++i) {
       const int32_t t = sn.level_nodes[static_cast<size_t>(i)];
       if (!pivoted[static_cast<size_t>(t)]) continue;
-      BlockedNode b;
-      b.s = t;
-      b.first = sn.first[t];
-      b.ns = sn.cols(t);
-      b.nr = sn.nrows(t);
-      b.l_ptr = sn.l_ptr[t];
-      b.u_ptr = sn.u_ptr[t];
-      pivoted_levels[l].push_back(b);
-      all.push_back(b);
+      pivoted_levels[l].push_back(blocked_panels(sn, t));
+      all.push_back(pivoted_levels[l].back());
     }
   }
   if (!pivoted_lu) pivoted_lu = std::make_unique<PivotedPanelLU>(c.mem, c.stream);

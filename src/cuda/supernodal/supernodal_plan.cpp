@@ -52,8 +52,7 @@ int resident_threads(int32_t count, int32_t max_cols, const DeviceFacts& facts) 
 // columns at a time where they fit shared memory, staged kBlockWidth otherwise.
 BlockedNode blocked_node(const Supernodes& sn, int32_t t, bool staged, bool resident, size_t smem_limit) {
   const int64_t nr = sn.nrows(t);
-  BlockedNode b{t, sn.cols(t), nr, sn.l_ptr[t], sn.u_ptr[t]};
-  b.first = sn.first[t];
+  BlockedNode b = blocked_panels(sn, t);
   for (int32_t width : {kBlockWidth, kNarrowBlockWidth}) {
     if (!resident || kernels::resident_smem_bytes(nr, 0, width, smem_limit) == 0) continue;
     b.width = width;

@@ -58,6 +58,13 @@ struct BlockedNode {
   int32_t first = 0;            // its first column
 };
 
+// Supernode t's panels as a BlockedNode, its steps at their defaults.
+inline BlockedNode blocked_panels(const Supernodes& sn, int32_t t) {
+  BlockedNode b{t, sn.cols(t), sn.nrows(t), sn.l_ptr[t], sn.u_ptr[t]};
+  b.first = sn.first[t];
+  return b;
+}
+
 struct GemmNode {
   int32_t s = 0;
   int32_t ns = 0;
