@@ -15,7 +15,9 @@
 // Records: one JSON line per (benchmark, matrix, gpuglu variant, peer), benchmarks
 // zlu_analysis, zlu_refactor, zlu_solve (kind lu) and zldlt_analysis, zldlt_refactor,
 // zldlt_solve (helmholtz, hermitian); matrix "<spec>/<kind>"; ours gpuglu-cpu-1t,
-// gpuglu-cpu-<N>t, gpuglu-cuda; a variant that failed has ours_ms null and ours_note.
+// gpuglu-cpu-<N>t, gpuglu-cuda (the defaults: for the LDL^T the supernodal engine in real
+// form, api/real_form_ldlt.hpp) and, for the symmetric kinds, gpuglu-cuda-column (the column
+// LDL^T in complex arithmetic); a variant that failed has ours_ms null and ours_note.
 //
 //   gpuglu_complex_bench [--matrix SPEC|FILE.mtx]... [--matrix-dir DIR] [--kind lu|helmholtz|hermitian[,...]]
 //                        [--repeat N] [--warmup N] [--analysis-repeat N] [--threads N]
@@ -144,6 +146,7 @@ std::vector<std::pair<std::string, gb::ComplexKind>> jobs(const Args& args) {
 struct Variant {
   std::string name, device;
   gpuglu::Options o;
+  bool symmetric_only = false;  // an LDL^T engine choice: not run for kind lu
 };
 
 struct OursZ {
@@ -174,6 +177,7 @@ OursZ run_ours(const gb::ComplexProblem& p, const Variant& v, const Args& args, 
     x["levels"] = static_cast<double>(sch.num_levels());
     x["flops"] = sch.factor_flops;
     x["ordering"] = std::string(gpuglu::to_string(sch.ordering));
+    x["engine"] = std::string(sch.kind == gpuglu::FactorKind::supernodal_ldlt ? "supernodal" : "column");
     x["backend"] = std::string(gpuglu::to_string(s.active_backend()));
     if (!s.backend_note().empty()) x["backend_note"] = s.backend_note();
     phase = "factorization";
@@ -391,6 +395,10 @@ int main(int argc, char** argv) {
     Variant v{"gpuglu-cuda", gpu.name, {}};
     v.o.backend = gpuglu::Backend::cuda;
     variants.push_back(v);
+    v.name = "gpuglu-cuda-column";
+    v.o.ldlt_engine = gpuglu::LuEngine::column;
+    v.symmetric_only = true;
+    variants.push_back(v);
   }
   std::printf("complex benchmark on %s; gpuglu-cuda: %s; cuDSS: %s\n", device.c_str(),
               gpu_skip.empty() ? "runs" : ("skipped, " + gpu_skip).c_str(),
@@ -404,6 +412,7 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       std::vector<OursZ> ours;
       for (const Variant& v : variants) {
+        if (v.symmetric_only && !p.symmetric()) continue;
         ours.push_back(run_ours(p, v, args));
         print_ours(ours.back());
         std::fflush(stdout);

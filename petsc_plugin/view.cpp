@@ -213,8 +213,16 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
                                      f->options.ilu_levels, f->solver.hermitian() ? "L D L^H" : "L D L^T"));
   else if (f->solver.symmetric() && f->solver.analyzed() &&
            f->solver->schedule().kind == FactorKind::supernodal_ldlt)
+#if defined(PETSC_USE_COMPLEX)
+    // A complex A is factored through its equivalent real form (docs/user_guide.md).
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "gpuglu sparse %s (supernodal, Bunch-Kaufman 1x1/2x2 pivots inside supernodes, "
+                                     "on the equivalent real form of order 2n):\n",
+                                     f->solver.hermitian() ? "LDL^H" : "LDL^T"));
+#else
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LDL^T (supernodal, Bunch-Kaufman 1x1/2x2 pivots inside "
                                              "supernodes):\n"));
+#endif
   else if (f->solver.symmetric())
     PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse %s (Chen & Wang, right-looking by levels of the "
                                              "elimination tree, static pivots):\n",

@@ -9,16 +9,13 @@ namespace gpuglu::api {
 template <class Scalar>
 void check_backend_request(const Options& o) {
   if constexpr (is_complex_v<Scalar>) {
-    // The supernodal engines are real only (docs/user_guide.md); the column LU, ILU and
-    // LDL^T engines take complex scalars on the CPU and on the GPU.
+    // The supernodal LU is real only (docs/user_guide.md); the column LU, ILU and LDL^T
+    // engines take complex scalars, and the supernodal LDL^T takes them in real form
+    // (api/real_form_ldlt.hpp), on the CPU and on the GPU.
     if (o.lu_engine == LuEngine::supernodal)
       throw Error(Status::unsupported,
                   "complex scalars: the supernodal LU engine factors real matrices only; use lu_engine column "
                   "(PETSc: -mat_gpuglu_lu_engine column)");
-    if (o.ldlt_engine == LuEngine::supernodal)
-      throw Error(Status::unsupported,
-                  "complex scalars: the supernodal LDL^T engine factors real matrices only; use ldlt_engine column "
-                  "(PETSc: -mat_gpuglu_ldlt_engine column)");
   }
   if (o.backend == Backend::cuda && !built_with_cuda())
     throw Error(Status::unsupported, "the CUDA numeric backend is not in this build; use backend cpu or auto");

@@ -12,6 +12,8 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/real_form.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/real_form_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/engine_choice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/engine_probe.cpp
 )

@@ -12,6 +12,7 @@
 #include "analysis/pipeline_steps.hpp"
 #include "api/complex_symmetry.hpp"
 #include "api/engine_choice.hpp"
+#include "api/real_form_ldlt.hpp"
 #include "api/real_view.hpp"
 #include "api/sparse_ldlt_impl.hpp"
 #include "core/scalar.hpp"
@@ -47,7 +48,9 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
-  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
+  // A complex LDL^T is on the GPU only in real form (the supernodal engine).
+  const bool real_form = is_complex_v<Scalar> && o.ldlt_engine == LuEngine::supernodal && o.ilu_levels < 0;
+  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> && !real_form);  // while the CPU analyzes
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
   this->schedule = analysis::guarded(a.nrows, [&] {
@@ -77,6 +80,15 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
+  if constexpr (is_complex_v<Scalar>) {
+    if (this->schedule.kind == FactorKind::supernodal_ldlt) {
+      this->engine = api::make_real_form_ldlt(this->schedule, full, full_rowptr32.data(), full_values.data(), hermitian,
+                                              spd, o, this->device, &this->backend, &this->fallback_reason);
+      this->analyzed = true;
+      ++this->analysis_count;
+      return;
+    }
+  }
   this->engine = api::make_engine<Scalar>(this->schedule, full, this->options, this->device, &this->backend,
                                           &this->fallback_reason, hermitian);
   this->analyzed = true;

@@ -6,6 +6,7 @@
 // wrong answer: the LU either solves within the tolerance or reports the failure.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "analysis/analyze_symmetric.hpp"
 #include "analysis/pipeline_steps.hpp"
@@ -32,32 +33,39 @@ RecoveryReason BasicSparseLDLT<Scalar>::Impl::assess_factor() {
 template <class Scalar>
 bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   if (this->schedule.kind != FactorKind::supernodal_ldlt) return false;
+  const FactorStats failed = this->fstats;
+  Options o = api::analysis_options<Scalar>(this->options);
+  o.ldlt_engine = LuEngine::column;
+  if (spd) o.scaling = false;
+  // The analysis reads a real A's values, a complex A's magnitudes (as analyze() does).
+  std::vector<double> magnitudes;
+  const double* values = nullptr;
   if constexpr (is_complex_v<Scalar>) {
-    return false;  // the supernodal engines are real only
+    magnitudes.resize(full_values.size());
+    for (size_t e = 0; e < full_values.size(); ++e) magnitudes[e] = magnitude(full_values[e]);
+    values = magnitudes.data();
   } else {
-    const FactorStats failed = this->fstats;
-    Options o = api::analysis_options<Scalar>(this->options);
-    o.ldlt_engine = LuEngine::column;
-    if (spd) o.scaling = false;
-    const CsrView<int32_t, double> full = full_matrix();
-    this->schedule = analysis::guarded(full.nrows, [&] {
-      const analysis::SymmetricInput in = analysis::check_symmetric_input(full, StoredTriangle::full, false);
-      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o,
-                                               given_perm.empty() ? nullptr : given_perm.data());
-    });
-    ++this->analysis_count;
-    const PatternRef pattern{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
-    this->engine = api::make_engine<Scalar>(this->schedule, pattern, this->options, this->device, &this->backend,
-                                            &this->fallback_reason, false);
-    PivotRule rule = PivotRule::from(this->options);
-    rule.policy = PivotPolicy::perturb;
-    this->start_factor();
-    factor_once(rule);
-    this->fstats.factorizations = failed.factorizations;
-    if (this->fstats.status != Status::ok || assess_factor() != RecoveryReason::none) return false;
-    this->note_recovery(why, failed);
-    return true;
+    values = full_values.data();
   }
+  const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),
+                                      values};
+  this->schedule = analysis::guarded(full.nrows, [&] {
+    const analysis::SymmetricInput in = analysis::check_symmetric_input(full, StoredTriangle::full, false);
+    return analysis::analyze_symmetric_input(analysis::full_storage(in, values), o,
+                                             given_perm.empty() ? nullptr : given_perm.data());
+  });
+  ++this->analysis_count;
+  const PatternRef pattern{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
+  this->engine = api::make_engine<Scalar>(this->schedule, pattern, this->options, this->device, &this->backend,
+                                          &this->fallback_reason, hermitian);
+  PivotRule rule = PivotRule::from(this->options);
+  rule.policy = PivotPolicy::perturb;
+  this->start_factor();
+  factor_once(rule);
+  this->fstats.factorizations = failed.factorizations;
+  if (this->fstats.status != Status::ok || assess_factor() != RecoveryReason::none) return false;
+  this->note_recovery(why, failed);
+  return true;
 }
 
 // gpuglu's LU factors full_values (the values of the last factor()). The LU is analyzed

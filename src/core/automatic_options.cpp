@@ -17,11 +17,11 @@ LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f) {
 }
 
 // Unlike the LU's, the supernodal LDL^T is the faster engine on the CPU too, down to a few
-// hundred unknowns (docs/performance.md, issue 28): automatic is supernodal for every real
-// complete LDL^T, on either backend.
-LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f) {
+// hundred unknowns (docs/performance.md, issue 28), complex ones in real form included:
+// automatic is supernodal for every complete LDL^T, on either backend.
+LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts&) {
   if (o.ldlt_engine != LuEngine::automatic) return o.ldlt_engine;
-  return f.complex || o.ilu_levels >= 0 ? LuEngine::column : LuEngine::supernodal;
+  return o.ilu_levels >= 0 ? LuEngine::column : LuEngine::supernodal;
 }
 
 Options resolve_automatic(const Options& o, const AutomaticFacts& f) {

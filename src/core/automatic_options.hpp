@@ -11,7 +11,7 @@
 namespace gpuglu {
 
 struct AutomaticFacts {
-  bool complex = false;        // complex scalars (the supernodal engines are real only)
+  bool complex = false;        // complex scalars (the supernodal LU is real only)
   bool device_usable = false;  // the device a GPU factor would run on is usable
   int32_t device_warps = 0;    // its resident warps (DeviceInfo::total_warps()); 0: no device
 };
@@ -20,8 +20,9 @@ struct AutomaticFacts {
 // backend automatic with a usable device and auto_gpu_min_factor_nnz >= 0), column otherwise
 // (the CPU backend, complex scalars, ILU). An explicit engine stays.
 LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f);
-// LuEngine::automatic for the LDL^T (o.ldlt_engine): supernodal for a real complete LDL^T on
-// either backend; column for complex scalars and ICC(k). An explicit engine stays.
+// LuEngine::automatic for the LDL^T (o.ldlt_engine): supernodal for a complete LDL^T on
+// either backend (complex ones in real form, api/real_form_ldlt.hpp); column for ICC(k). An
+// explicit engine stays.
 LuEngine resolve_ldlt_engine(const Options& o, const AutomaticFacts& f);
 
 // o with lu_engine resolved as above and modes.total_warps == 0 replaced by the device's

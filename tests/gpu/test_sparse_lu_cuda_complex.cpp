@@ -1,6 +1,7 @@
 // Complex scalars on the CUDA engines (issue 15): SparseLUComplex (column LU and ILU) and
-// SparseLDLTComplex (complex symmetric L D L^T and Hermitian L D L^H) on the GPU against the
-// same factorizations on the CPU reference engine, which the unit tests check against dense
+// SparseLDLTComplex (complex symmetric L D L^T and Hermitian L D L^H: the column engine, and
+// the supernodal one in real form) on the GPU against the same factorizations on the CPU
+// reference engine, which the unit tests check against dense
 // LAPACK. The factors agree to rounding (complex products and quotients are not the CPU's
 // libgcc routines bit for bit: common/device_scalar.cuh), every kernel mode and launch shape
 // (warp, block, graph, plain launches, the persistent kernel) gives one factor bit for bit,
@@ -210,7 +211,9 @@ std::vector<Cplx> ldlt_solve_known(SparseLDLTComplex& f, const CsrZ& a) {
   return x;
 }
 
+// The column LDL^T (complex arithmetic; the supernodal one is below): its factor too.
 void expect_ldlt_matches_cpu(const CsrZ& a, Symmetry sym, Options o = Options{}) {
+  o.ldlt_engine = LuEngine::column;
   SparseLDLTComplex dev(gpu(o)), ref(cpu(o));
   dev.analyze(a.view(), StoredTriangle::full, nullptr, true, false, sym);
   ref.analyze(a.view(), StoredTriangle::full, nullptr, true, false, sym);
@@ -255,6 +258,77 @@ TEST(ComplexCudaLDLT, hermitian_icc0_matches_the_cpu) {
   ASSERT_EQ(dev.factor(a.view()).status, Status::ok);
   ASSERT_EQ(ref.factor(a.view()).status, Status::ok);
   EXPECT_LE(factor_difference(dev.factor_values(), ref.factor_values()), 1e-12);
+}
+
+// --- the supernodal LDL^T in real form (api/real_form_ldlt.hpp) ---
+
+// The GPU's solution and inertia against the CPU's (the same real-form algorithm; pivot
+// choices at near ties may differ, so the solutions agree to the conditioning, not bitwise).
+void expect_real_form_matches_cpu(const CsrZ& a, Symmetry sym, bool spd = false) {
+  SparseLDLTComplex dev(gpu()), ref(cpu());
+  dev.analyze(a.view(), StoredTriangle::full, nullptr, true, spd, sym);
+  ref.analyze(a.view(), StoredTriangle::full, nullptr, true, spd, sym);
+  ASSERT_EQ(dev.active_backend(), Backend::cuda);
+  ASSERT_EQ(dev.schedule().kind, FactorKind::supernodal_ldlt);
+  ASSERT_EQ(dev.factor(a.view()).status, Status::ok);
+  ASSERT_EQ(ref.factor(a.view()).status, Status::ok);
+  ASSERT_FALSE(dev.uses_lu());
+  EXPECT_GT(dev.device_bytes(), 0);
+  const std::vector<Cplx> x = ldlt_solve_known(dev, a);
+  EXPECT_LE(relative_error(x, ldlt_solve_known(ref, a)), 1e-9);
+  if (sym == Symmetry::hermitian && dev.factor_stats().perturbed_pivots == 0) {
+    const Inertia di = dev.inertia(), ri = ref.inertia();
+    EXPECT_EQ(di.positive, ri.positive);
+    EXPECT_EQ(di.negative, ri.negative);
+    EXPECT_EQ(di.zero, ri.zero);
+    EXPECT_EQ(di.positive + di.negative + di.zero, a.nrows);
+  }
+  // A refactorization with new values keeps the analysis.
+  CsrZ a2 = a;
+  for (Cplx& v : a2.values) v *= 1.5;
+  ASSERT_EQ(dev.factor(a2.view()).status, Status::ok);
+  EXPECT_EQ(dev.analysis_count(), 1);
+  ldlt_solve_known(dev, a2);
+}
+
+TEST(ComplexCudaSupernodalLDLT, complex_symmetric_helmholtz_matches_the_cpu) {
+  GPUGLU_REQUIRE_GPU();
+  expect_real_form_matches_cpu(shifted(gen::from_spec("lap2d5:70x60"), 1.7, 0.05), Symmetry::symmetric);
+  expect_real_form_matches_cpu(shifted(gen::from_spec("lap3d7:22x20x18"), 0.9, 0.1), Symmetry::symmetric);
+}
+
+TEST(ComplexCudaSupernodalLDLT, hermitian_matches_the_cpu_with_its_inertia) {
+  GPUGLU_REQUIRE_GPU();
+  expect_real_form_matches_cpu(hermitian_of(gen::from_spec("lap3d27:12x12x12"), 2.0, 3), Symmetry::hermitian);
+  expect_real_form_matches_cpu(hermitian_of(gen::from_spec("lap3d7:24x22x20"), 1.1, 8), Symmetry::hermitian);
+  expect_real_form_matches_cpu(hermitian_of(gen::from_spec("lap3d7:20x20x20"), -0.3, 2), Symmetry::hermitian,
+                               /*spd=*/true);
+}
+
+// i B: K's diagonal blocks are [0 b; b 0], every pivot a 2 x 2 one.
+TEST(ComplexCudaSupernodalLDLT, a_purely_imaginary_matrix_matches_the_cpu) {
+  GPUGLU_REQUIRE_GPU();
+  const CsrMatrixD base = gen::from_spec("lap3d7:18x16x14");
+  CsrZ a{base.nrows, base.ncols, base.rowptr, base.colind, std::vector<Cplx>(base.values.size())};
+  for (size_t p = 0; p < a.values.size(); ++p) a.values[p] = Cplx(0.0, base.values[p]);
+  expect_real_form_matches_cpu(a, Symmetry::symmetric);
+}
+
+// A CUDA PETSc's complex vectors: the real form takes them through the host.
+TEST(ComplexCudaSupernodalLDLT, device_resident_data_gives_the_host_paths_answers) {
+  GPUGLU_REQUIRE_GPU();
+  const CsrZ a = hermitian_of(gen::from_spec("lap3d7:14x14x14"), 1.3, 4);
+  SparseLDLTComplex dev(gpu());
+  dev.analyze(a.view(), StoredTriangle::full, nullptr, true, false, Symmetry::hermitian);
+  ASSERT_EQ(dev.factor(a.view()).status, Status::ok);
+  const std::vector<Cplx> b = complex_vector(a.nrows, 6);
+  std::vector<Cplx> x(b.size());
+  ASSERT_EQ(dev.solve(b.data(), x.data()).status, Status::ok);
+  DeviceArray<Cplx> d_values(a.values), d_b(b), d_x(std::vector<Cplx>(b.size()));
+  ASSERT_EQ(dev.factor_device(d_values.get()).status, Status::ok);
+  ASSERT_EQ(dev.solve_device(d_b.get(), d_x.get()).status, Status::ok);
+  // The Schur complements' scatter may add in another order: equal to rounding.
+  EXPECT_LE(relative_error(d_x.host(), x), 1e-12);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
       test:
          suffix: laplacian
          args: -matrix lap2d5:30x30 -ksp_view
-      # The supernodal engine is real only (complex: ex7's complex_supernodal_refused).
+      # The supernodal LU is real only (complex: ex7's complex_supernodal_refused).
       test:
          suffix: supernodal_view
          requires: !complex

@@ -233,6 +233,14 @@ int main(int argc, char** argv) {
       requires: complex
       args: -kind hermitian -factor cholesky -shift -0.5
 
+   # Cholesky defaults to the supernodal LDL^T on the equivalent real form; the column LDL^H
+   # (complex arithmetic) gives the same answers and inertia.
+   test:
+      suffix: complex_hermitian_cholesky_column
+      requires: complex
+      args: -kind hermitian -factor cholesky -shift 2.5 -mat_gpuglu_ldlt_engine column
+      output_file: output/ex7_complex_hermitian_cholesky.out
+
    test:
       suffix: complex_ilu
       requires: complex
@@ -244,7 +252,7 @@ int main(int argc, char** argv) {
       requires: complex
       args: -kind hermitian -shift -0.5 -factor icc
 
-   # The real-only supernodal engine refuses complex scalars with an error naming the
+   # The real-only supernodal LU refuses complex scalars with an error naming the
    # alternative (the CUDA backend takes them: ex4's cuda_backend_* run in complex builds).
    test:
       suffix: complex_supernodal_refused

@@ -1,5 +1,6 @@
-// SparseLDLTComplex (BasicSparseLDLT<std::complex<double>>) on the CPU backend: a complex
-// symmetric shifted Helmholtz operator (L D L^T) and a Hermitian "magnetic" Laplacian
+// SparseLDLTComplex (BasicSparseLDLT<std::complex<double>>) on the CPU backend, on the column
+// LDL^T (complex arithmetic) and the supernodal one (the real form, api/real_form_ldlt.hpp): a
+// complex symmetric shifted Helmholtz operator (L D L^T) and a Hermitian "magnetic" Laplacian
 // (L D L^H), solved to the backward-error tolerance in every storage; the Hermitian inertia
 // against LAPACK's dense eigenvalues (zheev); the symmetry checks and the refusals.
 #include <gtest/gtest.h>
@@ -33,13 +34,29 @@ CsrZ triangle(const CsrZ& a, StoredTriangle t) {
   return csr_from_triplets<int32_t, Cplx>(a.nrows, a.ncols, e);
 }
 
+// The CPU options with the LDL^T engine under test.
+class ComplexLDLT : public testing::TestWithParam<LuEngine> {
+ protected:
+  static Options options() {
+    Options o = cpu_options();
+    o.ldlt_engine = GetParam();
+    return o;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Engines, ComplexLDLT, testing::Values(LuEngine::column, LuEngine::supernodal),
+                         [](const testing::TestParamInfo<LuEngine>& i) {
+                           return std::string(i.param == LuEngine::column ? "column" : "supernodal");
+                         });
+
 // Solves A x = b for a known x from `stored` (a's full matrix, or one triangle of it).
-std::vector<Cplx> expect_solves(const CsrZ& full, StoredTriangle stored, Symmetry sym, double forward_tol,
-                                SparseLDLTComplex* keep = nullptr) {
+std::vector<Cplx> expect_solves(const Options& o, const CsrZ& full, StoredTriangle stored, Symmetry sym,
+                                double forward_tol, SparseLDLTComplex* keep = nullptr) {
   const CsrZ a = stored == StoredTriangle::full ? full : triangle(full, stored);
-  SparseLDLTComplex own(cpu_options());
+  SparseLDLTComplex own(o);
   SparseLDLTComplex& ldlt = keep ? *keep : own;
   ldlt.analyze(a.view(), stored, nullptr, true, false, sym);
+  EXPECT_EQ(ldlt.schedule().kind, o.ldlt_engine == LuEngine::column ? FactorKind::column_ldlt : FactorKind::supernodal_ldlt);
   EXPECT_EQ(ldlt.factor(a.view()).status, Status::ok);
   EXPECT_FALSE(ldlt.uses_lu());
   const std::vector<Cplx> x_true = complex_vector(full.nrows, 11);
@@ -51,19 +68,19 @@ std::vector<Cplx> expect_solves(const CsrZ& full, StoredTriangle stored, Symmetr
   return x;
 }
 
-TEST(ComplexLDLT, complex_symmetric_helmholtz_solves_in_every_storage) {
+TEST_P(ComplexLDLT, complex_symmetric_helmholtz_solves_in_every_storage) {
   const CsrZ a = shifted(gen::from_spec("lap2d5:30x25"), 1.7, 0.05);
-  const std::vector<Cplx> full = expect_solves(a, StoredTriangle::full, Symmetry::symmetric, 1e-8);
-  const std::vector<Cplx> upper = expect_solves(a, StoredTriangle::upper, Symmetry::symmetric, 1e-8);
-  const std::vector<Cplx> lower = expect_solves(a, StoredTriangle::lower, Symmetry::symmetric, 1e-8);
+  const std::vector<Cplx> full = expect_solves(options(), a, StoredTriangle::full, Symmetry::symmetric, 1e-8);
+  const std::vector<Cplx> upper = expect_solves(options(), a, StoredTriangle::upper, Symmetry::symmetric, 1e-8);
+  const std::vector<Cplx> lower = expect_solves(options(), a, StoredTriangle::lower, Symmetry::symmetric, 1e-8);
   EXPECT_LE(relative_error(upper, full), 1e-12);
   EXPECT_LE(relative_error(lower, full), 1e-12);
 }
 
-TEST(ComplexLDLT, complex_symmetric_has_no_inertia) {
+TEST_P(ComplexLDLT, complex_symmetric_has_no_inertia) {
   const CsrZ a = shifted(gen::from_spec("lap3d27:6x6x6"), 4.0, 0.5);
-  SparseLDLTComplex ldlt(cpu_options());
-  expect_solves(a, StoredTriangle::full, Symmetry::symmetric, 1e-8, &ldlt);
+  SparseLDLTComplex ldlt(options());
+  expect_solves(options(), a, StoredTriangle::full, Symmetry::symmetric, 1e-8, &ldlt);
   try {
     ldlt.inertia();
     FAIL() << "inertia of a complex symmetric matrix";
@@ -100,27 +117,27 @@ Inertia dense_inertia(const CsrZ& a) {
   return in;
 }
 
-TEST(ComplexLDLT, hermitian_solves_and_its_inertia_matches_the_spectrum) {
+TEST_P(ComplexLDLT, hermitian_solves_and_its_inertia_matches_the_spectrum) {
   for (double shift : {-0.5, 2.3, 5.1}) {
     SCOPED_TRACE(shift);
     const CsrZ a = hermitian_of(gen::from_spec("lap2d5:14x11"), shift, 6);
-    SparseLDLTComplex ldlt(cpu_options());
-    const std::vector<Cplx> full = expect_solves(a, StoredTriangle::full, Symmetry::hermitian, 1e-9, &ldlt);
+    SparseLDLTComplex ldlt(options());
+    const std::vector<Cplx> full = expect_solves(options(), a, StoredTriangle::full, Symmetry::hermitian, 1e-9, &ldlt);
     ASSERT_EQ(ldlt.factor_stats().perturbed_pivots, 0);
     const Inertia got = ldlt.inertia(), want = dense_inertia(a);
     EXPECT_EQ(got.negative, want.negative);
     EXPECT_EQ(got.zero, want.zero);
     EXPECT_EQ(got.positive, want.positive);
     // PETSc's SBAIJ stores the upper triangle: its mirror is the conjugate.
-    const std::vector<Cplx> upper = expect_solves(a, StoredTriangle::upper, Symmetry::hermitian, 1e-9);
+    const std::vector<Cplx> upper = expect_solves(options(), a, StoredTriangle::upper, Symmetry::hermitian, 1e-9);
     EXPECT_LE(relative_error(upper, full), 1e-12);
   }
 }
 
-TEST(ComplexLDLT, hermitian_refactor_with_new_phases) {
+TEST_P(ComplexLDLT, hermitian_refactor_with_new_phases) {
   const CsrMatrixD base = gen::from_spec("lap3d27:6x6x6");
   const CsrZ a1 = hermitian_of(base, 3.0, 1), a2 = hermitian_of(base, 3.0, 2);
-  SparseLDLTComplex ldlt(cpu_options());
+  SparseLDLTComplex ldlt(options());
   ldlt.analyze(a1.view(), StoredTriangle::full, nullptr, true, false, Symmetry::hermitian);
   ASSERT_EQ(ldlt.factor(a1.view()).status, Status::ok);
   ASSERT_EQ(ldlt.factor(a2.view()).status, Status::ok);
@@ -134,12 +151,12 @@ TEST(ComplexLDLT, hermitian_refactor_with_new_phases) {
 
 // solve_transpose (PETSc's MatSolveTranspose) with the one factor: A^T = A for a complex
 // symmetric A, and A^T = conj(A) for a Hermitian one (x = conj(A^{-1} conj(b))).
-TEST(ComplexLDLT, transposed_solves_of_symmetric_and_hermitian_matrices) {
+TEST_P(ComplexLDLT, transposed_solves_of_symmetric_and_hermitian_matrices) {
   const CsrZ sym = shifted(gen::from_spec("lap2d5:12x10"), 1.7, 0.05);
   const CsrZ herm = hermitian_of(gen::from_spec("lap2d5:12x10"), 2.3, 5);
   for (const auto& [a, symmetry] : {std::pair{sym, Symmetry::symmetric}, std::pair{herm, Symmetry::hermitian}}) {
     SCOPED_TRACE(symmetry == Symmetry::hermitian ? "hermitian" : "symmetric");
-    SparseLDLTComplex ldlt(cpu_options());
+    SparseLDLTComplex ldlt(options());
     ldlt.analyze(a.view(), StoredTriangle::full, nullptr, true, false, symmetry);
     ASSERT_EQ(ldlt.factor(a.view()).status, Status::ok);
     const std::vector<Cplx> x_true = complex_vector(a.nrows, 7);
@@ -152,11 +169,11 @@ TEST(ComplexLDLT, transposed_solves_of_symmetric_and_hermitian_matrices) {
   }
 }
 
-TEST(ComplexLDLT, the_symmetry_checks_compare_the_complex_values) {
+TEST_P(ComplexLDLT, the_symmetry_checks_compare_the_complex_values) {
   const CsrZ sym = shifted(gen::from_spec("lap2d5:8x7"), 1.0, 0.5);  // A^T = A, complex diagonal
   const CsrZ herm = hermitian_of(gen::from_spec("lap2d5:8x7"), 1.0, 3);
   auto rejects = [](const CsrZ& a, Symmetry s) {
-    SparseLDLTComplex ldlt(cpu_options());
+    SparseLDLTComplex ldlt(options());
     try {
       ldlt.analyze(a.view(), StoredTriangle::full, nullptr, true, false, s);
     } catch (const Error& e) {
@@ -173,7 +190,7 @@ TEST(ComplexLDLT, the_symmetry_checks_compare_the_complex_values) {
 
 // ICC(0) of a Hermitian A: (L D L^H)(i, j) = A(i, j) wherever L has an entry (natural
 // ordering, no scaling: C = A), with D real.
-TEST(ComplexLDLT, hermitian_icc0_reproduces_a_on_its_pattern) {
+TEST(ComplexICC, hermitian_icc0_reproduces_a_on_its_pattern) {
   const CsrZ a = hermitian_of(gen::from_spec("lap2d5:9x8"), -0.5, 4);
   Options o = cpu_options();
   o.ilu_levels = 0;
@@ -209,7 +226,7 @@ TEST(ComplexLDLT, hermitian_icc0_reproduces_a_on_its_pattern) {
 
 // PETSc's positive-definite shift on a Hermitian indefinite ICC(0): every pivot of the
 // factor kept is positive (real parts; D is real).
-TEST(ComplexLDLT, hermitian_icc_positive_definite_shift) {
+TEST(ComplexICC, hermitian_icc_positive_definite_shift) {
   const CsrZ a = hermitian_of(gen::from_spec("lap2d5:10x10"), 1.5, 8);
   Options o = cpu_options();
   o.ilu_levels = 0;
