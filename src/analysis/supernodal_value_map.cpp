@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "analysis/pipeline_steps.hpp"
 #include "analysis/supernodal_factor.hpp"
@@ -56,17 +57,70 @@ void build_supernodal_value_map(Schedule& s, const InputPattern& a, int threads)
   if (missing) throw Error(Status::invalid_input, "internal: an input entry is missing from the factor pattern");
 }
 
-void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int threads) {
+namespace {
+
+// Full storage (SparseLDLT always analyzes it): entry (r, c) of C's (i, j) lands at
+// L(max, min), which for j >= i lies in row j's place among the rows of i's supernode t. The
+// columns of t are visited together, t's rows mapped once into a dense scratch (the rows of
+// one column of A are unsorted in C's order, so a merge would not do), and each entry found
+// in O(1); an entry with j < i takes its mirror's position (the mirror is in row c, found by
+// a search of that short row). A search per entry among t's rows, in A's order, meets a
+// different supernode every other entry: cache misses dominated it.
+bool map_full_storage(Schedule& s, const SymmetricInput& a, int team) {
+  const Supernodes& sn = s.supernodes;
+  const int32_t n = a.n;
+  bool missing = false;
+#pragma omp parallel num_threads(team) reduction(|| : missing)
+  {
+    std::vector<int32_t> pos(static_cast<size_t>(n), -1);
+#pragma omp for schedule(dynamic, 8)
+    for (int32_t t = 0; t < sn.count; ++t) {
+      const int32_t* rows = sn.rows.data() + sn.rows_ptr[t];
+      const int64_t nr = sn.nrows(t);
+      for (int64_t k = 0; k < nr; ++k) pos[rows[k]] = static_cast<int32_t>(k);
+      for (int32_t i = sn.first[t]; i < sn.first[t + 1]; ++i) {
+        const int32_t r = s.row_perm[i];
+        const int64_t column = sn.l_ptr[t] + static_cast<int64_t>(i - sn.first[t]) * nr;
+        for (int32_t p = a.colptr[r]; p < a.colptr[r + 1]; ++p) {
+          const int32_t j = s.col_perm_inv[a.rowind[p]];
+          if (j < i) continue;
+          const int32_t rho = pos[j];
+          if (rho < 0 || rho >= nr || rows[rho] != j) {
+            missing = true;
+            continue;
+          }
+          s.value_map[p] = column + rho;
+        }
+      }
+    }
+#pragma omp for schedule(static)
+    for (int32_t r = 0; r < n; ++r) {
+      const int32_t i = s.row_perm_inv[r];
+      for (int32_t p = a.colptr[r]; p < a.colptr[r + 1]; ++p) {
+        const int32_t c = a.rowind[p];
+        if (s.col_perm_inv[c] >= i) continue;
+        const int32_t* begin = a.rowind.data() + a.colptr[c];
+        const int32_t* end = a.rowind.data() + a.colptr[c + 1];
+        const int32_t* mirror = std::lower_bound(begin, end, r);
+        if (mirror == end || *mirror != r) {
+          missing = true;
+          continue;
+        }
+        s.value_map[p] = s.value_map[mirror - a.rowind.data()];
+      }
+    }
+  }
+  return !missing;
+}
+
+// Any storage: a search per entry among its supernode's rows.
+bool map_any_storage(Schedule& s, const SymmetricInput& a, int team) {
   const Supernodes& sn = s.supernodes;
   const int64_t nnz = a.nnz();
-  s.value_map.resize(static_cast<size_t>(nnz));
-  s.value_scale.resize(static_cast<size_t>(nnz));
   bool missing = false;
-  const int team = team_size(threads, nnz, kParallelFrom);
 #pragma omp parallel for num_threads(team) schedule(static) reduction(|| : missing)
   for (int64_t p = 0; p < nnz; ++p) {
-    const int32_t r = a.entry_row[p], c = a.entry_col[p];
-    const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[c];
+    const int32_t i = s.row_perm_inv[a.entry_row[p]], j = s.col_perm_inv[a.entry_col[p]];
     const int32_t lo = std::min(i, j), hi = std::max(i, j);
     const int64_t rho = sn.row_position(lo, hi);
     if (rho < 0) {
@@ -75,10 +129,28 @@ void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int t
     }
     const int32_t t = sn.of_col[lo];
     s.value_map[p] = sn.l_ptr[t] + static_cast<int64_t>(lo - sn.first[t]) * sn.nrows(t) + rho;
+  }
+  return !missing;
+}
+
+}  // namespace
+
+void build_supernodal_ldlt_value_map(Schedule& s, const SymmetricInput& a, int threads) {
+  const int64_t nnz = a.nnz();
+  const bool huge = static_cast<size_t>(nnz) * (sizeof(int64_t) + sizeof(double)) <= kHugePageBudget;
+  resize_large(s.value_map, static_cast<size_t>(nnz), huge);
+  resize_large(s.value_scale, static_cast<size_t>(nnz), huge);
+  const int team = team_size(threads, nnz, kParallelFrom);
+  // Full storage in CSR order: entry p is (p's row, rowind[p]) of the full pattern.
+  const bool full = a.stored == StoredTriangle::full && static_cast<int64_t>(a.rowind.size()) == nnz;
+  if (!(full ? map_full_storage(s, a, team) : map_any_storage(s, a, team)))
+    throw Error(Status::invalid_input, "internal: an input entry is missing from L's supernodes");
+#pragma omp parallel for num_threads(team) schedule(static)
+  for (int64_t p = 0; p < nnz; ++p) {
+    const int32_t r = a.entry_row[p], c = a.entry_col[p];
     const double half = a.stored == StoredTriangle::full && r != c ? 0.5 : 1.0;
     s.value_scale[p] = std::min(half * s.row_scale[r] * s.col_scale[c], std::numeric_limits<double>::max());
   }
-  if (missing) throw Error(Status::invalid_input, "internal: an input entry is missing from L's supernodes");
 }
 
 }  // namespace gpuglu::analysis

@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include "core/transpose_pattern.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "gpuglu/status.hpp"
 
@@ -43,48 +42,81 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
 
   out.entry_row.resize(static_cast<size_t>(nnz));
   out.entry_col.resize(static_cast<size_t>(nnz));
-  std::vector<int32_t> full_rowptr(static_cast<size_t>(out.n) + 1, 0);
+  auto outside = [stored](int32_t i, int32_t c) {
+    return (stored == StoredTriangle::lower && c > i) || (stored == StoredTriangle::upper && c < i);
+  };
+  // Rows in parallel; the first row with a defect is named as a serial pass would.
+  int32_t first_bad = out.n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (nnz >= (1 << 16))
   for (int32_t i = 0; i < out.n; ++i) {
     for (I p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
       const int32_t c = static_cast<int32_t>(a.colind[p]);
-      if ((stored == StoredTriangle::lower && c > i) || (stored == StoredTriangle::upper && c < i))
-        throw Error(Status::invalid_input, "entry " + entry_name(i, c) + " lies outside the stored " +
-                                               (stored == StoredTriangle::lower ? "lower" : "upper") + " triangle");
-      if (!std::isfinite(a.values[p]))
-        throw Error(Status::nan_or_inf, "entry " + entry_name(i, c) + " is " + std::to_string(a.values[p]));
+      if (outside(i, c) || !std::isfinite(a.values[p])) first_bad = std::min(first_bad, i);
       out.entry_row[static_cast<size_t>(p)] = i;
       out.entry_col[static_cast<size_t>(p)] = c;
-      ++full_rowptr[static_cast<size_t>(i) + 1];
-      if (stored != StoredTriangle::full && c != i) ++full_rowptr[static_cast<size_t>(c) + 1];
+    }
+  }
+  for (I p = first_bad < out.n ? a.rowptr[first_bad] : 0; first_bad < out.n && p < a.rowptr[first_bad + 1]; ++p) {
+    const int32_t i = first_bad, c = static_cast<int32_t>(a.colind[p]);
+    if (outside(i, c))
+      throw Error(Status::invalid_input, "entry " + entry_name(i, c) + " lies outside the stored " +
+                                             (stored == StoredTriangle::lower ? "lower" : "upper") + " triangle");
+    if (!std::isfinite(a.values[p]))
+      throw Error(Status::nan_or_inf, "entry " + entry_name(i, c) + " is " + std::to_string(a.values[p]));
+  }
+  std::vector<int32_t> full_rowptr(static_cast<size_t>(out.n) + 1, 0);
+  if (stored != StoredTriangle::full) {
+    for (int64_t p = 0; p < nnz; ++p) {
+      ++full_rowptr[static_cast<size_t>(out.entry_row[p]) + 1];
+      if (out.entry_row[p] != out.entry_col[p]) ++full_rowptr[static_cast<size_t>(out.entry_col[p]) + 1];
     }
   }
   out.values = a.values;
   if (stored == StoredTriangle::full) {
-    // A^T's pattern, with each entry's position in A: A is symmetric when every entry
-    // meets its mirror image with the same value.
+    // A is symmetric when every entry meets its mirror image (a search of the mirror's row,
+    // rows being sorted) with the same value; rows in parallel, and the first failing row
+    // (the smaller of a pair whose mirror is missing) is named as a serial pass would.
     std::vector<int32_t> rowptr32(static_cast<size_t>(out.n) + 1);
     for (int32_t i = 0; i <= out.n; ++i) rowptr32[i] = static_cast<int32_t>(a.rowptr[i]);
-    const TransposedPattern<int32_t> t = transpose_pattern(out.n, out.n, rowptr32.data(), out.entry_col.data());
+    const int32_t* cols = out.entry_col.data();
+    auto mirror = [&](int32_t r, int32_t c) {  // position of (c, r), or -1
+      const int32_t* begin = cols + rowptr32[c];
+      const int32_t* end = cols + rowptr32[c + 1];
+      const int32_t* it = std::lower_bound(begin, end, r);
+      return it == end || *it != r ? -1 : static_cast<int32_t>(it - cols);
+    };
+    int32_t bad_pattern = out.n, bad_value = out.n;
+#pragma omp parallel for schedule(dynamic, 512) reduction(min : bad_pattern, bad_value) if (nnz >= (1 << 16))
     for (int32_t i = 0; i < out.n; ++i) {
-      const int32_t len = rowptr32[i + 1] - rowptr32[i];
-      if (t.ptr[i + 1] - t.ptr[i] != len || !std::equal(t.ind.begin() + t.ptr[i], t.ind.begin() + t.ptr[i + 1],
-                                                        out.entry_col.begin() + rowptr32[i]))
-        throw Error(Status::invalid_input, "the matrix is not symmetric: the pattern of row " + std::to_string(i) +
-                                               " differs from that of column " + std::to_string(i) +
-                                               " (a symmetric factorization needs A = A^T; use LU)");
-      if (!check_symmetry) continue;
-      for (int32_t q = t.ptr[i]; q < t.ptr[i + 1]; ++q) {
-        const int32_t p = rowptr32[i] + (q - t.ptr[i]);  // A(i, c) and A(c, i) with c = t.ind[q]
-        if (a.values[p] != a.values[t.src[q]])
-          throw Error(Status::invalid_input, "the matrix is not symmetric: A" + entry_name(i, t.ind[q]) + " = " +
-                                                 std::to_string(a.values[p]) + " but A" + entry_name(t.ind[q], i) +
-                                                 " = " + std::to_string(a.values[t.src[q]]) +
+      for (int32_t p = rowptr32[i]; p < rowptr32[i + 1]; ++p) {
+        const int32_t c = cols[p];
+        if (c == i) continue;
+        const int32_t q = mirror(i, c);
+        if (q < 0)
+          bad_pattern = std::min(bad_pattern, std::min(i, c));
+        else if (check_symmetry && a.values[p] != a.values[q])
+          bad_value = std::min(bad_value, i);
+      }
+    }
+    if (bad_pattern < out.n && bad_pattern <= bad_value)
+      throw Error(Status::invalid_input, "the matrix is not symmetric: the pattern of row " + std::to_string(bad_pattern) +
+                                             " differs from that of column " + std::to_string(bad_pattern) +
+                                             " (a symmetric factorization needs A = A^T; use LU)");
+    if (bad_value < out.n) {
+      const int32_t i = bad_value;
+      for (int32_t p = rowptr32[i]; p < rowptr32[i + 1]; ++p) {
+        const int32_t c = cols[p], q = c == i ? -1 : mirror(i, c);
+        if (q >= 0 && a.values[p] != a.values[q])
+          throw Error(Status::invalid_input, "the matrix is not symmetric: A" + entry_name(i, c) + " = " +
+                                                 std::to_string(a.values[p]) + " but A" + entry_name(c, i) + " = " +
+                                                 std::to_string(a.values[q]) +
                                                  " (a symmetric factorization needs A = A^T; use LU)");
       }
     }
     out.colptr = std::move(rowptr32);
     out.rowind = out.entry_col;
     out.source.resize(static_cast<size_t>(nnz));
+#pragma omp parallel for schedule(static) if (nnz >= (1 << 16))
     for (int64_t p = 0; p < nnz; ++p) out.source[p] = p;
   } else {
     // Mirror the stored triangle: row i gets its own entries and, for each stored (r, i)

@@ -45,6 +45,14 @@ Options analysis_options(const Options& o) {
 }
 
 template <class Scalar>
+Options ldlt_analysis_options(const Options& o) {
+  AutomaticFacts facts;
+  facts.complex = is_complex_v<Scalar>;
+  if (o.ilu_levels < 0 && resolve_ldlt_engine(o, facts) == LuEngine::supernodal) return resolve_automatic(o, facts);
+  return analysis_options<Scalar>(o);
+}
+
+template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
@@ -55,10 +63,13 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) 
   return Backend::cpu;
 }
 
-DeviceWarmUp::DeviceWarmUp(const Options& o, bool complex_scalars) {
-  if (complex_scalars || !gpu_may_factor(o)) return;
-  const DeviceInfo device = query_device(o.device, local_rank_from_environment());
-  if (device.usable) done_ = std::async(std::launch::async, [ordinal = device.ordinal] { prepare_device(ordinal); });
+DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip) {
+  if (skip || !gpu_may_factor(o)) return;
+  // The query too: the first one starts the CUDA runtime, which is most of the cost.
+  done_ = std::async(std::launch::async, [requested = o.device, rank = local_rank_from_environment()] {
+    const DeviceInfo device = query_device(requested, rank);
+    if (device.usable) prepare_device(device.ordinal);
+  });
 }
 
 bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend) {
@@ -109,6 +120,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 
 template void check_backend_request<double>(const Options&);
 template Options analysis_options<double>(const Options&);
+template Options ldlt_analysis_options<double>(const Options&);
 template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
@@ -116,6 +128,7 @@ template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, 
                                     FactorStats&);
 template void check_backend_request<Complex>(const Options&);
 template Options analysis_options<Complex>(const Options&);
+template Options ldlt_analysis_options<Complex>(const Options&);
 template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);

@@ -13,9 +13,8 @@
 
 namespace gpuglu::api {
 
-// Before the analysis: a request that cannot be met fails at once. Complex scalars run on
-// the CPU backend's column engine only: backend cuda and lu_engine supernodal are refused
-// for them (Error(unsupported) naming the alternative).
+// Before the analysis: a request that cannot be met fails at once: lu_engine supernodal with
+// complex scalars, backend cuda without CUDA (Error(unsupported) naming the alternative).
 template <class Scalar>
 void check_backend_request(const Options& o);
 
@@ -26,6 +25,11 @@ void check_backend_request(const Options& o);
 // auto_gpu_min_factor_nnz >= 0, in a CUDA build.
 template <class Scalar>
 Options analysis_options(const Options& o);
+// The LDL^T's: the same, but the device is queried only where a fact of it decides something
+// (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
+// CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
+template <class Scalar>
+Options ldlt_analysis_options(const Options& o);
 
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
 // factor is large enough for it to win (Options::auto_gpu_min_factor_nnz), and never for
@@ -39,13 +43,13 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device);
 // storage, and a host copy of F (factor_values()) spells it out when asked.
 bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend);
 
-// The CUDA context of the device a factor may go to (where analysis_options would query
-// one), created on another thread while the CPU analysis runs, so that the first engine
-// does not wait for it; wait() joins it (the destructor too). Nothing for the CPU backend
-// or complex scalars (the CPU's only).
+// The CUDA context of the device a factor may go to (the device query included), created on
+// another thread while the CPU analysis runs, so that the first engine does not wait for it;
+// wait() joins it (the destructor too). Nothing for the CPU backend, nor with skip set (the
+// callers' complex column engines, which leave the context to their first factorization).
 class DeviceWarmUp {
  public:
-  DeviceWarmUp(const Options& o, bool complex_scalars);
+  DeviceWarmUp(const Options& o, bool skip);
   ~DeviceWarmUp() { wait(); }
   DeviceWarmUp(const DeviceWarmUp&) = delete;
   DeviceWarmUp& operator=(const DeviceWarmUp&) = delete;

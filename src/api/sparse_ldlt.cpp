@@ -44,7 +44,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   discard();
   api::check_backend_request<Scalar>(this->options);
   hermitian = is_complex_v<Scalar> && symmetry == Symmetry::hermitian;
-  Options o = api::analysis_options<Scalar>(this->options);
+  Options o = api::ldlt_analysis_options<Scalar>(this->options);
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
@@ -57,22 +57,30 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
     // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
     std::vector<double> magnitudes;
-    const analysis::SymmetricInput in =
+    analysis::SymmetricInput in =
         analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>);
-    source = in.source;
+    // Full storage is its own full pattern: the source map is the identity (kept empty) and
+    // the analysis reads the input as it is, with the gathered values (no copy of either).
+    const bool full = in.stored == StoredTriangle::full;
+    if (!full) source = in.source;
     full_rowptr32 = in.colptr;
     full_colind = in.rowind;
-    full_values.resize(source.size());
+    full_values.resize(in.rowind.size());
+    auto analyze_full = [&](const double* values) {
+      if (!full) return analysis::analyze_symmetric_input(analysis::full_storage(in, values), o, given);
+      in.values = values;
+      return analysis::analyze_symmetric_input(in, o, given);
+    };
     if constexpr (is_complex_v<Scalar>) {
       if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
-      if (hermitian) mirrored = api::mirrored_entries(in);
+      if (hermitian && !full) mirrored = api::mirrored_entries(in);
       gather_full_values(a.values);
       std::vector<double> full_magnitudes(full_values.size());
       for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
-      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_magnitudes.data()), o, given);
+      return analyze_full(full_magnitudes.data());
     } else {
       gather_full_values(a.values);
-      return analysis::analyze_symmetric_input(analysis::full_storage(in, full_values.data()), o, given);
+      return analyze_full(full_values.data());
     }
   });
   warm_up.wait();
@@ -99,7 +107,9 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
 // A's entry is its source's mirror image.
 template <class Scalar>
 void BasicSparseLDLT<Scalar>::Impl::gather_full_values(const Scalar* values) {
-  if (mirrored.empty()) {
+  if (source.empty()) {  // full storage
+    std::copy(values, values + full_values.size(), full_values.begin());
+  } else if (mirrored.empty()) {
     for (size_t e = 0; e < source.size(); ++e) full_values[e] = values[source[e]];
   } else {
     for (size_t e = 0; e < source.size(); ++e) full_values[e] = conj_if(mirrored[e] != 0, values[source[e]]);
@@ -117,7 +127,7 @@ CsrView<int32_t, Scalar> BasicSparseLDLT<Scalar>::Impl::full_matrix() const {
 template <class Scalar>
 const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor(const Scalar* values) {
   this->require_analyzed("factor()");
-  if (!values && !source.empty()) throw Error(Status::invalid_input, "factor(): the matrix has no values");
+  if (!values && !full_values.empty()) throw Error(Status::invalid_input, "factor(): the matrix has no values");
   const auto t0 = std::chrono::steady_clock::now();
   this->start_factor();
   using_lu = false;

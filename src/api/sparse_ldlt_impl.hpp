@@ -23,7 +23,7 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   // Schedule: symmetric; Core::pattern: A as the caller stores it.
   detail::AnalyzedPattern full_pattern;  // both triangles: the engines' residuals
   std::vector<int32_t> full_rowptr32, full_colind;  // the same pattern for the 32-bit views
-  std::vector<int64_t> source;           // full entry -> the caller's value
+  std::vector<int64_t> source;           // full entry -> the caller's value; empty for full storage (the identity)
   std::vector<Scalar> full_values;       // A's values of the last factorization, full pattern
   bool hermitian = false;                // complex A = A^H: L D L^H (analyze()'s Symmetry)
   std::vector<char> mirrored;            // hermitian: full entries whose value is conj(source)

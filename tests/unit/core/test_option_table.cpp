@@ -199,7 +199,7 @@ TEST(AutomaticOptions, lu_engine_follows_the_one_rule) {
   EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::supernodal);
 }
 
-TEST(AutomaticOptions, ldlt_engine_is_supernodal_for_a_real_complete_ldlt_on_either_backend) {
+TEST(AutomaticOptions, ldlt_engine_is_supernodal_for_a_complete_ldlt_on_either_backend) {
   AutomaticFacts gpu;
   gpu.device_usable = true;
   AutomaticFacts complex_gpu = gpu;
@@ -207,7 +207,7 @@ TEST(AutomaticOptions, ldlt_engine_is_supernodal_for_a_real_complete_ldlt_on_eit
   Options o;
   EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::supernodal);
   EXPECT_EQ(resolve_ldlt_engine(o, AutomaticFacts{}), LuEngine::supernodal);
-  EXPECT_EQ(resolve_ldlt_engine(o, complex_gpu), LuEngine::column);
+  EXPECT_EQ(resolve_ldlt_engine(o, complex_gpu), LuEngine::supernodal);  // in real form
   o.backend = Backend::cpu;
   EXPECT_EQ(resolve_ldlt_engine(o, gpu), LuEngine::supernodal);
   o.ilu_levels = 0;  // ICC(0)

@@ -241,6 +241,68 @@ TEST(LdltErrors, an_asymmetric_or_one_sided_matrix_is_rejected_by_name) {
   }
 }
 
+// Large enough for the checks' parallel pass: the first failing row is named, as a serial
+// pass would (for a missing mirror, the smaller of the pair; for values, the first row).
+TEST(LdltErrors, the_parallel_symmetry_check_names_the_first_failing_row) {
+  const Csr lap = gen::from_spec("lap3d7:30x30x30");
+  ASSERT_GE(lap.nnz(), 1 << 16);
+  auto message = [](const Csr& a) {
+    SparseLDLT f(cpu_options());
+    try {
+      f.analyze(a.view());
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::invalid_input);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto entry = [&](const Csr& a, int32_t i, int32_t j) {
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (a.colind[p] == j) return p;
+    return -1;
+  };
+  Csr values = lap;
+  ASSERT_GE(entry(values, 20001, 20002), 0);
+  ASSERT_GE(entry(values, 9001, 9000), 0);
+  values.values[entry(values, 20001, 20002)] += 1.0;
+  values.values[entry(values, 9001, 9000)] += 1.0;
+  EXPECT_NE(message(values).find("A(9000, 9001)"), std::string::npos) << message(values);
+  // Row 15000 loses its entry (15000, 14100) (set aside by rebuilding the row without it):
+  // column 14100's pattern differs from row 14100's first.
+  ASSERT_GE(entry(lap, 15000, 14100), 0);
+  std::vector<Triplet<int32_t, double>> t;
+  for (int32_t i = 0; i < lap.nrows; ++i)
+    for (int32_t p = lap.rowptr[i]; p < lap.rowptr[i + 1]; ++p)
+      if (!(i == 15000 && lap.colind[p] == 14100)) t.push_back({i, lap.colind[p], lap.values[p]});
+  const Csr pattern = csr_from_triplets<int32_t, double>(lap.nrows, lap.ncols, t);
+  EXPECT_NE(message(pattern).find("pattern of row 14100 "), std::string::npos) << message(pattern);
+}
+
+// Every SPD matrix has |a_ij| <= sqrt(a_ii a_jj): its MC64 scaling is the diagonal's own
+// (1 / sqrt(a_ii), the identity matched); a KKT matrix's zero block needs the matching.
+TEST(LdltScaling, an_spd_matrix_takes_the_diagonal_scaling) {
+  const Csr a = gen::from_spec("elast3d:5x4x4");
+  SparseLDLT f(cpu_options());
+  f.analyze(a.view());
+  const Schedule& s = f.schedule();
+  ASSERT_TRUE(s.scaled);
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (a.colind[p] == i) EXPECT_DOUBLE_EQ(s.row_scale[i], 1.0 / std::sqrt(a.values[p]));
+  const Csr kkt = gen::from_spec("kkt:300:60");
+  SparseLDLT g(cpu_options());
+  g.analyze(kkt.view());
+  ASSERT_TRUE(g.schedule().scaled);
+  for (int32_t i = 0; i < kkt.nrows; ++i) {
+    const double si = g.schedule().row_scale[i];
+    ASSERT_TRUE(std::isfinite(si) && si > 0.0) << i;  // the zero block's rows too
+  }
+  ASSERT_EQ(g.factor(kkt.view()).status, Status::ok);
+  std::vector<double> b(static_cast<size_t>(kkt.nrows), 1.0), x(b.size());
+  ASSERT_EQ(g.solve(b.data(), x.data()).status, Status::ok);
+  EXPECT_LE(backward_error(kkt.view(), x.data(), b.data()), 1e-14);
+}
+
 TEST(LdltErrors, asymmetric_values_trusted_by_the_caller_are_still_solved_right) {
   // The caller vouches for symmetry and is wrong: the LDL^T factors (A + A^T) / 2, whose
   // solution misses A's backward-error tolerance, and the LU solves A itself.
