@@ -66,6 +66,14 @@ struct PivotRule {
   }
 };
 
+// The same rule: the same decisions on the same numbers (a factorization's launches may be
+// replayed for it, cuda/common/graph_capture.hpp).
+inline bool operator==(const PivotRule& a, const PivotRule& b) {
+  return a.policy == b.policy && a.threshold == b.threshold && a.zero_pivot == b.zero_pivot &&
+         a.perturbation == b.perturbation && a.diagonal_shift == b.diagonal_shift;
+}
+inline bool operator!=(const PivotRule& a, const PivotRule& b) { return !(a == b); }
+
 struct NumericStats {
   // ok, or numerically_singular: a tiny pivot under PivotPolicy::report, or a column
   // whose entries overflowed to Inf/NaN during the elimination (under either policy,

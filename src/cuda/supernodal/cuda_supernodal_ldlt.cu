@@ -22,6 +22,7 @@
 #include "cuda/common/device_memory.hpp"
 #include "cuda/common/device_solve.hpp"
 #include "cuda/common/factor_kernels.cuh"
+#include "cuda/common/graph_capture.hpp"
 #include "cuda/common/gather_kernels.cuh"
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/engine/engine_context.hpp"
@@ -273,7 +274,7 @@ SupernodalPlan panel_maps(const LdltPlan& plan) {
 class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
  public:
   SupernodalLdltRecipe(EngineContext& ctx, const Schedule& s, const Options& o, LdltPlan p)
-      : c(ctx), s_(s), plan(std::move(p)) {
+      : c(ctx), s_(s), plan(std::move(p)), replay(o.cuda.level_graph) {
     panels = std::make_unique<DevicePanels>(s, panel_maps(plan), c.input_values(), c.mem, *c.staging,
                                             /*with_factor=*/false);
     args.sn = panels->args();
@@ -326,6 +327,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     float ms = factor_once(rule);
     for (int round = 1; unpivoted && panels->unstable_panel(); ++round) {
       ++pivot_fallbacks;
+      replay.invalidate();  // the pivoting of some supernode changes what is launched
       if (round == kLdltUnpivotedRounds) {
         std::fill(pivoted.begin(), pivoted.end(), int8_t{1});
         unpivoted = false;
@@ -343,15 +345,23 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
     return out;
   }
 
-  // One attempt: the scatter and the levels, timed, then the state read back.
-  float factor_once(const PivotRule& rule) {
-    events.record(0, c.stream);
+  // The scatter and the levels.
+  void enqueue_factor(const PivotRule& rule) {
     panels->enqueue_scatter(rule, c.stream);
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
     for (const LdltPlan::Level& lv : plan.levels) {
       for (const int part : {1, 0, 3, 2}) enqueue_part(lv, part);  // the wide ones beside the batched kernels
       lanes->join();
     }
+  }
+
+  // One attempt: the scatter and the levels, timed, then the state read back; replayed as a
+  // CUDA graph when refactoring (CudaTuning::level_graph; the lanes' streams fork and join
+  // inside it): a refactorization is hundreds of launches - kernels, cuBLAS and cuSOLVER
+  // calls, most of them small - whose host cost dominated the small matrices.
+  float factor_once(const PivotRule& rule) {
+    events.record(0, c.stream);
+    replay.run(c.stream, rule, [&](cudaStream_t) { enqueue_factor(rule); });
     events.record(1, c.stream);
     panels->enqueue_state_download(c.stream);
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
@@ -431,6 +441,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   std::vector<int8_t> pivoted;
   bool unpivoted = false;
   StreamEvents<2> events;
+  ReplayedLaunches<PivotRule> replay;
 };
 
 namespace {
