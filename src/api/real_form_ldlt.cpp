@@ -39,9 +39,7 @@ class RealFormLdlt final : public BasicNumericEngine<Complex> {
     if (r.bad_entry >= 0) r.bad_entry = form_.complex_entry(r.bad_entry);
     r.stats.pivot_column = column_of_a(r.stats.pivot_column);
     r.stats.first_perturbed = column_of_a(r.stats.first_perturbed);
-    // K counts each complex pivot's two real ones.
-    r.stats.perturbed_pivots = (r.stats.perturbed_pivots + 1) / 2;
-    return r;
+    return r;  // perturbed_pivots and pivot_value stay K's (real pivots)
   }
 
   EngineSolveResult solve(const Complex* b, Complex* x, bool, int32_t max_steps, const RefineTarget& target) override {

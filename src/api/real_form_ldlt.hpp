@@ -9,7 +9,8 @@
 // K costs twice the flops and the memory of complex arithmetic on A's factor (a complex
 // multiply-add is 8 real flops, a 2 x 2 block's 16), and buys the real engine whole: its
 // kernels, pivot rule and tuning, tested once. The backward errors it reports are K's
-// componentwise ones (each real and imaginary component against its own scale).
+// componentwise ones (each real and imaginary component against its own scale), and so are
+// the perturbed pivots it counts and a failing pivot's value (a failing column is A's).
 #include <cstdint>
 #include <memory>
 #include <string>
