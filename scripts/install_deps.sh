@@ -3,12 +3,13 @@
 # MUMPS, SuperLU, SuiteSparse; METIS; GoogleTest; the PETSc examples package whose
 # test-harness tools and tutorials the tests use; OpenBLAS with pthreads, which Debian's
 # alternatives then make libblas.so.3 and liblapack.so.3, so that CHOLMOD and MUMPS in
-# gpuglu_ldlt_bench can use every core). Skips apt when all are present.
+# gpuglu_ldlt_bench can use every core; python3-petsc4py, which tests/petsc4py and
+# examples/petsc4py use). Skips apt when all are present.
 # The CUDA toolkit is not a Debian package here: /usr/local/cuda is used when present.
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config python3 git
-  petsc-dev libpetsc-real3.18-dev libpetsc3.18-dev-examples
+  petsc-dev libpetsc-real3.18-dev libpetsc3.18-dev-examples python3-petsc4py
   openmpi-bin libopenmpi-dev
   libsuitesparse-dev libmetis-dev libsuperlu-dev libhypre-dev libmumps-dev
   libgtest-dev
