@@ -240,7 +240,11 @@ std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Op
   return std::move(order.q);
 }
 
-SymmetricInput full_storage(const SymmetricInput& a, const double* full_values) {
+SymmetricInput full_storage(SymmetricInput a, const double* full_values) {
+  if (a.stored == StoredTriangle::full) {  // already its own full pattern: only the values change
+    a.values = full_values;
+    return a;
+  }
   SymmetricInput f;
   f.n = a.n;
   f.colptr = a.colptr;

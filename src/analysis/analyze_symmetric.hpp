@@ -23,7 +23,8 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options
 std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Options& options);
 
 // a as a full-storage input over its full pattern, with values full_values in that
-// pattern's CSR order (which outlive the result).
-SymmetricInput full_storage(const SymmetricInput& a, const double* full_values);
+// pattern's CSR order (which outlive the result). A full-storage a is its own full
+// pattern: it is returned with the values replaced (moved in, no copy).
+SymmetricInput full_storage(SymmetricInput a, const double* full_values);
 
 }  // namespace gpuglu::analysis

@@ -56,13 +56,16 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
       out.entry_col[static_cast<size_t>(p)] = c;
     }
   }
-  for (I p = first_bad < out.n ? a.rowptr[first_bad] : 0; first_bad < out.n && p < a.rowptr[first_bad + 1]; ++p) {
-    const int32_t i = first_bad, c = static_cast<int32_t>(a.colind[p]);
-    if (outside(i, c))
-      throw Error(Status::invalid_input, "entry " + entry_name(i, c) + " lies outside the stored " +
-                                             (stored == StoredTriangle::lower ? "lower" : "upper") + " triangle");
-    if (!std::isfinite(a.values[p]))
-      throw Error(Status::nan_or_inf, "entry " + entry_name(i, c) + " is " + std::to_string(a.values[p]));
+  if (first_bad < out.n) {
+    const int32_t i = first_bad;
+    for (I p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+      const int32_t c = static_cast<int32_t>(a.colind[p]);
+      if (outside(i, c))
+        throw Error(Status::invalid_input, "entry " + entry_name(i, c) + " lies outside the stored " +
+                                               (stored == StoredTriangle::lower ? "lower" : "upper") + " triangle");
+      if (!std::isfinite(a.values[p]))
+        throw Error(Status::nan_or_inf, "entry " + entry_name(i, c) + " is " + std::to_string(a.values[p]));
+    }
   }
   std::vector<int32_t> full_rowptr(static_cast<size_t>(out.n) + 1, 0);
   if (stored != StoredTriangle::full) {

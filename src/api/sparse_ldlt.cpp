@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "analysis/analyze_symmetric.hpp"
 #include "analysis/pipeline_steps.hpp"
@@ -59,29 +60,20 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     std::vector<double> magnitudes;
     analysis::SymmetricInput in =
         analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>);
-    // Full storage is its own full pattern: the source map is the identity (kept empty) and
-    // the analysis reads the input as it is, with the gathered values (no copy of either).
-    const bool full = in.stored == StoredTriangle::full;
-    if (!full) source = in.source;
+    // Full storage is its own full pattern: the source map is the identity (kept empty), and
+    // full_storage() hands the input on with the gathered values (no copy of either).
+    if (in.stored != StoredTriangle::full) source = in.source;
     full_rowptr32 = in.colptr;
     full_colind = in.rowind;
     full_values.resize(in.rowind.size());
-    auto analyze_full = [&](const double* values) {
-      if (!full) return analysis::analyze_symmetric_input(analysis::full_storage(in, values), o, given);
-      in.values = values;
-      return analysis::analyze_symmetric_input(in, o, given);
-    };
     if constexpr (is_complex_v<Scalar>) {
       if (check_symmetry) api::check_complex_symmetry(in, a.values, hermitian);
-      if (hermitian && !full) mirrored = api::mirrored_entries(in);
-      gather_full_values(a.values);
-      std::vector<double> full_magnitudes(full_values.size());
-      for (size_t e = 0; e < full_values.size(); ++e) full_magnitudes[e] = std::abs(full_values[e]);
-      return analyze_full(full_magnitudes.data());
-    } else {
-      gather_full_values(a.values);
-      return analyze_full(full_values.data());
+      if (hermitian && !source.empty()) mirrored = api::mirrored_entries(in);
     }
+    gather_full_values(a.values);
+    std::vector<double> full_magnitudes;
+    const double* values = analysis_values(full_magnitudes);
+    return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
   warm_up.wait();
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
@@ -116,6 +108,18 @@ void BasicSparseLDLT<Scalar>::Impl::gather_full_values(const Scalar* values) {
   }
   if constexpr (is_complex_v<Scalar>)
     values_real = std::all_of(full_values.begin(), full_values.end(), [](const Scalar& v) { return v.imag() == 0.0; });
+}
+
+template <class Scalar>
+const double* BasicSparseLDLT<Scalar>::Impl::analysis_values(std::vector<double>& magnitudes) const {
+  if constexpr (is_complex_v<Scalar>) {
+    magnitudes.resize(full_values.size());
+    for (size_t e = 0; e < full_values.size(); ++e) magnitudes[e] = magnitude(full_values[e]);
+    return magnitudes.data();
+  } else {
+    (void)magnitudes;
+    return full_values.data();
+  }
 }
 
 template <class Scalar>

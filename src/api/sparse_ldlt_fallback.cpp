@@ -37,21 +37,11 @@ bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   Options o = api::analysis_options<Scalar>(this->options);
   o.ldlt_engine = LuEngine::column;
   if (spd) o.scaling = false;
-  // The analysis reads a real A's values, a complex A's magnitudes (as analyze() does).
   std::vector<double> magnitudes;
-  const double* values = nullptr;
-  if constexpr (is_complex_v<Scalar>) {
-    magnitudes.resize(full_values.size());
-    for (size_t e = 0; e < full_values.size(); ++e) magnitudes[e] = magnitude(full_values[e]);
-    values = magnitudes.data();
-  } else {
-    values = full_values.data();
-  }
   const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),
-                                      values};
+                                      analysis_values(magnitudes)};
   this->schedule = analysis::guarded(full.nrows, [&] {
-    const analysis::SymmetricInput in = analysis::check_symmetric_input(full, StoredTriangle::full, false);
-    return analysis::analyze_symmetric_input(analysis::full_storage(in, values), o,
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(full, StoredTriangle::full, false), o,
                                              given_perm.empty() ? nullptr : given_perm.data());
   });
   ++this->analysis_count;

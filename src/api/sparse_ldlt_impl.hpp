@@ -51,6 +51,9 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   void analyze(const CsrView<I, Scalar>& a, StoredTriangle stored, const int32_t* given, bool check_symmetry, bool spd,
                Symmetry symmetry);
   void gather_full_values(const Scalar* values);
+  // What the analysis reads of full_values: the values themselves (real), or their
+  // magnitudes (complex), written into magnitudes.
+  const double* analysis_values(std::vector<double>& magnitudes) const;
   const FactorStats& refactor(const Scalar* values) override;
   int32_t factor_once(const PivotRule& rule) override;  // the LDL^T on the engine
   void factor_incomplete();

@@ -72,7 +72,6 @@ inline bool operator==(const PivotRule& a, const PivotRule& b) {
   return a.policy == b.policy && a.threshold == b.threshold && a.zero_pivot == b.zero_pivot &&
          a.perturbation == b.perturbation && a.diagonal_shift == b.diagonal_shift;
 }
-inline bool operator!=(const PivotRule& a, const PivotRule& b) { return !(a == b); }
 
 struct NumericStats {
   // ok, or numerically_singular: a tiny pivot under PivotPolicy::report, or a column

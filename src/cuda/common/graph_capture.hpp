@@ -95,7 +95,6 @@ class ReplayedLaunches {
     graph_.reset();
     seen_ = false;
   }
-  bool replaying() const noexcept { return graph_.captured(); }
 
  private:
   bool enabled_;
