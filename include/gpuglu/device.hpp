@@ -3,6 +3,7 @@
 // reports no device with the reason "built without CUDA".
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpuglu {
 
@@ -38,5 +39,43 @@ void prepare_device(int32_t ordinal) noexcept;
 // The node-local MPI rank from the launcher's environment (Open MPI, MPICH, Slurm, PMIx);
 // 0 outside MPI.
 int32_t local_rank_from_environment() noexcept;
+// The number of node-local ranks from the same launchers; 0 when none says (outside MPI).
+int32_t local_size_from_environment() noexcept;
+
+// The devices a process places its factors on (issue 30). With at least as many node-local
+// ranks as devices, rank r has device r % count alone, so ranks share the GPUs round-robin as
+// query_device(-1, r) maps them. With fewer ranks than devices, rank r has every device d with
+// d % local_size == r: a single process has all of them, two ranks on four GPUs two each, and
+// no two ranks share one. local_size <= 0 (unknown): a process that knows no rank either
+// (local_rank 0) is alone and has all the devices; one with a rank > 0 keeps r % count.
+// Empty when count <= 0.
+std::vector<int32_t> devices_of_rank(int32_t device_count, int32_t local_rank, int32_t local_size);
+
+// A factor's claim on one device, held while its engine lives there, so that the factors one
+// process makes (bjacobi's and asm's local blocks, fieldsplit's blocks, a GAMG coarse solve
+// beside them) spread over the process's devices (devices_of_rank of this process's
+// environment) instead of piling onto the first: a new claim takes the device with the fewest
+// live claims, the lowest ordinal among equals. An ordinal requested (>= 0, Options::device)
+// is claimed as asked. ordinal() is -1 where no device is visible (query_device then says why).
+class DeviceClaim {
+ public:
+  DeviceClaim() = default;
+  explicit DeviceClaim(int32_t requested);
+  ~DeviceClaim() { release(); }
+  DeviceClaim(DeviceClaim&& other) noexcept : ordinal_(other.ordinal_), held_(other.held_) { other.held_ = false; }
+  DeviceClaim& operator=(DeviceClaim&& other) noexcept;
+  DeviceClaim(const DeviceClaim&) = delete;
+  DeviceClaim& operator=(const DeviceClaim&) = delete;
+  int32_t ordinal() const noexcept { return ordinal_; }
+  void release() noexcept;
+
+ private:
+  int32_t ordinal_ = -1;
+  bool held_ = false;
+};
+
+// The device the next DeviceClaim(requested) would take, claiming nothing: what the analysis
+// reads the device's facts from and warms up while it runs.
+int32_t next_device(int32_t requested) noexcept;
 
 }  // namespace gpuglu

@@ -1,6 +1,7 @@
 #include "api/engine_choice.hpp"
 
 #include <type_traits>
+#include <utility>
 
 #include "core/automatic_options.hpp"
 
@@ -37,7 +38,7 @@ Options analysis_options(const Options& o) {
   const bool undecided =
       o.lu_engine == LuEngine::automatic || o.ldlt_engine == LuEngine::automatic || o.modes.total_warps == 0;
   if (gpu_may_factor(o) && undecided) {
-    const DeviceInfo device = query_device(o.device, local_rank_from_environment());
+    const DeviceInfo device = query_device(next_device(o.device), local_rank_from_environment());
     facts.device_usable = device.usable;
     facts.device_warps = device.total_warps();
   }
@@ -53,12 +54,17 @@ Options ldlt_analysis_options(const Options& o) {
 }
 
 template <class Scalar>
-Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device) {
+Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim) {
+  claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
   if (o.backend == Backend::automatic && !large) return Backend::cpu;
-  device = query_device(o.device, local_rank_from_environment());
-  if (device.usable) return Backend::cuda;
+  DeviceClaim mine(o.device);
+  device = query_device(mine.ordinal(), local_rank_from_environment());
+  if (device.usable) {
+    claim = std::move(mine);
+    return Backend::cuda;
+  }
   if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
   return Backend::cpu;
 }
@@ -67,7 +73,7 @@ DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip) {
   if (skip || !gpu_may_factor(o)) return;
   // The query too: the first one starts the CUDA runtime, which is most of the cost.
   done_ = std::async(std::launch::async, [requested = o.device, rank = local_rank_from_environment()] {
-    const DeviceInfo device = query_device(requested, rank);
+    const DeviceInfo device = query_device(next_device(requested), rank);
     if (device.usable) prepare_device(device.ordinal);
   });
 }
@@ -121,7 +127,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 template void check_backend_request<double>(const Options&);
 template Options analysis_options<double>(const Options&);
 template Options ldlt_analysis_options<double>(const Options&);
-template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&);
+template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
@@ -129,7 +135,7 @@ template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, 
 template void check_backend_request<Complex>(const Options&);
 template Options analysis_options<Complex>(const Options&);
 template Options ldlt_analysis_options<Complex>(const Options&);
-template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&);
+template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const Complex*,

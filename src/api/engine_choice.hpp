@@ -33,9 +33,11 @@ Options ldlt_analysis_options(const Options& o);
 
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
 // factor is large enough for it to win (Options::auto_gpu_min_factor_nnz), and never for
-// complex scalars. Fills device.
+// complex scalars. Fills device, and claim with the factor's claim on it (DeviceClaim: the
+// process's least-claimed device unless Options::device names one); claim is released first,
+// and stays empty for the CPU.
 template <class Scalar>
-Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device);
+Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim);
 
 // Whether the engine of s on backend reads F entry by entry, which a supernodal schedule
 // leaves out until spell_out_factor: the GPU supernodal engine's solves through F

@@ -24,6 +24,7 @@ BasicSparseSolver<Scalar>::Core::Core(const Options& o)
 template <class Scalar>
 void BasicSparseSolver<Scalar>::Core::discard_shared() {
   engine.reset();  // first: its device memory may be what the next engine needs
+  device_claim.release();
   fallback_reason.clear();
   analyzed = false;
   factored = false;

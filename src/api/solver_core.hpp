@@ -31,6 +31,7 @@ struct BasicSparseSolver<Scalar>::Core {
   detail::AnalyzedPattern pattern;  // A as the caller stores it (factor()'s pattern check)
   std::unique_ptr<BasicNumericEngine<Scalar>> engine;  // executes `schedule`
   DeviceInfo device;
+  DeviceClaim device_claim;  // the engine's device, counted while the engine lives
   std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
   FactorStats fstats;
   SolveStats sstats;

@@ -4,6 +4,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/complex_symmetry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ilu_shift.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_rank.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_solver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/solver_core.cpp
   ${CMAKE_CURRENT_LIST_DIR}/solver_device.cpp

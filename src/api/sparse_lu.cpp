@@ -42,7 +42,7 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   this->schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
   warm_up.wait();
   accept_normwise = false;
-  this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device);
+  this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
   if (this->backend == Backend::cpu) {
     // The automatic backend may leave a small factor on the CPU: the engine is then the one
     // `automatic` picks there (the same resolver; docs/performance.md measures why), and
@@ -76,6 +76,7 @@ void BasicSparseLU<Scalar>::Impl::attach_engine() {
     spell_out_factor(this->schedule, this->options.num_threads);
   this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device, &this->backend,
                                           &this->fallback_reason);
+  if (this->backend == Backend::cpu) this->device_claim.release();  // the GPU could not hold it
 }
 
 // A new schedule for the same pattern (a recovery). The backend stays the one analyze()

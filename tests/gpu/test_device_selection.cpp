@@ -2,7 +2,8 @@
 // devices CUDA shows them (CUDA_VISIBLE_DEVICES applied by the runtime), by node-local rank;
 // and the factors of a SparseLU live on the device it reports: its device memory is taken
 // from that device and from no other. On a one-GPU machine every rank maps to device 0, which
-// is what is checked there; with several GPUs each rank's own. Skipped without a usable GPU.
+// is what is checked there; with several GPUs each rank's own. A process with several
+// devices spreads its factors over them (DeviceClaim). Skipped without a usable GPU.
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,58 @@ TEST(DeviceSelection, a_ranks_factor_lives_on_its_device) {
     setenv("OMPI_COMM_WORLD_LOCAL_RANK", saved_value.c_str(), 1);
   else
     unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+}
+
+// One process (no launcher: every device is its own) making several factors, as bjacobi's
+// local blocks or fieldsplit's do: they spread over the devices, one each before any
+// device holds two; each factor's memory is on its own device; work interleaved between
+// them (the current device switching under them) stays right; a factor destroyed frees its
+// device for the next one.
+TEST(DeviceSelection, a_process_spreads_its_factors_over_its_devices) {
+  GPUGLU_REQUIRE_GPU();
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALRANKID",
+                           "MPI_LOCALNRANKS", "SLURM_LOCALID", "SLURM_TASKS_PER_NODE", "PMIX_LOCAL_RANK",
+                           "PMIX_LOCAL_SIZE"})
+    if (std::getenv(name)) GTEST_SKIP() << "runs outside an MPI launcher (" << name << " is set)";
+  const int32_t count = query_device().device_count;
+  const int32_t factors = 2 * count;
+  std::vector<CsrMatrix<int32_t, double>> a;
+  for (int32_t f = 0; f < factors; ++f) a.push_back(gen::from_spec("lap3d7:" + std::to_string(24 + f) + "^3"));
+  std::vector<std::unique_ptr<SparseLU>> lu;
+  std::vector<int32_t> on(static_cast<size_t>(count), 0);
+  for (int32_t f = 0; f < factors; ++f) {
+    lu.push_back(std::make_unique<SparseLU>(default_cuda_options()));
+    lu.back()->analyze(a[f].view());
+    ASSERT_EQ(lu.back()->factor(a[f].view()).status, Status::ok);
+    const int32_t d = lu.back()->device_info().ordinal;
+    ASSERT_GE(d, 0);
+    ASSERT_LT(d, count);
+    EXPECT_EQ(d, f % count) << "factor " << f << ": the least-claimed device, lowest first";
+    ++on[static_cast<size_t>(d)];
+  }
+  for (int32_t d = 0; d < count; ++d) EXPECT_EQ(on[static_cast<size_t>(d)], 2) << "device " << d;
+  for (int round = 0; round < 2; ++round)
+    for (int32_t f = factors - 1; f >= 0; --f) {  // refactor and solve, alternating devices
+      std::vector<double> xtrue(static_cast<size_t>(a[f].nrows)), b(xtrue.size()), x(xtrue.size());
+      for (size_t i = 0; i < xtrue.size(); ++i) xtrue[i] = 1.0 + static_cast<double>(i % 7) + round;
+      spmv(a[f].view(), xtrue.data(), b.data());
+      ASSERT_EQ(lu[f]->factor(a[f].view()).status, Status::ok);
+      lu[f]->solve(b.data(), x.data());
+      EXPECT_LT(relative_residual(a[f].view(), x.data(), b.data()), 1e-12) << "factor " << f;
+    }
+  if (count > 1) {
+    lu[1].reset();  // device 1 now holds one factor fewer than the others
+    SparseLU next(default_cuda_options());
+    next.analyze(a[1].view());
+    ASSERT_EQ(next.factor(a[1].view()).status, Status::ok);
+    EXPECT_EQ(next.device_info().ordinal, 1);
+  }
+  Options pinned = default_cuda_options();  // an ordinal asked for is what a factor gets
+  pinned.device = count - 1;
+  SparseLU asked(pinned);
+  asked.analyze(a[0].view());
+  ASSERT_EQ(asked.factor(a[0].view()).status, Status::ok);
+  EXPECT_EQ(asked.device_info().ordinal, count - 1);
 }
 
 }  // namespace
