@@ -5,6 +5,7 @@
 // levels and their kernel modes, the value map and the update lists.
 #include <complex>
 #include <cstdint>
+#include <vector>
 
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
@@ -25,6 +26,20 @@ Schedule analyze(const CsrView<int64_t, double>& a, const Options& options,
                  const int32_t* given_perm = nullptr);
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options,
                  const int32_t* given_perm = nullptr);
+
+// The supernodal LU with the unknowns `schur` (sorted, unique, in [0, n); A's numbering)
+// kept out of the factorization (Schedule::schur_size; PETSc's MatFactorSetSchurIS): the
+// matching, scaling and fill-reducing ordering are those of A11 (A without them), the Schur
+// unknowns come last in their order, matched to themselves and unscaled, and their columns
+// form the last supernode, which the engines update but never factor. options.lu_engine
+// automatic means supernodal here; given_perm (Ordering::given): a permutation of 0..n-1,
+// of which the order of A11's unknowns is kept. Empty `schur`: the supernodal analysis of A
+// with schur_size 0. Throws Error as analyze(), and invalid_input naming the first bad index,
+// unsupported for lu_engine column or ILU, structurally_singular when A11 is.
+Schedule analyze_schur(const CsrView<int64_t, double>& a, const std::vector<int32_t>& schur, const Options& options,
+                       const int32_t* given_perm = nullptr);
+Schedule analyze_schur(const CsrView<int32_t, double>& a, const std::vector<int32_t>& schur, const Options& options,
+                       const int32_t* given_perm = nullptr);
 
 // A supernodal LU schedule's F entry by entry (f_colptr, f_rowind, f_diag, the rows of L and U,
 // supernodes.f_pos), which analyze() leaves out: the supernodal engines factor and solve on

@@ -113,6 +113,15 @@ struct Schedule {
   // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
   // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
   int32_t symmetric_pairs = 0;
+  // Schur-complement mode (supernodal LU only; analyze_schur in gpuglu/analysis.hpp): the
+  // last schur_size rows and columns of C are the Schur unknowns, in the caller's order, with
+  // row_perm == col_perm and scales 1 on them, so that the trailing block of C after the
+  // other unknowns are eliminated is the caller's S = A22 - A21 A11^{-1} A12, only permuted.
+  // They form the last supernode, alone in the last level: the engines push every update
+  // into it and never factor it, so its L panel ends up holding S. 0: a full factorization.
+  int32_t schur_size = 0;
+  // That supernode, or -1 without a Schur block.
+  int32_t schur_supernode() const noexcept { return schur_size > 0 ? supernodes.count - 1 : -1; }
 
   Supernodes supernodes;
 

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "analysis/factor_rows.hpp"
 #include "analysis/ilu_pattern.hpp"
@@ -12,6 +14,7 @@
 #include "analysis/ordering.hpp"
 #include "analysis/partial_pivoting.hpp"
 #include "analysis/pipeline_steps.hpp"
+#include "analysis/schur_ordering.hpp"
 #include "analysis/supernodal_factor.hpp"
 #include "analysis/supernodal_symbolic.hpp"
 #include "analysis/symbolic.hpp"
@@ -53,10 +56,8 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
 
 // The supernodal engine's schedule: CHOLMOD's supernodes of C + C^T on the ordering (which
 // it postorders), the counts and the value map into the panels; F is not spelled out.
-void build_supernodal(Schedule& s, const analysis::InputPattern& a, const analysis::SymmetricGraph& g,
-                      const std::vector<int32_t>& q, const std::vector<int32_t>& row_of_col, int threads,
-                      Stopwatch& clock) {
-  analysis::SupernodalPattern sp = analysis::supernodal_symbolic(g, q, threads);
+void build_supernodal(Schedule& s, const analysis::InputPattern& a, analysis::SupernodalPattern&& sp,
+                      const std::vector<int32_t>& row_of_col, int threads, Stopwatch& clock) {
   set_permutations(s, row_of_col, sp.q);
   s.kind = FactorKind::supernodal_lu;
   s.supernodes = std::move(sp.supernodes);
@@ -107,13 +108,82 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     work.graph = &g;
     const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
     s.times.ordering_ms = clock.lap_ms();
-    build_supernodal(s, a, g, q, m.row_of_col, options.num_threads, clock);
+    build_supernodal(s, a, analysis::supernodal_symbolic(g, q, options.num_threads), m.row_of_col,
+                     options.num_threads, clock);
     return s;
   }
   const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
   set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
   build_factor_and_levels(s, a, b, q, options, clock);
+  return s;
+}
+
+// The supernodal LU with `schur` kept out (analysis/schur_ordering.hpp): A11's matching,
+// scaling and ordering, I last and dense in CHOLMOD's graph, its columns one supernode.
+template <class I>
+Schedule analyze_schur_impl(const CsrView<I, double>& input, const std::vector<int32_t>& schur,
+                            const Options& requested, const int32_t* given_perm) {
+  Stopwatch clock;
+  Options options = requested;
+  if (options.ilu_levels >= 0)
+    throw Error(Status::unsupported, "Schur complements need a complete LU, not ILU(k) (ilu_levels >= 0)");
+  if (options.lu_engine == LuEngine::column)
+    throw Error(Status::unsupported,
+                "Schur complements are computed by the supernodal LU only: lu_engine column cannot keep them "
+                "(PETSc: -mat_gpuglu_lu_engine supernodal)");
+  const analysis::InputPattern a = analysis::check_input(input, options.matching);
+  analysis::check_schur_indices(schur, a.n);
+  const auto k = static_cast<int32_t>(schur.size());
+  const int32_t m = a.n - k;
+  options.ordering = analysis::resolve_ordering(options.ordering, m, /*tree_engine=*/true);
+  Schedule s;
+  s.n = a.n;
+  s.input_nnz = a.nnz();
+  s.ordering = options.ordering;
+  s.schur_size = k;
+  const analysis::SchurSplit split = analysis::split_schur(a.n, schur);
+  const analysis::ComplementBlock a11 = analysis::complement_block(a, split);
+  const analysis::ColumnPattern cols11 = analysis::columns_of(a11.pattern);
+  analysis::Matching m11;
+  try {
+    m11 = analysis::compute_matching(a11.pattern, cols11, options.matching, options.scaling);
+  } catch (const Error& e) {
+    if (e.status() != Status::structurally_singular) throw;
+    throw Error(e.status(), std::string("Schur complement: A11 (A without the ") + std::to_string(k) +
+                                " Schur rows and columns; its rows numbered 0.." + std::to_string(m - 1) +
+                                " in A's order) cannot be factored: " + e.what());
+  }
+  const analysis::Matching matching = analysis::lift_matching(m11, split, a.n);
+  s.matched = matching.matched;
+  s.scaled = matching.scaled;
+  s.scales_clamped = matching.scales_clamped;
+  s.row_scale = matching.row_scale;
+  s.col_scale = matching.col_scale;
+  s.times.matching_ms = clock.lap_ms();
+
+  // The ordering of A11's graph alone: the cache then finds it by that graph, never by A's.
+  const analysis::MatchedPattern b11 = analysis::matched_pattern(cols11, m, m11.row_of_col);
+  std::vector<int32_t> given11;
+  if (options.ordering == Ordering::given) given11 = analysis::restrict_given_ordering(given_perm, split);
+  const analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  std::vector<int32_t> q = analysis::schur_last(
+      analysis::fill_reducing_ordering(b11, options.ordering, given11.data(), work), split, schur);
+  s.times.ordering_ms = clock.lap_ms();
+
+  const analysis::ColumnPattern cols = analysis::columns_of(a);
+  const analysis::SymmetricGraph g = analysis::symmetric_graph(
+      analysis::with_dense_block(analysis::matched_pattern(cols, a.n, matching.row_of_col), schur),
+      options.num_threads);
+  analysis::SupernodalPattern sp = analysis::supernodal_symbolic(g, q, options.num_threads);
+  if (!analysis::schur_trails(sp.q, schur)) {
+    q = analysis::move_schur_last(sp.q, schur);
+    sp = analysis::supernodal_symbolic(g, q, options.num_threads, /*with_upper=*/true, /*postorder=*/false);
+    if (!analysis::schur_trails(sp.q, schur))
+      throw Error(Status::invalid_input, "internal: CHOLMOD did not keep the Schur unknowns last");
+  }
+  analysis::isolate_schur_supernode(sp.supernodes, k);
+  build_supernodal(s, a, std::move(sp), matching.row_of_col, options.num_threads, clock);
   return s;
 }
 
@@ -156,6 +226,16 @@ Schedule analyze(const CsrView<int64_t, double>& a, const Options& options, cons
 
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options, const int32_t* given_perm) {
   return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
+}
+
+Schedule analyze_schur(const CsrView<int64_t, double>& a, const std::vector<int32_t>& schur, const Options& options,
+                       const int32_t* given_perm) {
+  return guarded(a.nrows, [&] { return analyze_schur_impl(a, schur, options, given_perm); });
+}
+
+Schedule analyze_schur(const CsrView<int32_t, double>& a, const std::vector<int32_t>& schur, const Options& options,
+                       const int32_t* given_perm) {
+  return guarded(a.nrows, [&] { return analyze_schur_impl(a, schur, options, given_perm); });
 }
 
 Schedule analyze_with_partial_pivoting(const CsrView<int64_t, double>& a, const Options& options) {

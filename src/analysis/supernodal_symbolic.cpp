@@ -64,15 +64,18 @@ void fill_symmetrized_upper(const SymmetricGraph& g, int threads, CholmodSession
   ap[n] = colptr[n];
 }
 
-void build_levels(Supernodes& sn) {
+}  // namespace
+
+void build_supernode_levels(Supernodes& sn, int32_t alone_last) {
   std::vector<int32_t> level(static_cast<size_t>(sn.count), 0);
   int32_t levels = sn.count > 0 ? 1 : 0;
   // Postorder: every child precedes its parent, so one ascending pass settles the levels.
   for (int32_t s = 0; s < sn.count; ++s) {
     const int32_t p = sn.parent[s];
     if (p >= 0) level[p] = std::max(level[p], level[s] + 1);
-    levels = std::max(levels, level[s] + 1);
+    if (s != alone_last) levels = std::max(levels, level[s] + 1);
   }
+  if (alone_last >= 0) level[alone_last] = sn.count > 1 ? levels++ : 0;
   sn.level_ptr.assign(static_cast<size_t>(levels) + 1, 0);
   for (int32_t s = 0; s < sn.count; ++s) ++sn.level_ptr[level[s] + 1];
   for (int32_t l = 0; l < levels; ++l) sn.level_ptr[l + 1] += sn.level_ptr[l];
@@ -81,10 +84,8 @@ void build_levels(Supernodes& sn) {
   for (int32_t s = 0; s < sn.count; ++s) sn.level_nodes[next[level[s]]++] = s;
 }
 
-}  // namespace
-
 SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
-                                      bool with_upper) {
+                                      bool with_upper, bool postorder) {
   const int32_t n = g.n;
   SupernodalPattern out;
   Supernodes& sn = out.supernodes;
@@ -102,7 +103,7 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
   out.input_ms = clock.lap_ms();
   cm.c.nmethods = 1;
   cm.c.method[0].ordering = CHOLMOD_GIVEN;
-  cm.c.postorder = 1;
+  cm.c.postorder = postorder ? 1 : 0;
   cm.c.supernodal = CHOLMOD_SUPERNODAL;
   std::vector<SuiteSparse_long> perm(q.begin(), q.end());
   cm.l = cholmod_l_analyze_p(cm.a, perm.data(), nullptr, 0, &cm.c);
@@ -147,7 +148,7 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
   for (int32_t j = 0; j < n; ++j) exact += colcount[j];
   // Both triangles hold the amalgamation's zeros (the LU's; the LDL^T keeps one).
   sn.explicit_zeros = std::max<int64_t>(0, (with_upper ? 2 : 1) * (lower_entries - exact));
-  build_levels(sn);
+  build_supernode_levels(sn);
   out.panels_ms = clock.lap_ms();
   return out;
 }

@@ -20,8 +20,15 @@ struct SupernodalPattern {
 
 // Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old); g is the graph of B + B^T.
 // with_upper: the LU's U^T panels are laid out after the L panels; without (the LDL^T's),
-// every u_ptr is l_ptr[count] and the panels hold L only.
+// every u_ptr is l_ptr[count] and the panels hold L only. postorder false: q is kept as it
+// is (it must list every column after its descendants in the elimination tree; the Schur
+// analysis passes one whose trailing columns must stay last, schur_ordering.hpp).
 SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
-                                      bool with_upper = true);
+                                      bool with_upper = true, bool postorder = true);
+
+// sn.level_ptr and sn.level_nodes from sn.parent (supernodes.hpp's levels). alone_last >= 0:
+// that supernode (a root) gets a level of its own after every other one, whatever its
+// height: the Schur supernode, which the engines must reach only when all else is done.
+void build_supernode_levels(Supernodes& sn, int32_t alone_last = -1);
 
 }  // namespace gpuglu::analysis

@@ -77,6 +77,8 @@ void BasicSparseLU<Scalar>::Impl::recover_in_factor() {
 template <class Scalar>
 RecoveryReason BasicSparseLU<Scalar>::Impl::assess_factor() {
   if (this->fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
+  // A Schur factor solves no system with A, so there is no check solve to run.
+  if (schur_mode()) return RecoveryReason::none;
   const bool suspicious = this->fstats.growth > this->options.check_growth || this->schedule.scales_clamped > 0;
   if (this->fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
   this->fstats.check_backward_error = this->check_solve();
@@ -110,6 +112,8 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
     factor_with_schedule(PivotRule::from(this->options));
     if (accept()) return true;
   }
+  // A Schur factor keeps to the supernodal LU with I last: the rungs below change one or the other.
+  if (schur_mode()) return false;
   if (this->schedule.supernodal() && reanalyze_paired()) {
     reanalyzed = true;
     restart(reanalyzed);

@@ -11,6 +11,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schur_complement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
   ${CMAKE_CURRENT_LIST_DIR}/real_form.cpp

@@ -38,12 +38,14 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   discard();
   api::check_backend_request<Scalar>(this->options);
   analysis_options = api::analysis_options<Scalar>(this->options);
+  schur_active = schur_requested;
+  if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar>);  // while the CPU analyzes
-  this->schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
+  this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up.wait();
   accept_normwise = false;
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
-  if (this->backend == Backend::cpu) {
+  if (this->backend == Backend::cpu && !schur_mode()) {
     // The automatic backend may leave a small factor on the CPU: the engine is then the one
     // `automatic` picks there (the same resolver; docs/performance.md measures why), and
     // an analysis of a small factor costs little.
@@ -76,6 +78,7 @@ void BasicSparseLU<Scalar>::Impl::attach_engine() {
     spell_out_factor(this->schedule, this->options.num_threads);
   this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device, &this->backend,
                                           &this->fallback_reason);
+  fit_schur_engine();
   if (this->backend == Backend::cpu) this->device_claim.release();  // the GPU could not hold it
 }
 
@@ -109,8 +112,7 @@ CsrView<int32_t, Scalar> BasicSparseLU<Scalar>::Impl::analyzed_matrix() const {
 
 template <class Scalar>
 Schedule BasicSparseLU<Scalar>::Impl::analyze_values() {
-  return gpuglu::analyze(api::real_view(analyzed_matrix(), magnitudes), analysis_options,
-                         given_perm.empty() ? nullptr : given_perm.data());
+  return analyze_pattern(api::real_view(analyzed_matrix(), magnitudes), given_perm.empty() ? nullptr : given_perm.data());
 }
 
 template <class Scalar>

@@ -29,6 +29,21 @@ std::vector<LevelProfile> BasicNumericEngine<Scalar>::profile_levels(const Scala
   throw Error(Status::unsupported, "this numeric engine does not time its levels (profile_levels)");
 }
 
+template <class Scalar>
+void BasicNumericEngine<Scalar>::schur_block(Scalar*, int64_t) {
+  throw Error(Status::unsupported, "this numeric engine does not keep a Schur complement (schur_block)");
+}
+
+template <class Scalar>
+void BasicNumericEngine<Scalar>::schur_forward(Scalar*, bool) {
+  throw Error(Status::unsupported, "this numeric engine does not keep a Schur complement (schur_forward)");
+}
+
+template <class Scalar>
+void BasicNumericEngine<Scalar>::schur_backward(Scalar*, bool) {
+  throw Error(Status::unsupported, "this numeric engine does not keep a Schur complement (schur_backward)");
+}
+
 std::vector<char> hermitian_mirrored_entries(const Schedule& s, PatternRef pattern) {
   if (pattern.n != s.n || !pattern.rowptr)
     throw Error(Status::invalid_input, "Hermitian LDL^H: the engine needs A's full pattern");

@@ -71,6 +71,27 @@ class BasicNumericEngine {
     return false;
   }
 
+  // Schur-complement mode (Schedule::schur_size = k > 0; docs/design.md, "Schur complements"):
+  // factor() eliminates C's first n - k unknowns and leaves the trailing k x k block holding
+  // S_C = C22 - C21 C11^{-1} C12, which it never factors (no pivot test there: S is the
+  // caller's), and solve() is not defined. Everything here is in C's numbering (the schedule's
+  // permuted, scaled matrix); SparseLU applies the permutations and scalings around it, so
+  // an engine needs none of A's numbering. Host arrays; the defaults throw Error(unsupported)
+  // and an engine that overrides them says so in supports_schur(), which SparseLU asks before
+  // it gives the engine a Schur schedule.
+  virtual bool supports_schur() const noexcept { return false; }
+  // S_C after the last successful factor(): column-major k x k, leading dimension ld >= k.
+  virtual void schur_block(Scalar* s, int64_t ld);
+  // The sweeps that stop at the Schur block, in place on z (n entries; C's numbering, as
+  // solve_permuted's work vector). Forward: z = C's right-hand side on entry; on return its
+  // first n - k entries hold L11^{-1} z1 and its last k the reduced right-hand side
+  // z2 - C21 C11^{-1} z1 (transpose: U11^{-T} z1 and z2 - C12^T C11^{-T} z1, for C^T).
+  // Backward: z as the forward sweep left it, its last k entries replaced by the caller's
+  // solution x2 of the reduced system; on return the first n - k entries hold
+  // x1 = C11^{-1} (z1 - C12 x2) (transpose: C11^{-T} (z1 - C21^T x2)), the last k untouched.
+  virtual void schur_forward(Scalar* z, bool transpose);
+  virtual void schur_backward(Scalar* z, bool transpose);
+
   virtual Backend backend() const noexcept = 0;
   virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU
   virtual TrsvKernel trsv_kernel() const noexcept = 0;  // the kernel the solves run (the option on the CPU)

@@ -16,6 +16,7 @@
 #include "cpu/scatter.hpp"
 #include "cpu/supernodal_ldlt.hpp"
 #include "cpu/supernodal_numeric.hpp"
+#include "cpu/supernodal_schur.hpp"
 #include "cpu/supernodal_solve.hpp"
 #include "cpu/triangular_solve.hpp"
 
@@ -72,6 +73,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   }
 
   EngineSolveResult solve(const T* b, T* x, bool transpose, int32_t max_steps, const RefineTarget& target) override {
+    if (s_.schur_size > 0)
+      throw Error(Status::unsupported, "solve(): this factor leaves its Schur block unfactored; use the Schur sweeps");
     EngineSolveResult out;
     triangular_solves(b, x, transpose);
     if (max_steps == 0) return out;
@@ -112,6 +115,27 @@ class CpuEngine final : public BasicNumericEngine<T> {
     if (s_.kind != FactorKind::supernodal_ldlt) return false;
     out = reference::supernodal_ldlt_inertia(s_, panels_.data(), pivots());
     return true;
+  }
+  bool supports_schur() const noexcept override {
+    return std::is_same_v<T, double> && s_.kind == FactorKind::supernodal_lu;
+  }
+  void schur_block(T* s, int64_t ld) override {
+    if constexpr (std::is_same_v<T, double>)
+      reference::read_schur_block(s_, panels_.data(), s, ld);
+    else
+      BasicNumericEngine<T>::schur_block(s, ld);
+  }
+  void schur_forward(T* z, bool transpose) override {
+    if constexpr (std::is_same_v<T, double>)
+      reference::schur_forward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
+    else
+      BasicNumericEngine<T>::schur_forward(z, transpose);
+  }
+  void schur_backward(T* z, bool transpose) override {
+    if constexpr (std::is_same_v<T, double>)
+      reference::schur_backward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
+    else
+      BasicNumericEngine<T>::schur_backward(z, transpose);
   }
   Backend backend() const noexcept override { return Backend::cpu; }
   int64_t device_bytes() const noexcept override { return 0; }
@@ -186,9 +210,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
       if (s_.supernodal()) {
-        reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose,
-                                     rows_active_ ? SupernodeRowOrder{pivoted_.data(), row_order_.data()}
-                                                  : SupernodeRowOrder{});
+        reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose, panel_row_order());
         return;
       }
     }
@@ -222,6 +244,10 @@ class CpuEngine final : public BasicNumericEngine<T> {
   reference::RowPivoting row_pivoting() {
     if (row_order_.empty()) return {};
     return {pivoted_.data(), row_order_.data(), failed_.data()};
+  }
+  // The supernodal LU's row orders where its last factorization pivoted inside supernodes.
+  SupernodeRowOrder panel_row_order() const {
+    return rows_active_ ? SupernodeRowOrder{pivoted_.data(), row_order_.data()} : SupernodeRowOrder{};
   }
   reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
   std::vector<T> solve_work_;

@@ -158,9 +158,12 @@ NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRul
   const Supernodes& sn = s.supernodes;
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
+  const int32_t schur = s.schur_supernode();
   return factor_by_levels(
       sn, team,
       [&](int32_t node) {
+        // The Schur block only gathers its descendants' updates: S is the caller's to factor.
+        if (node == schur) return NodeOutcome{};
         const bool pivoted = pivoting.pivoted && pivoting.pivoted[node] != 0;
         NodeOutcome o = factor_panel(sn, node, panels, rule, pivoted, pivoting.order ? pivoting.order + sn.first[node] : nullptr);
         if (pivoting.failed) pivoting.failed[node] = o.failed ? 1 : 0;

@@ -25,6 +25,8 @@ struct RowPivoting {
 // Factors the panels in place (they hold C's values, scattered, the diagonal shift added),
 // level by level of the supernodal tree: each supernode's panel LU, then its Schur update
 // of its ancestors. threads: OpenMP threads over a level's supernodes (0: OpenMP's default).
+// A Schur schedule's last supernode (Schedule::schur_supernode) is left unfactored: it ends
+// up holding the Schur complement of C.
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads,
                                RowPivoting pivoting = {});
 

@@ -30,6 +30,13 @@ PanelView view(const Schedule& s, const double* panels, int32_t t) {
   return p;
 }
 
+// The supernodes the sweeps walk: all but a Schur schedule's last, which is never factored;
+// so a sweep stops at the Schur block (forward: its entries then hold the reduced right-hand
+// side) or starts with its entries as given (backward: the reduced system's solution).
+int32_t factored_supernodes(const Schedule& s) {
+  return s.schur_supernode() >= 0 ? s.supernodes.count - 1 : s.supernodes.count;
+}
+
 bool pivoted(const SupernodeRowOrder& rows, int32_t t) {
   return rows.order && (!rows.pivoted || rows.pivoted[t] != 0);
 }
@@ -52,7 +59,7 @@ void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vec
 // one's then put in its pivot order).
 void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x, SupernodeRowOrder rows) {
   std::vector<double> tmp;
-  for (int32_t t = 0; t < s.supernodes.count; ++t) {
+  for (int32_t t = 0; t < factored_supernodes(s); ++t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     if (pivoted(rows, t)) reorder(y, rows.order + p.first, p.ns, false, tmp);
@@ -70,7 +77,7 @@ void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double
 
 // Descending supernodes: the rows below a supernode's columns are final before it.
 void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) {
-  for (int32_t t = s.supernodes.count - 1; t >= 0; --t) {
+  for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     for (int32_t k = 0; k < p.ns; ++k) {
@@ -88,7 +95,7 @@ void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) 
 }
 
 void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, double* x) {
-  for (int32_t t = 0; t < s.supernodes.count; ++t) {
+  for (int32_t t = 0; t < factored_supernodes(s); ++t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     for (int32_t k = 0; k < p.ns; ++k) {
@@ -107,7 +114,7 @@ void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, d
 void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x,
                                            SupernodeRowOrder rows) {
   std::vector<double> tmp;
-  for (int32_t t = s.supernodes.count - 1; t >= 0; --t) {
+  for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     for (int32_t k = 0; k < p.ns; ++k) {

@@ -9,7 +9,9 @@
 namespace gpuglu::reference {
 
 // In place on the permuted, scaled vector x (n entries). rows: the supernodes' row orders
-// where they pivoted (core/supernode_pivoting.hpp), which the L sweeps follow.
+// where they pivoted (core/supernode_pivoting.hpp), which the L sweeps follow. A Schur
+// schedule's last supernode is not swept (cpu/supernodal_schur.hpp): the forward sweeps
+// leave the reduced right-hand side in its entries, the backward ones read them as given.
 void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x,
                                  SupernodeRowOrder rows = {});  // L x = x
 void supernodal_upper_solve(const Schedule& s, const double* panels, double* x);            // U x = x
