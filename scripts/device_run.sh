@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|first_solve]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|first_solve|multi_gpu]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -27,6 +27,10 @@
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
 #   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
+#   multi_gpu: issue 30 on a several-GPU machine: the device-selection and split-factor tests
+#   (GPUGLU_DEVICE_MULTI_GPU_TESTS, a ctest -R filter) plain and under compute-sanitizer
+#   memcheck, then scripts/multi_gpu_bench.py (bjacobi/asm LU subdomains on one GPU against
+#   all of them; GPUGLU_DEVICE_MULTI_GPU_ARGS: more of its arguments).
 #   devres: issue 15's device-resident operation with the CUDA PETSc 3.26.1, from the bundle
 #   .device-bundle-cuda-petsc (scripts/pack_devres_bundle.sh; used whenever devres is the only
 #   step, or GPUGLU_DEVICE_BUNDLE names it): its GPU tests (PETSc's copy counters on
@@ -387,6 +391,35 @@ if want e2e; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
   else
     echo "device_run.sh: no gpuglu_petsc_e2e_bench in $build_rel (configured without PETSc?)" | tee "$out/e2e.log"
+  fi
+fi
+
+if want multi_gpu; then
+  devices=$(nvidia-smi -L | wc -l)
+  filter=${GPUGLU_DEVICE_MULTI_GPU_TESTS:-DeviceSelection|SplitFactor}
+  (cd "$build" && ctest -R "$filter" --output-on-failure --timeout 600) > "$out/multi_gpu_tests.log" 2>&1 || status=1
+  grep -E "tests passed|Failed|Skipped|\*\*\*" "$out/multi_gpu_tests.log" | head -20
+  for exe in $(cd "$build" && ctest -R "$filter" --show-only=json-v1 | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    print(t["command"][0] + "@" + t["name"])' | sort -u); do
+    bin=${exe%@*} name=${exe#*@}
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" --gtest_filter="$name" > "$out/multi_gpu_memcheck.log" 2>&1
+    rc=$?
+    echo "memcheck $name: exit $rc, $(grep -m1 'ERROR SUMMARY' "$out/multi_gpu_memcheck.log")"
+    [[ $rc -eq 0 ]] || status=1
+  done
+  ex14=$build/bench/petsc_snes_ex14
+  if [[ -x $ex14 && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      python3 "$root/scripts/multi_gpu_bench.py" --ex14 "$ex14" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
+        --devices "$devices" --device-name "$(head -1 "$out/device.txt" | cut -d, -f1)" --out "$out/results.jsonl" \
+        ${GPUGLU_DEVICE_MULTI_GPU_ARGS:-}
+    ) 2>&1 | tee "$out/multi_gpu_bench.log" | tail -20
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
   fi
 fi
 

@@ -107,7 +107,7 @@ TEST(DeviceSelection, a_process_spreads_its_factors_over_its_devices) {
   const int32_t count = query_device().device_count;
   const int32_t factors = 2 * count;
   std::vector<CsrMatrix<int32_t, double>> a;
-  for (int32_t f = 0; f < factors; ++f) a.push_back(gen::from_spec("lap3d7:" + std::to_string(24 + f) + "^3"));
+  for (int32_t f = 0; f < factors; ++f) a.push_back(gen::from_spec("lap3d7:" + std::to_string(24 + f) + "x24x24"));
   std::vector<std::unique_ptr<SparseLU>> lu;
   std::vector<int32_t> on(static_cast<size_t>(count), 0);
   for (int32_t f = 0; f < factors; ++f) {

@@ -15,6 +15,11 @@
 //   LuSolves          the triangular solves through F           (trsv/lu_solves.hpp)
 //   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
 //                     on the panels, level by level               (panel_solves.hpp)
+// In Schur-complement mode (Schedule::schur_size > 0) the last level - the Schur supernode
+// alone - is never enqueued, so its panel keeps S_C; the sweeps that stop at it run on the
+// host (the CPU engine's, cpu/supernodal_schur.hpp) on a copy of the panels taken once per
+// factorization: PETSc's condensation and expansion, not the refactorization loop, are what
+// they serve, and they keep the GPU engine to one set of kernels.
 // as a recipe on the device-engine shell (engine/device_engine.hpp), which owns the device,
 // the stream, the memory, A's values on the device and the refinement.
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
@@ -37,6 +42,7 @@
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
 #include "core/supernode_pivoting.hpp"
+#include "cpu/supernodal_schur.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
@@ -87,6 +93,18 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
   StreamEvents<2> events;                     // around one attempt
 
+  // Schur-complement mode: the levels enqueued (all but the Schur supernode's), and the host
+  // copy of the panels (and of the pivoted supernodes' row orders) the sweeps read, current
+  // until the next factorization.
+  size_t factored_levels = 0;
+  const Schedule& schedule;
+  std::vector<double> host_panels;
+  std::vector<int32_t> host_order;
+  std::vector<int8_t> host_pivoted;
+  bool host_current = false;
+  SupernodeRowOrder host_rows();
+  void read_schur_block(double* s, int64_t ld);
+
  private:
   void enqueue_levels();
   // One attempt: the scatter, the levels and the gather F, timed, then the state read back.
@@ -98,7 +116,8 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
 };
 
 SupernodalRecipe::SupernodalRecipe(EngineContext& ctx, const Schedule& s, const Options& o, SupernodalPlan p)
-    : c(ctx), sn(s.supernodes), plan(std::move(p)) {
+    : c(ctx), sn(s.supernodes), plan(std::move(p)), schedule(s) {
+  factored_levels = plan.levels.size() - (s.schur_size > 0 && !plan.levels.empty() ? 1 : 0);
   row_pivoting = o.lu_supernode_pivoting && o.cuda.supernodal_panel_solve;
   pivoted.assign(static_cast<size_t>(sn.count), 0);
   panels = std::make_unique<DevicePanels>(s, plan, c.input_values(), c.mem, *c.staging,
@@ -116,8 +135,8 @@ SupernodalRecipe::SupernodalRecipe(EngineContext& ctx, const Schedule& s, const 
 // and their complements go to later ones (their ancestors), so the stream's order is all
 // the synchronization there is.
 void SupernodalRecipe::enqueue_levels() {
-  for (const SupernodalPlan::Level& lv : plan.levels)
-    for (int part = 0; part < 4; ++part) enqueue_level(lv, part);
+  for (size_t l = 0; l < factored_levels; ++l)
+    for (int part = 0; part < 4; ++part) enqueue_level(plan.levels[l], part);
 }
 
 // Part 0: the panel kernel's supernodes, 1: the blocked ones, 2: the direct complements,
@@ -217,6 +236,7 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
     panels->set_pivoted(searching ? pivoted : std::vector<uint8_t>(pivoted.size(), 0));
     active = searching;
   }
+  host_current = false;
   float ms = attempt(rule);
   EngineFactorResult out = panels->result();  // throws on a broken schedule
   // core/supernode_pivoting.hpp: the supernodes that failed search their diagonal blocks and the
@@ -235,6 +255,34 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
     GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
   }
   return out;
+}
+
+void SupernodalRecipe::read_schur_block(double* s, int64_t ld) {
+  const int32_t t = schedule.schur_supernode();
+  const int64_t k = schedule.schur_size;
+  // Its L panel is k x k with leading dimension k: no rows below the last supernode.
+  GPUGLU_CUDA_CHECK(cudaMemcpy2DAsync(s, static_cast<size_t>(ld) * sizeof(double), panels->args().panels + sn.l_ptr[t],
+                                      static_cast<size_t>(k) * sizeof(double), static_cast<size_t>(k) * sizeof(double),
+                                      static_cast<size_t>(k), cudaMemcpyDeviceToHost, c.stream));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+SupernodeRowOrder SupernodalRecipe::host_rows() {
+  if (!host_current) {
+    host_panels.resize(static_cast<size_t>(sn.values));
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(host_panels.data(), panels->args().panels, host_panels.size() * sizeof(double),
+                                      cudaMemcpyDeviceToHost, c.stream));
+    if (active) {
+      host_order.resize(static_cast<size_t>(c.n));
+      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(host_order.data(), panels->args().row_order, host_order.size() * sizeof(int32_t),
+                                        cudaMemcpyDeviceToHost, c.stream));
+      host_pivoted.assign(pivoted.begin(), pivoted.end());
+    }
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    host_current = true;
+  }
+  if (!active) return {};
+  return SupernodeRowOrder{host_pivoted.data(), host_order.data()};
 }
 
 std::vector<LevelProfile> SupernodalRecipe::profile_levels(const PivotRule& rule) {
@@ -288,6 +336,25 @@ std::vector<LevelProfile> CudaSupernodalLU::profile_levels(const double* a_value
   DeviceScope scope(device());
   load_input(a_values);
   return supernodal_->profile_levels(rule);
+}
+
+bool CudaSupernodalLU::supports_schur() const noexcept { return true; }
+
+void CudaSupernodalLU::schur_block(double* s, int64_t ld) {
+  DeviceScope scope(device());
+  supernodal_->read_schur_block(s, ld);
+}
+
+void CudaSupernodalLU::schur_forward(double* z, bool transpose) {
+  DeviceScope scope(device());
+  const SupernodeRowOrder rows = supernodal_->host_rows();
+  reference::schur_forward_sweep(supernodal_->schedule, supernodal_->host_panels.data(), z, transpose, rows);
+}
+
+void CudaSupernodalLU::schur_backward(double* z, bool transpose) {
+  DeviceScope scope(device());
+  const SupernodeRowOrder rows = supernodal_->host_rows();
+  reference::schur_backward_sweep(supernodal_->schedule, supernodal_->host_panels.data(), z, transpose, rows);
 }
 
 int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return supernodal_->pivot_fallbacks; }

@@ -62,6 +62,13 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   // gemm; ms their sum).
   std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
+  // Schur-complement mode (core/numeric_engine.hpp): S_C read from the Schur supernode's panel
+  // on the device; the sweeps on a host copy of the panels (cuda_supernodal_lu.cu says why).
+  bool supports_schur() const noexcept override;
+  void schur_block(double* s, int64_t ld) override;
+  void schur_forward(double* z, bool transpose) override;
+  void schur_backward(double* z, bool transpose) override;
+
  private:
   SupernodalRecipe* supernodal_ = nullptr;  // the recipe, owned by the shell
 };

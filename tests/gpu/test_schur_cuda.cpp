@@ -1,0 +1,145 @@
+// SparseLU's Schur-complement mode on the CUDA supernodal LU against the CPU engine, its
+// oracle (tests/unit/cpu/test_schur_complement.cpp checks the CPU against dense algebra): S,
+// the reduced right-hand side and the expanded solution, plain and transposed, on matrices
+// whose factorization runs every kind of supernode the GPU plan has (panel, blocked, GEMM),
+// one that pivots inside supernodes, a refactorization, and a factor on each visible device.
+// Skipped without a usable GPU.
+#include <gtest/gtest.h>
+
+#include "gpu_test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpuglu/device.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/lu.hpp"
+#include "gpuglu/matrix_ops.hpp"
+#include "supernodal_pivoting_matrices.hpp"
+
+namespace gpuglu::test {
+namespace {
+
+using Csr = CsrMatrix<int32_t, double>;
+
+Options on(Backend backend) {
+  Options o = backend == Backend::cuda ? default_cuda_options() : Options();
+  o.backend = backend;
+  o.lu_engine = LuEngine::supernodal;
+  return o;
+}
+
+double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0, m = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::fabs(a[i] - b[i]));
+    m = std::max(m, std::fabs(b[i]));
+  }
+  return m > 0.0 ? d / m : d;
+}
+
+// What one factorization gives: S, and for b the reduced right-hand side and the expansion of
+// a fixed x2, plain and transposed.
+struct SchurResults {
+  std::vector<double> s, reduced[2], x[2];
+};
+
+SchurResults run(SparseLU& lu, const Csr& a, const std::vector<double>& b) {
+  const auto k = static_cast<int64_t>(lu.schur_indices().size());
+  SchurResults r;
+  EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
+  r.s.assign(static_cast<size_t>(k * k), 0.0);
+  lu.schur_complement(r.s.data(), k);
+  std::vector<double> x2(static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i) x2[i] = 1.0 - 0.1 * static_cast<double>(i % 11);
+  for (int t = 0; t < 2; ++t) {
+    r.reduced[t].assign(static_cast<size_t>(k), 0.0);
+    r.x[t].assign(b.size(), 0.0);
+    lu.condense(b.data(), r.reduced[t].data(), t == 1);
+    lu.expand(x2.data(), r.x[t].data(), t == 1);
+  }
+  return r;
+}
+
+void expect_same(const Csr& a, const std::vector<int32_t>& idx, Options gpu = on(Backend::cuda),
+                 Options cpu = on(Backend::cpu)) {
+  std::vector<double> b(static_cast<size_t>(a.nrows));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0 + 0.5 * static_cast<double>(i % 13);
+  SparseLU g(gpu), c(cpu);
+  g.set_schur_indices(idx);
+  c.set_schur_indices(idx);
+  g.analyze(a.view());
+  c.analyze(a.view());
+  ASSERT_EQ(g.active_backend(), Backend::cuda);
+  const SchurResults rg = run(g, a, b), rc = run(c, a, b);
+  EXPECT_LE(rel_diff(rg.s, rc.s), 1e-12) << "S";
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_LE(rel_diff(rg.reduced[t], rc.reduced[t]), 1e-12) << "reduced, transpose " << t;
+    EXPECT_LE(rel_diff(rg.x[t], rc.x[t]), 1e-12) << "expanded, transpose " << t;
+  }
+}
+
+// A plane of a 3-D grid (the unknowns of one z) as the Schur set: a separator-shaped set.
+std::vector<int32_t> plane(int32_t nx, int32_t ny, int32_t z) {
+  std::vector<int32_t> idx;
+  for (int32_t i = 0; i < nx * ny; ++i) idx.push_back(z * nx * ny + i);
+  return idx;
+}
+
+TEST(CudaSchurComplement, matches_the_cpu_engine_on_grids_and_circuits) {
+  GPUGLU_REQUIRE_GPU();
+  expect_same(gen::from_spec("lap3d7:24x24x24"), plane(24, 24, 12));
+  expect_same(gen::from_spec("convdiff3d:16x16x16:5"), plane(16, 16, 3));
+  gen::CircuitParams circuit;
+  circuit.nodes = 20000;
+  const Csr c = gen::circuit_mna(circuit);
+  std::vector<int32_t> scattered;
+  for (int32_t i = 5; i < c.nrows; i += c.nrows / 97) scattered.push_back(i);
+  expect_same(c, scattered);
+}
+
+TEST(CudaSchurComplement, pivoting_inside_supernodes_matches_the_cpu_engine) {
+  GPUGLU_REQUIRE_GPU();
+  Options gpu = on(Backend::cuda), cpu = on(Backend::cpu);
+  gpu.matching = cpu.matching = false;
+  gpu.cuda.supernodal_panel_solve = true;  // the GPU's pivoting inside supernodes needs the panel solves
+  const Csr a = zero_pivots_in_pairs(8, 8);
+  SparseLU probe(gpu);
+  probe.set_schur_indices({20, 21, 60, 61, 100, 101});
+  probe.analyze(a.view());
+  EXPECT_GT(probe.factor(a.view()).pivoted_supernodes, 0);
+  expect_same(a, {20, 21, 60, 61, 100, 101}, gpu, cpu);
+}
+
+TEST(CudaSchurComplement, a_refactorization_gives_the_new_schur_complement) {
+  GPUGLU_REQUIRE_GPU();
+  Csr a = gen::from_spec("convdiff3d:12x12x12:5");
+  const std::vector<int32_t> idx = plane(12, 12, 6);
+  SparseLU g(on(Backend::cuda)), c(on(Backend::cpu));
+  g.set_schur_indices(idx);
+  c.set_schur_indices(idx);
+  g.analyze(a.view());
+  c.analyze(a.view());
+  std::vector<double> b(static_cast<size_t>(a.nrows), 1.0);
+  run(g, a, b);
+  for (double& v : a.values) v *= 1.0 + 1e-3 * std::fabs(std::sin(v));
+  const SchurResults rg = run(g, a, b), rc = run(c, a, b);
+  EXPECT_LE(rel_diff(rg.s, rc.s), 1e-12);
+  EXPECT_LE(rel_diff(rg.x[0], rc.x[0]), 1e-12);
+}
+
+TEST(CudaSchurComplement, every_visible_device_gives_the_same_schur_complement) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("lap3d7:16x16x16");
+  for (int32_t d = 0; d < query_device().device_count; ++d) {
+    SCOPED_TRACE("device " + std::to_string(d));
+    Options gpu = on(Backend::cuda);
+    gpu.device = d;
+    expect_same(a, plane(16, 16, 8), gpu);
+  }
+}
+
+}  // namespace
+}  // namespace gpuglu::test
