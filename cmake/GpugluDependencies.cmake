@@ -1,6 +1,6 @@
 # Dependencies from Debian's packages (scripts/install_deps.sh installs them):
 # SuiteSparse (AMD, COLAMD, BTF, KLU, UMFPACK, CHOLMOD), METIS, SuperLU (MC64 via dldperm),
-# OpenMP, and PETSc through its pkg-config file.
+# LAPACK, OpenMP, and PETSc through its pkg-config file.
 find_package(PkgConfig REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
@@ -20,6 +20,12 @@ find_library(METIS_LIBRARY metis REQUIRED)
 add_library(gpuglu_dep::metis UNKNOWN IMPORTED)
 set_target_properties(gpuglu_dep::metis PROPERTIES
   IMPORTED_LOCATION ${METIS_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${METIS_INCLUDE_DIR})
+
+# LAPACK (Debian's reference or OpenBLAS behind it): the host's dense LU of SplitLU's root
+# (src/api/lapack_dense_root.cpp calls dgetrf_/dgetrs_ directly; no LAPACKE is installed).
+find_library(GPUGLU_LAPACK_LIBRARY lapack REQUIRED)
+add_library(gpuglu_dep::lapack UNKNOWN IMPORTED)
+set_target_properties(gpuglu_dep::lapack PROPERTIES IMPORTED_LOCATION ${GPUGLU_LAPACK_LIBRARY})
 
 set(GPUGLU_HAVE_PETSC OFF)
 pkg_check_modules(PETSC IMPORTED_TARGET petsc)

@@ -12,6 +12,12 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schur_complement.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/split_partition.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/split_halves.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dense_root.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lapack_dense_root.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/split_lu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/split_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
   ${CMAKE_CURRENT_LIST_DIR}/real_form.cpp

@@ -1,0 +1,217 @@
+// SplitLU's analysis and factorization (include/gpuglu/split_lu.hpp; the solves are in
+// split_solve.cpp).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "analysis/input_pattern.hpp"
+#include "api/both_halves.hpp"
+#include "api/split_lu_impl.hpp"
+
+namespace gpuglu {
+
+namespace {
+
+std::string half_name(int d, const api::SplitHalf& h) {
+  return "half " + std::to_string(d) + " of the split (part P" + std::to_string(d) + ": " +
+         std::to_string(h.n_part) + " unknowns, and the separator: " + std::to_string(h.k) + ")";
+}
+
+}  // namespace
+
+SplitLU::SplitLU(const Options& options, std::vector<int32_t> devices) : impl_(std::make_unique<Impl>()) {
+  if (devices.size() != 2)
+    throw Error(Status::invalid_input,
+                "SplitLU: " + std::to_string(devices.size()) + " device ordinals given; the split takes exactly two");
+  validate(options);
+  impl_->options = options;
+  impl_->devices = std::move(devices);
+}
+
+SplitLU::~SplitLU() = default;
+
+// Each half runs on its own thread with half of the cores the caller gave the whole.
+Options SplitLU::Impl::half_options(int d) const {
+  Options o = options;
+  o.device = devices[d];
+  const int all = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
+  o.num_threads = std::max(1, all / 2);
+  return o;
+}
+
+void SplitLU::analyze(const CsrView<int32_t, double>& a) {
+  Impl& s = *impl_;
+  s.analyzed = s.factored = false;
+  s.lu[0].reset();
+  s.lu[1].reset();
+  s.root.reset();
+  s.fstats = FactorStats();
+  s.half_stats = {};
+  s.sstats = SolveStats();
+  s.failure.clear();
+  if (s.options.ordering == Ordering::given)
+    throw Error(Status::unsupported, "SplitLU: ordering 'petsc' (given) is not supported: each half orders its own block");
+  const analysis::InputPattern in = analysis::check_input(a, s.options.matching);
+  s.partition = api::split_by_separator(in, s.options.matching, s.options.num_threads);
+  const int32_t k = s.k();
+  for (int d = 0; d < 2; ++d) s.half[d] = api::build_half(a, s.partition, d);
+
+  s.separator_block.clear();
+  {
+    std::vector<int32_t> place(static_cast<size_t>(in.n), -1);
+    for (int32_t i = 0; i < k; ++i) place[s.partition.separator[i]] = i;
+    for (int32_t i = 0; i < k; ++i) {
+      const int32_t row = s.partition.row_of_col[s.partition.separator[i]];
+      for (int32_t q = in.rowptr[row]; q < in.rowptr[row + 1]; ++q)
+        if (const int32_t j = place[in.colind[q]]; j >= 0)
+          s.separator_block.emplace_back(i + static_cast<int64_t>(j) * k, q);
+    }
+  }
+
+  for (int d = 0; d < 2; ++d)
+    if (s.half[d].n_part > 0) {
+      s.lu[d] = std::make_unique<SparseLU>(s.half_options(d));
+      std::vector<int32_t> schur(static_cast<size_t>(k));
+      for (int32_t i = 0; i < k; ++i) schur[i] = s.half[d].n_part + i;
+      s.lu[d]->set_schur_indices(std::move(schur));
+    }
+  // The analyses read A's values (the halves' matchings): A's, through the maps.
+  for (int d = 0; d < 2; ++d) s.half[d].gather_values(a.values);
+  api::run_both_halves([&](int d) {
+    if (!s.present(d)) return;
+    try {
+      s.lu[d]->analyze(s.half[d].m.view());
+    } catch (const Error& e) {
+      throw Error(e.status(), "SplitLU: " + half_name(d, s.half[d]) + ": " + e.what() +
+                                  "; the split cannot be used for this matrix (factor it on one device)");
+    }
+  });
+  const int first = s.present(0) ? 0 : 1;
+  const Backend root_backend = s.present(first) ? s.lu[first]->active_backend() : Backend::cpu;
+  s.root = api::make_dense_root(root_backend, s.devices[0]);
+
+  s.a_rowptr = in.rowptr;
+  s.a_colind = in.colind;
+  s.a_rowptr64.assign(in.rowptr.begin(), in.rowptr.end());
+  s.a_values.clear();
+  s.analyzed = true;
+}
+
+const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
+  Impl& s = *impl_;
+  if (!s.analyzed) throw Error(Status::not_analyzed, "SplitLU::factor(): analyze() has not been called");
+  const int32_t n = s.partition.n;
+  const int64_t nnz = static_cast<int64_t>(s.a_colind.size());
+  if (a.nrows != n || a.ncols != n || !a.rowptr || (nnz > 0 && (!a.colind || !a.values)) || a.rowptr[n] != nnz ||
+      !std::equal(s.a_rowptr.begin(), s.a_rowptr.end(), a.rowptr) ||
+      !std::equal(s.a_colind.begin(), s.a_colind.end(), a.colind))
+    throw Error(Status::pattern_changed, "SplitLU::factor(): A's pattern is not the analyzed one (analyze() again)");
+  const auto t0 = std::chrono::steady_clock::now();
+  s.factored = false;
+  const int64_t count = s.fstats.factorizations + 1;
+  s.fstats = FactorStats();
+  s.fstats.status = Status::ok;
+  s.fstats.factorizations = count;
+  s.half_stats = {};
+  s.failure.clear();
+  auto finish = [&]() -> const FactorStats& {
+    s.factored = s.fstats.status == Status::ok;
+    s.fstats.factor_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return s.fstats;
+  };
+  auto fail = [&](Status status, int32_t column, double value, std::string why) {
+    s.fstats.status = status;
+    s.fstats.pivot_column = s.fstats.pivot_column_original = column;
+    s.fstats.pivot_value = value;
+    s.failure = std::move(why);
+  };
+
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1]; ++q)
+      if (!std::isfinite(a.values[q])) {
+        fail(Status::nan_or_inf, a.colind[q], a.values[q],
+             "entry (" + std::to_string(i) + ", " + std::to_string(a.colind[q]) + ") is " + std::to_string(a.values[q]));
+        return finish();
+      }
+  s.a_values.assign(a.values, a.values + nnz);
+
+  const int32_t k = s.k();
+  api::run_both_halves([&](int d) {
+    if (!s.present(d)) return;
+    s.half[d].gather_values(a.values);
+    s.half_stats[d] = s.lu[d]->factor(s.half[d].m.view());
+    if (s.half_stats[d].status != Status::ok || k == 0) return;
+    s.schur[d].resize(static_cast<size_t>(k) * k);
+    s.lu[d]->schur_complement(s.schur[d].data(), k);
+  });
+
+  bool any = false;
+  for (int d = 0; d < 2; ++d) {
+    if (!s.present(d)) continue;
+    const FactorStats& h = s.half_stats[d];
+    s.fstats.perturbed_pivots += h.perturbed_pivots;
+    s.fstats.pivoted_supernodes += h.pivoted_supernodes;
+    s.fstats.growth = std::max(s.fstats.growth, h.growth);
+    s.fstats.min_pivot_ratio = any ? std::min(s.fstats.min_pivot_ratio, h.min_pivot_ratio) : h.min_pivot_ratio;
+    s.fstats.device_ms = std::max(s.fstats.device_ms, h.device_ms);
+    any = true;
+    if (h.status != Status::ok && s.fstats.status == Status::ok) {
+      const int32_t column = h.pivot_column_original >= 0 ? s.half[d].global[h.pivot_column_original] : -1;
+      fail(h.status, column, h.pivot_value,
+           half_name(d, s.half[d]) + ": " + to_string(h.status) +
+               (column >= 0 ? " at column " + std::to_string(column) + " of A" : std::string()) +
+               "; the split cannot factor this matrix as it is partitioned (factor it on one device)");
+    }
+  }
+  if (s.fstats.status != Status::ok) return finish();
+
+  // S = S_0 + S_1; without half 0, B_SS enters here.
+  s.s_sum.assign(static_cast<size_t>(k) * k, 0.0);
+  for (int d = 0; d < 2; ++d)
+    if (s.present(d) && k > 0)
+      for (size_t e = 0; e < s.s_sum.size(); ++e) s.s_sum[e] += s.schur[d][e];
+  if (!s.present(0))
+    for (const auto& [place, q] : s.separator_block) s.s_sum[place] += a.values[q];
+  const int64_t zero_pivot = s.root->factor(s.s_sum.data(), k);
+  if (zero_pivot >= 0) {
+    const int32_t column = s.partition.separator[zero_pivot];
+    fail(Status::numerically_singular, column, 0.0,
+         "the separator's Schur complement S (" + std::to_string(k) + " x " + std::to_string(k) +
+             ") is singular: a zero pivot in column " + std::to_string(column) + " of A");
+  }
+  return finish();
+}
+
+void SplitLU::Impl::require_factored() const {
+  if (!factored)
+    throw Error(Status::not_factored,
+                !analyzed        ? std::string("SplitLU: analyze() and factor() have not been called")
+                : failure.empty() ? std::string("SplitLU: factor() has not been called since analyze()")
+                                  : "SplitLU: the last factorization failed: " + failure);
+}
+
+bool SplitLU::analyzed() const noexcept { return impl_->analyzed; }
+bool SplitLU::factored() const noexcept { return impl_->factored; }
+int32_t SplitLU::n() const noexcept { return impl_->partition.n; }
+int32_t SplitLU::separator_size() const noexcept { return impl_->k(); }
+int32_t SplitLU::part_size(int d) const { return static_cast<int32_t>(part(d).size()); }
+const std::vector<int32_t>& SplitLU::separator() const noexcept { return impl_->partition.separator; }
+const std::vector<int32_t>& SplitLU::part(int d) const {
+  if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::part(): d = " + std::to_string(d));
+  return impl_->partition.part[d];
+}
+const std::vector<int32_t>& SplitLU::devices() const noexcept { return impl_->devices; }
+const Options& SplitLU::options() const noexcept { return impl_->options; }
+const FactorStats& SplitLU::factor_stats() const noexcept { return impl_->fstats; }
+const FactorStats& SplitLU::half_factor_stats(int d) const {
+  if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half_factor_stats(): d = " + std::to_string(d));
+  return impl_->half_stats[d];
+}
+const SolveStats& SplitLU::solve_stats() const noexcept { return impl_->sstats; }
+const std::string& SplitLU::failure() const noexcept { return impl_->failure; }
+
+}  // namespace gpuglu
