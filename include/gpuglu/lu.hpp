@@ -55,6 +55,10 @@ class BasicSparseLU : public BasicSparseSolver<Scalar> {
   // Schur unknowns unscaled and matched to themselves, so S is exact up to the rounding of
   // A11's factorization). S is not checked: a singular S is the caller's to judge.
   void schur_complement(Scalar* s, int64_t ld);
+  // The same S into device memory d_s (any device of this process: a GPU factor copies it
+  // device to device, peer to peer across GPUs), for a caller that goes on on the GPU (the
+  // split factorization's root). Error(unsupported) for a factor on the CPU backend.
+  void schur_complement_device(Scalar* d_s, int64_t ld);
   // reduced (k entries, the indices' order) = b2 - A21 A11^{-1} b1 for b (n entries, A's
   // numbering); transpose: b2 - A12^T A11^{-T} b1, the reduced right-hand side of A^T x = b.
   // The partial solution A11's sweep leaves is kept for expand(). No iterative refinement

@@ -125,6 +125,30 @@ void BasicSparseLU<Scalar>::schur_complement(Scalar* s, int64_t ld) {
   }
 }
 
+// The device copy is S_C itself: analyze_schur puts I_i at n - k + i with scale 1 (the
+// host copy above does not rely on it; this one checks it, since it copies S_C whole).
+template <class Scalar>
+void BasicSparseLU<Scalar>::schur_complement_device(Scalar* d_s, int64_t ld) {
+  refuse_complex<Scalar>("schur_complement_device()");
+  Impl& lu = this->template core_as<Impl>();
+  lu.require_schur_factor("schur_complement_device()");
+  const Schedule& sc = lu.schedule;
+  const int64_t k = sc.schur_size;
+  const int32_t m = sc.n - sc.schur_size;
+  if (ld < k || !d_s)
+    throw Error(Status::invalid_input, "schur_complement_device(): ld = " + std::to_string(ld) + " for k = " +
+                                           std::to_string(k) + (d_s ? "" : ", and d_s is null"));
+  const std::vector<int32_t>& idx = lu.schur_active;
+  for (int64_t i = 0; i < k; ++i)
+    if (sc.row_perm_inv[idx[i]] != m + i || sc.col_perm_inv[idx[i]] != m + i || sc.row_scale[idx[i]] != 1.0 ||
+        sc.col_scale[idx[i]] != 1.0)
+      throw Error(Status::invalid_input, "schur_complement_device(): the analysis moved or scaled Schur unknown " +
+                                             std::to_string(idx[i]));
+  if (!lu.engine->schur_block_device(d_s, ld))
+    throw Error(Status::unsupported, std::string("schur_complement_device(): the factor is on the ") +
+                                         std::string(to_string(lu.backend)) + " backend; use schur_complement()");
+}
+
 // As solve_permuted: C z = c with c = rs b (rows permuted) for A x = b, C^T w = d with
 // d = cs b (columns permuted) for A^T x = b; the sweep stops at the Schur block, whose
 // entries are then the reduced right-hand side of C's (or C^T's) Schur complement.
@@ -181,11 +205,13 @@ void BasicSparseLU<Scalar>::expand(const Scalar* x2, Scalar* x, bool transpose) 
 template void BasicSparseLU<double>::set_schur_indices(std::vector<int32_t>);
 template const std::vector<int32_t>& BasicSparseLU<double>::schur_indices() const noexcept;
 template void BasicSparseLU<double>::schur_complement(double*, int64_t);
+template void BasicSparseLU<double>::schur_complement_device(double*, int64_t);
 template void BasicSparseLU<double>::condense(const double*, double*, bool);
 template void BasicSparseLU<double>::expand(const double*, double*, bool);
 template void BasicSparseLU<Complex>::set_schur_indices(std::vector<int32_t>);
 template const std::vector<int32_t>& BasicSparseLU<Complex>::schur_indices() const noexcept;
 template void BasicSparseLU<Complex>::schur_complement(Complex*, int64_t);
+template void BasicSparseLU<Complex>::schur_complement_device(Complex*, int64_t);
 template void BasicSparseLU<Complex>::condense(const Complex*, Complex*, bool);
 template void BasicSparseLU<Complex>::expand(const Complex*, Complex*, bool);
 

@@ -82,6 +82,13 @@ class BasicNumericEngine {
   virtual bool supports_schur() const noexcept { return false; }
   // S_C after the last successful factor(): column-major k x k, leading dimension ld >= k.
   virtual void schur_block(Scalar* s, int64_t ld);
+  // The same into device memory (any device of the process); false where the engine's panels
+  // are not on a device (the CPU's), so the caller takes schur_block's host copy instead.
+  virtual bool schur_block_device(Scalar* d_s, int64_t ld) {
+    (void)d_s;
+    (void)ld;
+    return false;
+  }
   // The sweeps that stop at the Schur block, in place on z (n entries; C's numbering, as
   // solve_permuted's work vector). Forward: z = C's right-hand side on entry; on return its
   // first n - k entries hold L11^{-1} z1 and its last k the reduced right-hand side

@@ -8,6 +8,8 @@
 
 #include "gpu_test_support.hpp"
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -139,6 +141,37 @@ TEST(CudaSchurComplement, every_visible_device_gives_the_same_schur_complement) 
     gpu.device = d;
     expect_same(a, plane(16, 16, 8), gpu);
   }
+}
+
+// S straight into device memory: on the factor's own device and on every other one (a peer
+// copy), equal to the host copy bit for bit; refused on the CPU backend.
+TEST(CudaSchurComplement, the_schur_complement_goes_to_any_devices_memory) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("lap3d7:16x16x16");
+  const std::vector<int32_t> idx = plane(16, 16, 8);
+  const auto k = static_cast<int64_t>(idx.size());
+  SparseLU lu(on(Backend::cuda));
+  lu.set_schur_indices(idx);
+  lu.analyze(a.view());
+  ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
+  std::vector<double> host(static_cast<size_t>(k * k)), back(host.size());
+  lu.schur_complement(host.data(), k);
+  for (int32_t d = 0; d < query_device().device_count; ++d) {
+    SCOPED_TRACE("destination device " + std::to_string(d));
+    ASSERT_EQ(cudaSetDevice(d), cudaSuccess);
+    double* d_s = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_s, host.size() * sizeof(double)), cudaSuccess);
+    lu.schur_complement_device(d_s, k);
+    ASSERT_EQ(cudaMemcpy(back.data(), d_s, host.size() * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(back, host);
+    cudaFree(d_s);
+  }
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  SparseLU cpu(on(Backend::cpu));
+  cpu.set_schur_indices(idx);
+  cpu.analyze(a.view());
+  ASSERT_EQ(cpu.factor(a.view()).status, Status::ok);
+  EXPECT_THROW(cpu.schur_complement_device(back.data(), k), Error);
 }
 
 }  // namespace

@@ -257,13 +257,15 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
   return out;
 }
 
+// Host or device memory alike (cudaMemcpyDefault: unified addressing tells them apart, and a
+// destination on another GPU is a peer copy).
 void SupernodalRecipe::read_schur_block(double* s, int64_t ld) {
   const int32_t t = schedule.schur_supernode();
   const int64_t k = schedule.schur_size;
   // Its L panel is k x k with leading dimension k: no rows below the last supernode.
   GPUGLU_CUDA_CHECK(cudaMemcpy2DAsync(s, static_cast<size_t>(ld) * sizeof(double), panels->args().panels + sn.l_ptr[t],
                                       static_cast<size_t>(k) * sizeof(double), static_cast<size_t>(k) * sizeof(double),
-                                      static_cast<size_t>(k), cudaMemcpyDeviceToHost, c.stream));
+                                      static_cast<size_t>(k), cudaMemcpyDefault, c.stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
 }
 
@@ -343,6 +345,12 @@ bool CudaSupernodalLU::supports_schur() const noexcept { return true; }
 void CudaSupernodalLU::schur_block(double* s, int64_t ld) {
   DeviceScope scope(device());
   supernodal_->read_schur_block(s, ld);
+}
+
+bool CudaSupernodalLU::schur_block_device(double* d_s, int64_t ld) {
+  DeviceScope scope(device());
+  supernodal_->read_schur_block(d_s, ld);
+  return true;
 }
 
 void CudaSupernodalLU::schur_forward(double* z, bool transpose) {

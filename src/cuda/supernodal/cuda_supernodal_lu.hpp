@@ -66,6 +66,7 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   // on the device; the sweeps on a host copy of the panels (cuda_supernodal_lu.cu says why).
   bool supports_schur() const noexcept override;
   void schur_block(double* s, int64_t ld) override;
+  bool schur_block_device(double* d_s, int64_t ld) override;
   void schur_forward(double* z, bool transpose) override;
   void schur_backward(double* z, bool transpose) override;
 

@@ -1,0 +1,86 @@
+// DeviceDenseLU (device_dense_lu.hpp): cuSOLVER's getrf/getrs and cuBLAS's geam on one stream.
+#include "cuda/split/device_dense_lu.hpp"
+
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <limits>
+#include <string>
+
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/supernodal/cublas_check.hpp"
+#include "cuda/supernodal/cusolver_check.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::cuda {
+
+DeviceDenseLU::DeviceDenseLU(int device, int64_t k) : device_(device), k_(k) {
+  if (k > std::numeric_limits<int>::max())
+    throw Error(Status::index_overflow, "the split factorization's root: k = " + std::to_string(k) +
+                                            " exceeds cuSOLVER's 32-bit dense LU");
+  DeviceScope scope(device_);
+  GPUGLU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  GPUGLU_CUSOLVER_CHECK(cusolverDnCreate(&solver_));
+  GPUGLU_CUSOLVER_CHECK(cusolverDnSetStream(solver_, stream_));
+  GPUGLU_CUBLAS_CHECK(cublasCreate(&blas_));
+  GPUGLU_CUBLAS_CHECK(cublasSetStream(blas_, stream_));
+  const size_t kk = static_cast<size_t>(k) * static_cast<size_t>(k);
+  a_ = mem_.allocate<double>(kk, "the root's matrix");
+  b_ = mem_.allocate<double>(kk, "the root's second block");
+  x_ = mem_.allocate<double>(static_cast<size_t>(k), "the root's right-hand side");
+  pivots_ = mem_.allocate<int>(static_cast<size_t>(k), "the root's pivots");
+  info_ = mem_.allocate<int>(1, "the root's info");
+  int lwork = 0;
+  const int n = static_cast<int>(k);
+  GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(solver_, n, n, a_, n > 0 ? n : 1, &lwork));
+  work_ = mem_.allocate<double>(static_cast<size_t>(lwork > 0 ? lwork : 1), "the root's getrf workspace");
+}
+
+DeviceDenseLU::~DeviceDenseLU() {
+  ReleaseScope scope(device_);
+  if (blas_) cublasDestroy(blas_);
+  if (solver_) cusolverDnDestroy(solver_);
+  if (stream_) cudaStreamDestroy(stream_);
+  mem_.release();
+}
+
+void DeviceDenseLU::upload(const double* s_host) {
+  DeviceScope scope(device_);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, s_host, static_cast<size_t>(k_ * k_) * sizeof(double), cudaMemcpyHostToDevice,
+                                    stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void DeviceDenseLU::add_block() {
+  if (k_ == 0) return;
+  DeviceScope scope(device_);
+  const double one = 1.0;
+  const int n = static_cast<int>(k_);
+  GPUGLU_CUBLAS_CHECK(cublasDgeam(blas_, CUBLAS_OP_N, CUBLAS_OP_N, n, n, &one, a_, n, &one, b_, n, a_, n));
+}
+
+int64_t DeviceDenseLU::factor() {
+  if (k_ == 0) return -1;
+  DeviceScope scope(device_);
+  const int n = static_cast<int>(k_);
+  GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, pivots_, info_));
+  int info = 0;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(&info, info_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (info < 0) throw Error(Status::device_error, "cusolverDnDgetrf: argument " + std::to_string(-info) + " invalid");
+  return info > 0 ? info - 1 : -1;
+}
+
+void DeviceDenseLU::solve(double* x_host, bool transpose) {
+  if (k_ == 0) return;
+  DeviceScope scope(device_);
+  const int n = static_cast<int>(k_);
+  const size_t bytes = static_cast<size_t>(k_) * sizeof(double);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, x_host, bytes, cudaMemcpyHostToDevice, stream_));
+  GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrs(solver_, transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, 1, a_, n, pivots_, x_, n,
+                                         info_));
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_host, x_, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+}  // namespace gpuglu::cuda
