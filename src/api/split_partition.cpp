@@ -2,7 +2,6 @@
 
 #include <metis.h>
 
-#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -45,12 +44,6 @@ std::vector<idx_t> split_without_metis(const analysis::SymmetricGraph& g) {
 }
 
 }  // namespace
-
-double SplitPartition::balance() const {
-  const size_t lo = std::min(part[0].size(), part[1].size());
-  const size_t hi = std::max(part[0].size(), part[1].size());
-  return lo == 0 ? 0.0 : static_cast<double>(hi) / static_cast<double>(lo);
-}
 
 SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matching, int threads) {
   SplitPartition out;

@@ -20,8 +20,6 @@ struct SplitPartition {
   // Each part's and the separator's unknowns (B's indices, that is A's columns), ascending.
   std::array<std::vector<int32_t>, 2> part;
   std::vector<int32_t> separator;
-  // max(|P0|, |P1|) / min(|P0|, |P1|) (0 when a part is empty).
-  double balance() const;
 };
 
 // threads: of the graph's construction (<= 0: OpenMP's). use_matching: Options::matching
