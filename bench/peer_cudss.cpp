@@ -76,6 +76,9 @@ struct CudssCase {
   // Set: the first solve only (no refactorizations, one SOLVE), the uploads, the handle's
   // creation and the download timed into it as well.
   CudssFirstSolve* first = nullptr;
+  // More than 1: cuDSS's multi-GPU mode (cudssCreateMg) on devices 0 .. devices - 1, the data
+  // on device 0 (the calling device must be the first one).
+  int devices = 1;
 };
 
 template <class Scalar>
@@ -116,7 +119,10 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
       c.first->upload_ms = now_ms() - t0;
       t0 = now_ms();
     }
-    check(cudssCreate(&h), "cudssCreate");
+    if (c.devices > 1)
+      check(cudssCreateMg(&h, c.devices, nullptr), "cudssCreateMg");
+    else
+      check(cudssCreate(&h), "cudssCreate");
     check(cudssConfigCreate(&cfg), "cudssConfigCreate");
     if (c.bunch_kaufman) {
       const cudssPivotType_t pivot = CUDSS_PIVOT_BUNCH_KAUFMAN;
@@ -193,10 +199,12 @@ PeerTimes cudss_run(const CudssCase<Scalar>& c, const PeerRun& r0, std::vector<S
 
 }  // namespace
 
-PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r) {
+PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r,
+                    int devices) {
   CudssCase<double> c;
   c.m = &a;
   c.b = &b;
+  c.devices = devices;
   std::vector<double> x;
   PeerTimes t = cudss_run(c, r, x, nullptr);
   t.residual = relative_residual(a.view(), x.data(), b.data());

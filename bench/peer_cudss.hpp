@@ -10,9 +10,11 @@
 
 namespace gpuglu::bench {
 
-// cuDSS on A as given (its own reordering and matching, its defaults otherwise).
+// cuDSS on A as given (its own reordering and matching, its defaults otherwise); devices > 1:
+// its multi-GPU mode over devices 0 .. devices - 1 (cudssCreateMg; A and b on device 0).
 // Throws std::runtime_error naming the failing call.
-PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r);
+PeerTimes run_cudss(const CsrMatrix<int32_t, double>& a, const std::vector<double>& b, const PeerRun& r,
+                    int devices = 1);
 
 // cuDSS's first solve of A x = b from host data (gpuglu_first_solve_bench's peer `cudss`), as
 // PETSc's MATSOLVERCUDSS would run one: A (CSR), b and x uploaded, the handle and its objects

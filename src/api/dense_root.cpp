@@ -1,12 +1,16 @@
 #include "api/dense_root.hpp"
 
+#include "gpuglu/status.hpp"
+
 namespace gpuglu::api {
 
-// The device root (cuSOLVER's getrf/getrs on `device`) is not written yet (issue 30); until
-// it is, LAPACK factors S on the host for either backend, which gives the same answer.
+int64_t DenseRoot::factor_device_blocks() {
+  throw Error(Status::unsupported, "the split factorization's root is on the host: it takes S through factor()");
+}
+
+// The halves' backend decides: a GPU pair keeps S on the GPU, a CPU pair on the host.
 std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device) {
-  (void)backend;
-  (void)device;
+  if (backend == Backend::cuda) return make_cuda_dense_root(device);
   return make_lapack_dense_root();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The root of SplitLU (include/gpuglu/split_lu.hpp): the dense LU, with partial pivoting, of
 // the separator's Schur complement S (k x k), where the two halves' factorizations meet. One
-// small interface so that the host (LAPACK) and a device (cuSOLVER) implement it alike; the
-// facade only ever hands host arrays in and takes host arrays back.
+// small interface so that the host (LAPACK) and a device (cuSOLVER) implement it alike. A
+// device root can also take the halves' blocks device to device (device_block), so that the
+// k x k blocks never cross the host.
 #include <cstdint>
 #include <memory>
 
@@ -23,6 +24,17 @@ class DenseRoot {
   // rhs (k entries, host memory) is overwritten by S^{-1} rhs, or S^{-T} rhs when transpose.
   // Only after a successful factor(): Error(not_factored) otherwise.
   virtual void solve(double* rhs, bool transpose) = 0;
+  // Where half d (0 or 1) puts its block S_d (k x k, column-major, leading dimension k) in the
+  // root's device memory, for SparseLU::schur_complement_device; nullptr for a root on the
+  // host, which then takes factor()'s host array. Called before the halves copy (it may
+  // allocate), with the same k for both.
+  virtual double* device_block(int d, int64_t k) {
+    (void)d;
+    (void)k;
+    return nullptr;
+  }
+  // Factors S = S_0 + S_1 from the two device blocks; returns as factor().
+  virtual int64_t factor_device_blocks();
 };
 
 // The root for a resolved backend (cpu or cuda; the halves' active one) and, for cuda, the
@@ -31,5 +43,8 @@ std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device);
 
 // The host's: LAPACK's dgetrf / dgetrs (api/lapack_dense_root.cpp).
 std::unique_ptr<DenseRoot> make_lapack_dense_root();
+// The device's: cuSOLVER's getrf / getrs on `device` (cuda/split/cuda_dense_root.cu; a build
+// without CUDA throws Error(unsupported)).
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device);
 
 }  // namespace gpuglu::api

@@ -140,11 +140,22 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   s.a_values.assign(a.values, a.values + nnz);
 
   const int32_t k = s.k();
+  // A device root takes both blocks device to device (peer to peer from the other GPU);
+  // B_SS is in half 0's block, so both halves must be there.
+  double* on_device[2] = {nullptr, nullptr};
+  const bool device_root = k > 0 && s.present(0) && s.present(1) && s.lu[0]->active_backend() == Backend::cuda &&
+                           s.lu[1]->active_backend() == Backend::cuda && s.root->device_block(0, k) != nullptr;
+  if (device_root)
+    for (int d = 0; d < 2; ++d) on_device[d] = s.root->device_block(d, k);
   api::run_both_halves([&](int d) {
     if (!s.present(d)) return;
     s.half[d].gather_values(a.values);
     s.half_stats[d] = s.lu[d]->factor(s.half[d].m.view());
     if (s.half_stats[d].status != Status::ok || k == 0) return;
+    if (device_root) {
+      s.lu[d]->schur_complement_device(on_device[d], k);
+      return;
+    }
     s.schur[d].resize(static_cast<size_t>(k) * k);
     s.lu[d]->schur_complement(s.schur[d].data(), k);
   });
@@ -169,14 +180,19 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   }
   if (s.fstats.status != Status::ok) return finish();
 
-  // S = S_0 + S_1; without half 0, B_SS enters here.
-  s.s_sum.assign(static_cast<size_t>(k) * k, 0.0);
-  for (int d = 0; d < 2; ++d)
-    if (s.present(d) && k > 0)
-      for (size_t e = 0; e < s.s_sum.size(); ++e) s.s_sum[e] += s.schur[d][e];
-  if (!s.present(0))
-    for (const auto& [place, q] : s.separator_block) s.s_sum[place] += a.values[q];
-  const int64_t zero_pivot = s.root->factor(s.s_sum.data(), k);
+  int64_t zero_pivot = -1;
+  if (device_root) {
+    zero_pivot = s.root->factor_device_blocks();
+  } else {
+    // S = S_0 + S_1; without half 0, B_SS enters here.
+    s.s_sum.assign(static_cast<size_t>(k) * k, 0.0);
+    for (int d = 0; d < 2; ++d)
+      if (s.present(d) && k > 0)
+        for (size_t e = 0; e < s.s_sum.size(); ++e) s.s_sum[e] += s.schur[d][e];
+    if (!s.present(0))
+      for (const auto& [place, q] : s.separator_block) s.s_sum[place] += a.values[q];
+    zero_pivot = s.root->factor(s.s_sum.data(), k);
+  }
   if (zero_pivot >= 0) {
     const int32_t column = s.partition.separator[zero_pivot];
     fail(Status::numerically_singular, column, 0.0,

@@ -1,6 +1,7 @@
 // What src/cuda provides, in a build without nvcc: no device is ever usable, the CUDA
 // engine cannot be built, and the GPU level analysis answers as every other CUDA path
 // does, so that callers fall back to the CPU where they can.
+#include "api/dense_root.hpp"
 #include "core/numeric_engine.hpp"
 #include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/device.hpp"
@@ -57,4 +58,12 @@ trsv::TrsvAnalysis analyze_with_device_levels(const trsv::TriangleView& t, int d
 }
 
 }  // namespace cuda
+namespace api {
+
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t) {
+  throw Error(Status::unsupported, "the split factorization's GPU root: built without CUDA");
+}
+
+}  // namespace api
+
 }  // namespace gpuglu

@@ -1,0 +1,209 @@
+// gpuglu_split_bench (issue 30): one LU factorization over two GPUs (SplitLU: the top
+// separator's halves on devices 0 and 1, the dense root on device 0) against the same
+// solver on one GPU (SparseLU) and cuDSS on one GPU and in its multi-GPU mode, same run, same
+// machine, same values. Per matrix: the analysis, the first factorization, the median
+// refactorization and solve after a warm-up, the relative residual and backward error of
+// every solve; records two_gpu (peer one_gpu), two_gpu (peer cudss_mg) and cudss_mg (peer
+// cudss) to --out. Host arrays on every side but cuDSS's (its data on device 0; its uploads
+// are outside the timed phases, as in gpuglu_lu_bench).
+//
+//   gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup 1] [--repeat 5]
+//                      [--out docs/performance/results.jsonl] [--no-cudss]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_matrices.hpp"
+#include "cli.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/lu.hpp"
+#include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/split_lu.hpp"
+#include "results_jsonl.hpp"
+#include "timing.hpp"
+#ifdef GPUGLU_BENCH_HAVE_CUDSS
+#include "peer_cudss.hpp"
+#endif
+
+namespace gb = gpuglu::bench;
+
+namespace {
+
+struct Args {
+  std::vector<std::string> matrices;
+  int warmup = 1, repeat = 5;
+  std::string out;
+  bool cudss = true;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  if (!why.empty()) std::cerr << "gpuglu_split_bench: " << why << "\n";
+  std::cerr << "usage: gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup N] [--repeat N] [--out FILE]"
+               " [--no-cudss]\n";
+  std::exit(why.empty() ? 0 : 2);
+}
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Side {
+  std::string name;
+  double analyze_ms = 0, factor_ms = 0, refactor_ms = -1, solve_ms = -1, residual = -1, backward = -1;
+  std::string note;
+};
+
+// The same timing for both of ours: analyze, factor, then refactorizations alternating the two
+// value sets (ending on A's) and solves, medians after warm-ups.
+template <class Solver>
+Side time_solver(const std::string& name, Solver& s, const gpuglu::CsrMatrix<int32_t, double>& a,
+                 const gpuglu::CsrMatrix<int32_t, double>& a2, const std::vector<double>& b, const Args& args) {
+  Side r;
+  r.name = name;
+  double t0 = now_ms();
+  s.analyze(a.view());
+  r.analyze_ms = now_ms() - t0;
+  t0 = now_ms();
+  if (s.factor(a.view()).status != gpuglu::Status::ok) throw std::runtime_error(name + ": the factorization failed");
+  r.factor_ms = now_ms() - t0;
+  int set = 0;
+  r.refactor_ms = gb::median_ms(args.warmup, args.repeat, [&] {
+    set ^= 1;
+    if (s.factor((set ? a2 : a).view()).status != gpuglu::Status::ok)
+      throw std::runtime_error(name + ": a refactorization failed");
+  });
+  if (set) s.factor(a.view());
+  std::vector<double> x(b.size());
+  r.solve_ms = gb::median_ms(args.warmup, args.repeat, [&] { s.solve(b.data(), x.data()); });
+  r.residual = gpuglu::relative_residual(a.view(), x.data(), b.data());
+  r.backward = gpuglu::backward_error(a.view(), x.data(), b.data());
+  return r;
+}
+
+void record(const Args& args, const gb::BenchMatrix& m, const std::string& bench, const Side& ours,
+            const Side& peer, double ours_ms, double peer_ms, gb::Extras extra, const std::string& device) {
+  if (args.out.empty()) return;
+  gb::Record r;
+  r.benchmark = bench;
+  r.matrix = m.name;
+  r.kind = m.kind;
+  r.n = m.a.nrows;
+  r.nnz = m.a.nnz();
+  r.ours = ours.name;
+  r.ours_ms = ours_ms;
+  r.peer = peer.name;
+  r.peer_ms = peer_ms;
+  r.peer_note = peer.note;
+  extra["ours_residual"] = ours.residual;
+  extra["ours_backward_error"] = ours.backward;
+  extra["peer_residual"] = peer.residual;
+  extra["peer_backward_error"] = peer.backward;
+  extra["data"] = std::string("host arrays (cuDSS: device 0's)");
+  gb::append_record(args.out, r, gb::today_utc(), device);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  gb::ArgReader in(argc, argv, usage);
+  while (in.next()) {
+    if (in.matrix_option(args.matrices)) continue;
+    if (in.key() == "--warmup") args.warmup = in.integer(0, 100);
+    else if (in.key() == "--repeat") args.repeat = in.integer(1, 1000);
+    else if (in.key() == "--out") args.out = in.value();
+    else if (in.key() == "--no-cudss") args.cudss = false;
+    else usage("unknown argument " + in.key());
+  }
+  if (args.matrices.empty()) usage("no --matrix");
+  const gpuglu::DeviceInfo d0 = gpuglu::query_device(0);
+  if (!d0.usable || d0.device_count < 2) {
+    std::cerr << "gpuglu_split_bench: needs two GPUs (" << (d0.usable ? "one visible" : d0.reason) << ")\n";
+    return 77;
+  }
+  const std::string device = std::to_string(d0.device_count) + "x " + d0.name;
+  int failures = 0;
+  for (const std::string& spec : args.matrices) {
+    try {
+      const gb::BenchMatrix m = gb::load_bench_matrix(spec);
+      gpuglu::CsrMatrix<int32_t, double> a2 = m.a;  // the second value set: a few per cent off A's
+      for (size_t p = 0; p < a2.values.size(); ++p) a2.values[p] *= 1.0 + 0.01 * static_cast<double>(p % 5) / 5.0;
+      std::vector<double> xtrue(static_cast<size_t>(m.a.nrows)), b(xtrue.size());
+      for (size_t i = 0; i < xtrue.size(); ++i) xtrue[i] = 1.0 + static_cast<double>(i % 7) / 7.0;
+      gpuglu::spmv(m.a.view(), xtrue.data(), b.data());
+      gpuglu::Options o;
+      o.backend = gpuglu::Backend::cuda;
+      gpuglu::SparseLU one_solver([&] {
+        gpuglu::Options p = o;
+        p.device = 0;
+        return p;
+      }());
+      const Side one = time_solver("one_gpu", one_solver, m.a, a2, b, args);
+      gb::Extras ex_one;
+      ex_one["nnz_factor_one_gpu"] = static_cast<double>(one_solver.schedule().nnz_factor());
+      Side two;
+      gpuglu::SplitLU split(o, {0, 1});
+      try {
+        two = time_solver("two_gpu", split, m.a, a2, b, args);
+      } catch (const std::exception& e) {
+        two.name = "two_gpu";
+        two.note = e.what();
+      }
+      gb::Extras ex = ex_one;
+      ex["separator"] = static_cast<double>(split.separator_size());
+      ex["part0"] = static_cast<double>(split.part_size(0));
+      ex["part1"] = static_cast<double>(split.part_size(1));
+      Side cudss1, cudss2;
+      cudss1.name = "cudss";
+      cudss2.name = "cudss_mg";
+#ifdef GPUGLU_BENCH_HAVE_CUDSS
+      if (args.cudss) {
+        const gb::PeerRun pr{args.warmup, args.repeat};
+        for (Side* c : {&cudss1, &cudss2}) {
+          try {
+            const gb::PeerTimes t = gb::run_cudss(m.a, b, pr, c == &cudss2 ? 2 : 1);
+            c->analyze_ms = t.analyze_ms;
+            c->factor_ms = t.factor_ms;
+            c->refactor_ms = t.refactor_ms;
+            c->solve_ms = t.solve_ms;
+            c->residual = t.residual;
+          } catch (const std::exception& e) {
+            c->note = e.what();
+          }
+        }
+      }
+#endif
+      std::printf("%s n %d nnz %lld separator %d (parts %d, %d)\n", m.name.c_str(), m.a.nrows,
+                  static_cast<long long>(m.a.nnz()), split.separator_size(), split.part_size(0), split.part_size(1));
+      for (const Side* s : std::vector<const Side*>{&one, &two, &cudss1, &cudss2})
+        std::printf("  %-9s analyze %9.1f  factor %9.1f  refactor %8.2f  solve %8.2f ms  residual %.1e  %s\n",
+                    s->name.c_str(), s->analyze_ms, s->factor_ms, s->refactor_ms, s->solve_ms, s->residual,
+                    s->note.c_str());
+      if (two.note.empty()) {
+        std::printf("  two_gpu / one_gpu: refactor %.2fx, solve %.2fx; against cuDSS MG: refactor %.2fx\n",
+                    one.refactor_ms / two.refactor_ms, one.solve_ms / two.solve_ms,
+                    cudss2.refactor_ms > 0 ? cudss2.refactor_ms / two.refactor_ms : 0.0);
+        record(args, m, "split_refactor", two, one, two.refactor_ms, one.refactor_ms, ex, device);
+        record(args, m, "split_solve", two, one, two.solve_ms, one.solve_ms, ex, device);
+        record(args, m, "split_analysis", two, one, two.analyze_ms, one.analyze_ms, ex, device);
+        if (cudss2.refactor_ms > 0) {
+          record(args, m, "split_refactor", two, cudss2, two.refactor_ms, cudss2.refactor_ms, ex, device);
+          record(args, m, "split_solve", two, cudss2, two.solve_ms, cudss2.solve_ms, ex, device);
+        }
+      } else {
+        ++failures;
+      }
+      if (cudss2.refactor_ms > 0 && cudss1.refactor_ms > 0)
+        record(args, m, "split_refactor", cudss2, cudss1, cudss2.refactor_ms, cudss1.refactor_ms, ex, device);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", spec.c_str(), e.what());
+      ++failures;
+    }
+  }
+  return failures ? 1 : 0;
+}
