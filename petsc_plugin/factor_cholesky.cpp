@@ -13,7 +13,10 @@ namespace {
 
 PetscErrorCode MatCholeskyFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo*) {
   PetscFunctionBegin;
-  PetscCall(factor_numeric(F, A));
+  if (schur_active(factor_of(F)))
+    PetscCall(schur_numeric(F, A));
+  else
+    PetscCall(factor_numeric(F, A));
   PetscFunctionReturn(0);
 }
 
@@ -70,6 +73,12 @@ PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool i
     f->use_petsc_ordering = true;
   }
   PetscCall(take_ordering(F, A, perm, f));
+  if (schur_active(f)) {
+    // The LDL^T keeps no Schur block: gpuglu's LU of the full A does (schur.cpp).
+    PetscCall(schur_symbolic(F, A, f));
+    F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
+    PetscFunctionReturn(0);
+  }
   PetscCall(symmetric_input(F, A, &in));
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT", [&] { f->solver.make_ldlt(f->options, in); }));
   PetscCall(analyze(F, A));
@@ -99,6 +108,9 @@ PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, Pets
   Inertia in;
 
   PetscFunctionBegin;
+  PetscCheck(!schur_active(f), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatGetInertia: a Cholesky factor with a Schur IS is gpuglu's LU, which has no D; the inertia of "
+             "A is that of A11 plus that of S (Haynsworth)");
   PetscCheck(f->solver.symmetric(), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "gpuglu: MatGetInertia needs a Cholesky factor (-pc_type cholesky), not an %s one",
              MatFactorTypes[F->factortype]);

@@ -382,6 +382,7 @@ PetscErrorCode MatDestroy_Gathered(Mat F) {
   }
   F->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorSetSchurIS_C", nullptr));
   PetscFunctionReturn(0);
 }
 
@@ -427,6 +428,7 @@ PetscErrorCode MatGetFactor_GPUGLU_Gathered(Mat A, MatFactorType ftype, Mat* F) 
   B->ops->view = MatView_Gathered;
   B->ops->destroy = MatDestroy_Gathered;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_Gathered));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorSetSchurIS_C", MatFactorSetSchurIS_GPUGLU_Gathered));
   B->factortype = ftype;
   B->assembled = PETSC_TRUE;
   B->preallocated = PETSC_TRUE;

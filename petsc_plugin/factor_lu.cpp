@@ -9,7 +9,10 @@ namespace {
 
 PetscErrorCode MatLUFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo*) {
   PetscFunctionBegin;
-  PetscCall(factor_numeric(F, A));
+  if (schur_active(factor_of(F)))
+    PetscCall(schur_numeric(F, A));
+  else
+    PetscCall(factor_numeric(F, A));
   PetscFunctionReturn(0);
 }
 
@@ -22,8 +25,12 @@ PetscErrorCode MatLUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const Ma
   (void)row;  // a symmetric ordering is applied: PETSc's row and column orderings coincide for LU
   PetscCall(set_options(F, A, info, f));
   PetscCall(take_ordering(F, A, col, f));
-  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
-  PetscCall(analyze(F, A));
+  if (schur_active(f)) {
+    PetscCall(schur_symbolic(F, A, f));
+  } else {
+    PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
+    PetscCall(analyze(F, A));
+  }
   F->ops->lufactornumeric = MatLUFactorNumeric_GPUGLU;
   PetscFunctionReturn(0);
 }

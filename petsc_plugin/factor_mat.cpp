@@ -8,6 +8,7 @@ namespace {
 
 PetscErrorCode MatDestroy_GPUGLU(Mat F) {
   PetscFunctionBegin;
+  PetscCall(schur_destroy(F));
   delete factor_of(F);
   F->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", nullptr));
@@ -68,6 +69,8 @@ PetscErrorCode MatGetFactor_GPUGLU(Mat A, MatFactorType ftype, Mat* F) {
   B->ops->view = MatView_GPUGLU;
   B->ops->destroy = MatDestroy_GPUGLU;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_GPUGLU));
+  // Every factor type: ILU and ICC answer with an error that says why, not PETSc's generic one.
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorSetSchurIS_C", MatFactorSetSchurIS_GPUGLU));
 
   B->factortype = ftype;
   B->assembled = PETSC_TRUE;  // -ksp_view views only assembled matrices

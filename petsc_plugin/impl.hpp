@@ -97,6 +97,13 @@ struct Factor {
   // how many of them took their values / vectors from device memory.
   int64_t numerics = 0, device_numerics = 0;
   int64_t vec_solves = 0, device_vec_solves = 0;
+
+  // MatFactorSetSchurIS (schur.cpp): the IS's indices (sorted, unique), given to the LU at
+  // every symbolic phase; F->schur receives S after every numeric one. A Cholesky factor with
+  // a Schur IS is gpuglu's LU of the full symmetric A (the LDL^T keeps no Schur block), and
+  // an SBAIJ A reaches it through schur_full, A converted to AIJ at each factorization.
+  std::vector<int32_t> schur_indices;
+  Mat schur_full = nullptr;
 };
 
 inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
@@ -154,6 +161,20 @@ PetscErrorCode MatSolve_GPUGLU(Mat F, Vec b, Vec x);
 PetscErrorCode MatSolveTranspose_GPUGLU(Mat F, Vec b, Vec x);
 PetscErrorCode MatMatSolve_GPUGLU(Mat F, Mat B, Mat X);
 PetscErrorCode MatMatSolveTranspose_GPUGLU(Mat F, Mat B, Mat X);
+// schur.cpp: PETSc's Schur-complement interface (MatFactorSetSchurIS_C, composed on every
+// factor type: ILU and ICC refuse it) on SparseLU's Schur mode. schur_active(): an IS of at
+// least one index was set. schur_symbolic(): the LU with the indices, for LU and Cholesky
+// factors alike; schur_numeric(): the numeric phase and S into F->schur; the solves condense,
+// solve with S through PETSc's MatFactorSolveSchurComplement(Transpose), and expand.
+PetscErrorCode MatFactorSetSchurIS_GPUGLU(Mat F, IS is);
+PetscErrorCode MatFactorSetSchurIS_GPUGLU_Gathered(Mat F, IS is);
+bool schur_active(const Factor* f);
+PetscErrorCode schur_symbolic(Mat F, Mat A, Factor* f);
+PetscErrorCode schur_numeric(Mat F, Mat A);
+PetscErrorCode schur_vec_solve(Mat F, Vec b, Vec x, bool transpose);
+PetscErrorCode schur_mat_solve(Mat F, Mat B, Mat X, bool transpose);
+PetscErrorCode schur_view(Mat F, PetscViewer viewer);
+PetscErrorCode schur_destroy(Mat F);
 // view.cpp
 PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer);
 PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType flag, MatInfo* info);

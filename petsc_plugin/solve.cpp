@@ -1,5 +1,6 @@
 // MatSolve, MatSolveTranspose, MatMatSolve(Transpose): PETSc's arrays go straight to
 // SparseLU's solves (dense right-hand sides column-major, with their leading dimensions).
+// A factor with a Schur IS solves through schur.cpp (condense, solve with S, expand).
 #include <cstdio>
 
 #include "impl.hpp"
@@ -80,6 +81,10 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscScalar* xv;
 
   PetscFunctionBegin;
+  if (schur_active(f)) {
+    PetscCall(schur_vec_solve(F, b, x, transpose));
+    PetscFunctionReturn(0);
+  }
   // b and x on the device where b is valid there (CUDA vectors, a CUDA engine:
   // device_data.cpp), else on the host.
   PetscCall(get_device_vectors(F, b, x, &bv, &xv));
@@ -132,6 +137,10 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   PetscInt ldb, ldx, nrhs;
 
   PetscFunctionBegin;
+  if (schur_active(f)) {
+    PetscCall(schur_mat_solve(F, B, X, transpose));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &x_dense, MATSEQDENSE, ""));
   PetscCheck(x_dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "gpuglu: MatMatSolve needs a MATSEQDENSE X, not %s",
              ((PetscObject)X)->type_name);

@@ -53,6 +53,8 @@ class BasicSolver {
 
   bool symmetric() const noexcept { return ldlt_ != nullptr; }
   BasicSparseLDLT<Scalar>& ldlt() const { return *ldlt_; }
+  // The LU, for its Schur-complement verbs (schur.cpp); a Cholesky factor with a Schur IS is one.
+  BasicSparseLU<Scalar>& lu() const { return *lu_; }
   // LDL^T only: D's signs are A's inertia (a real A, a complex Hermitian one, or a complex
   // symmetric one with real values; otherwise D is complex).
   bool inertia_defined() const noexcept { return ldlt_ && ldlt_->hermitian_values(); }
@@ -76,7 +78,7 @@ class BasicSolver {
   }
 
   std::unique_ptr<BasicSparseSolver<Scalar>> solver_;
-  // solver_ as what it is, for the calls of one kind only (analyze, inertia, lu_engine).
+  // solver_ as what it is, for the calls of one kind only (analyze, inertia, lu_engine, Schur complements).
   BasicSparseLU<Scalar>* lu_ = nullptr;
   BasicSparseLDLT<Scalar>* ldlt_ = nullptr;
   SymmetricInput input_;

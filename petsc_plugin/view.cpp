@@ -240,6 +240,7 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
                                    to_string(f->options.backend).data()));
   PetscCall(view_device(f, active, viewer));
   PetscCall(view_settings(f, viewer));
+  PetscCall(schur_view(F, viewer));
   if (f->solver.analyzed()) {
     PetscCall(view_analysis(f, viewer));
     PetscCall(view_factor(f, viewer));
