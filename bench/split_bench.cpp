@@ -155,6 +155,14 @@ int main(int argc, char** argv) {
         two.note = e.what();
       }
       gb::Extras ex = ex_one;
+      if (two.note.empty()) {  // the last refactorization's parts: each half's, and the whole
+        ex["half0_factor_ms"] = split.half_factor_stats(0).factor_ms;
+        ex["half1_factor_ms"] = split.half_factor_stats(1).factor_ms;
+        ex["split_factor_ms"] = split.factor_stats().factor_ms;
+        std::printf("  last two_gpu factorization: half 0 %.2f ms, half 1 %.2f ms, whole %.2f ms\n",
+                    split.half_factor_stats(0).factor_ms, split.half_factor_stats(1).factor_ms,
+                    split.factor_stats().factor_ms);
+      }
       ex["separator"] = static_cast<double>(split.separator_size());
       ex["part0"] = static_cast<double>(split.part_size(0));
       ex["part1"] = static_cast<double>(split.part_size(1));

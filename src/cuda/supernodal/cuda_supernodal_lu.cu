@@ -16,10 +16,9 @@
 //   PanelSolves       or, with Options::cuda.supernodal_panel_solve, the triangular solves
 //                     on the panels, level by level               (panel_solves.hpp)
 // In Schur-complement mode (Schedule::schur_size > 0) the last level - the Schur supernode
-// alone - is never enqueued, so its panel keeps S_C; the sweeps that stop at it run on the
-// host (the CPU engine's, cpu/supernodal_schur.hpp) on a copy of the panels taken once per
-// factorization: PETSc's condensation and expansion, not the refactorization loop, are what
-// they serve, and they keep the GPU engine to one set of kernels.
+// alone - is never enqueued, so its panel keeps S_C, and the panel solves' level sweeps stop
+// before it (PanelSolves::schur_sweep; the panel solves are built for that whatever
+// Options::cuda.supernodal_panel_solve says, since F's solves have no level to stop at).
 // as a recipe on the device-engine shell (engine/device_engine.hpp), which owns the device,
 // the stream, the memory, A's values on the device and the refinement.
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
@@ -42,7 +41,6 @@
 #include "cuda/supernodal/supernodal_kernels.cuh"
 #include "cuda/supernodal/supernodal_plan.hpp"
 #include "core/supernode_pivoting.hpp"
-#include "cpu/supernodal_schur.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
@@ -93,16 +91,9 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   std::unique_ptr<PanelSolves> panel_solves;  // those on the panels (o.cuda.supernodal_panel_solve)
   StreamEvents<2> events;                     // around one attempt
 
-  // Schur-complement mode: the levels enqueued (all but the Schur supernode's), and the host
-  // copy of the panels (and of the pivoted supernodes' row orders) the sweeps read, current
-  // until the next factorization.
+  // Schur-complement mode: the levels enqueued (all but the Schur supernode's).
   size_t factored_levels = 0;
   const Schedule& schedule;
-  std::vector<double> host_panels;
-  std::vector<int32_t> host_order;
-  std::vector<int8_t> host_pivoted;
-  bool host_current = false;
-  SupernodeRowOrder host_rows();
   void read_schur_block(double* s, int64_t ld);
 
  private:
@@ -125,7 +116,7 @@ SupernodalRecipe::SupernodalRecipe(EngineContext& ctx, const Schedule& s, const 
   if (plan.gemm_nodes > 0 || plan.blocked_nodes > 0)
     lanes = std::make_unique<SupernodeLanes>(plan, panels->args(), o.cuda.supernodal_dense_min_cols > 0,
                                              o.cuda.supernodal_streams, c.mem, c.stream);
-  if (o.cuda.supernodal_panel_solve)
+  if (o.cuda.supernodal_panel_solve || s.schur_size > 0)
     panel_solves = std::make_unique<PanelSolves>(s, panels->args(), o.cuda, c.mem, c.stream);
   else
     lu_solves = std::make_unique<LuSolves>(s, o, c.device, c.mem, c.stream, panels->factor());
@@ -236,7 +227,6 @@ EngineFactorResult SupernodalRecipe::factor(const PivotRule& rule) {
     panels->set_pivoted(searching ? pivoted : std::vector<uint8_t>(pivoted.size(), 0));
     active = searching;
   }
-  host_current = false;
   float ms = attempt(rule);
   EngineFactorResult out = panels->result();  // throws on a broken schedule
   // core/supernode_pivoting.hpp: the supernodes that failed search their diagonal blocks and the
@@ -267,24 +257,6 @@ void SupernodalRecipe::read_schur_block(double* s, int64_t ld) {
                                       static_cast<size_t>(k) * sizeof(double), static_cast<size_t>(k) * sizeof(double),
                                       static_cast<size_t>(k), cudaMemcpyDefault, c.stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-}
-
-SupernodeRowOrder SupernodalRecipe::host_rows() {
-  if (!host_current) {
-    host_panels.resize(static_cast<size_t>(sn.values));
-    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(host_panels.data(), panels->args().panels, host_panels.size() * sizeof(double),
-                                      cudaMemcpyDeviceToHost, c.stream));
-    if (active) {
-      host_order.resize(static_cast<size_t>(c.n));
-      GPUGLU_CUDA_CHECK(cudaMemcpyAsync(host_order.data(), panels->args().row_order, host_order.size() * sizeof(int32_t),
-                                        cudaMemcpyDeviceToHost, c.stream));
-      host_pivoted.assign(pivoted.begin(), pivoted.end());
-    }
-    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-    host_current = true;
-  }
-  if (!active) return {};
-  return SupernodeRowOrder{host_pivoted.data(), host_order.data()};
 }
 
 std::vector<LevelProfile> SupernodalRecipe::profile_levels(const PivotRule& rule) {
@@ -355,14 +327,12 @@ bool CudaSupernodalLU::schur_block_device(double* d_s, int64_t ld) {
 
 void CudaSupernodalLU::schur_forward(double* z, bool transpose) {
   DeviceScope scope(device());
-  const SupernodeRowOrder rows = supernodal_->host_rows();
-  reference::schur_forward_sweep(supernodal_->schedule, supernodal_->host_panels.data(), z, transpose, rows);
+  supernodal_->panel_solves->schur_sweep(z, transpose, /*forward=*/true);
 }
 
 void CudaSupernodalLU::schur_backward(double* z, bool transpose) {
   DeviceScope scope(device());
-  const SupernodeRowOrder rows = supernodal_->host_rows();
-  reference::schur_backward_sweep(supernodal_->schedule, supernodal_->host_panels.data(), z, transpose, rows);
+  supernodal_->panel_solves->schur_sweep(z, transpose, /*forward=*/false);
 }
 
 int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return supernodal_->pivot_fallbacks; }

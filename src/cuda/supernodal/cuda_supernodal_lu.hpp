@@ -63,7 +63,7 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
   // Schur-complement mode (core/numeric_engine.hpp): S_C read from the Schur supernode's panel
-  // on the device; the sweeps on a host copy of the panels (cuda_supernodal_lu.cu says why).
+  // on the device; the sweeps by the panel solves' levels, stopping before it.
   bool supports_schur() const noexcept override;
   void schur_block(double* s, int64_t ld) override;
   bool schur_block_device(double* d_s, int64_t ld) override;

@@ -43,8 +43,7 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
   if (n_ == 0) return;
   if (tuning.supernodal_self_scheduled_solve)
     init_self_scheduled(sn, tuning, mem);
-  else
-    init_levels(sn);
+  if (!tuning.supernodal_self_scheduled_solve || s.schur_size > 0) init_levels(sn);
   if (tuning.level_graph) {
     forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
     if (!d_.kind) transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
@@ -123,7 +122,7 @@ void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
   const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
   const kernels::PanelSweep down = transpose || symmetric ? kernels::PanelSweep::lower_transpose
                                                           : kernels::PanelSweep::upper;
-  if (counters_ != nullptr) {
+  if (counters_ != nullptr) {  // self-scheduled
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
                                       cudaMemcpyDeviceToDevice, stream));
     kernels::launch_panel_sweep(up, args_, forward_sync_, sweep_threads_, work_, stream);
@@ -136,6 +135,26 @@ void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
   if (symmetric) kernels::launch_panel_d_solve(args_, d_, n_, work_, stream);
   for (auto it = levels_.rbegin(); it != levels_.rend(); ++it)
     kernels::launch_panel_solve(down, args_, it->begin, it->count, it->threads, it->staged_cols, work_, stream);
+}
+
+void PanelSolves::schur_sweep(double* z, bool transpose, bool forward) {
+  if (n_ == 0) return;
+  const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(work_, z, bytes, cudaMemcpyHostToDevice, stream_));
+  const size_t levels = levels_.empty() ? 0 : levels_.size() - 1;  // the last: the Schur supernode
+  if (forward) {
+    const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
+    for (size_t l = 0; l < levels; ++l)
+      kernels::launch_panel_solve(up, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
+                                  levels_[l].staged_cols, work_, stream_);
+  } else {
+    const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
+    for (size_t l = levels; l-- > 0;)
+      kernels::launch_panel_solve(down, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
+                                  levels_[l].staged_cols, work_, stream_);
+  }
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(z, work_, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 void PanelSolves::solve_device(const double* in, double* out, bool transpose) {

@@ -47,6 +47,12 @@ class PanelSolves final : public DeviceSolve {
   void solve_device(const double* in, double* out, bool transpose) override;
 
   bool uses_graph() const noexcept { return forward_.captured(); }
+  // Schur-complement mode (Schedule::schur_size > 0; core/numeric_engine.hpp's schur_forward /
+  // schur_backward): z (n entries, host, C's numbering) swept level by level up to the last
+  // level - the Schur supernode alone - or down from it, the Schur entries left as they are;
+  // the forward sweeps push into the rows below them, so the Schur entries end as the reduced
+  // right-hand side. Synchronous (z is uploaded and downloaded).
+  void schur_sweep(double* z, bool transpose, bool forward);
 
  private:
   struct Level {
@@ -64,7 +70,7 @@ class PanelSolves final : public DeviceSolve {
   cudaStream_t stream_;
   kernels::PanelSolveArgs args_{};
   kernels::PanelSolveD d_{};
-  std::vector<Level> levels_;  // empty when self-scheduled
+  std::vector<Level> levels_;  // empty when self-scheduled, unless in Schur-complement mode
   // Self-scheduled: the sweeps' block, and their counters (panel_solves.cu) with their initial
   // values.
   int sweep_threads_ = 0;
