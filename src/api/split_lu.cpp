@@ -106,10 +106,28 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   if (!s.analyzed) throw Error(Status::not_analyzed, "SplitLU::factor(): analyze() has not been called");
   const int32_t n = s.partition.n;
   const int64_t nnz = static_cast<int64_t>(s.a_colind.size());
+  auto changed = [] {
+    return Error(Status::pattern_changed, "SplitLU::factor(): A's pattern is not the analyzed one (analyze() again)");
+  };
   if (a.nrows != n || a.ncols != n || !a.rowptr || (nnz > 0 && (!a.colind || !a.values)) || a.rowptr[n] != nnz ||
-      !std::equal(s.a_rowptr.begin(), s.a_rowptr.end(), a.rowptr) ||
-      !std::equal(s.a_colind.begin(), s.a_colind.end(), a.colind))
-    throw Error(Status::pattern_changed, "SplitLU::factor(): A's pattern is not the analyzed one (analyze() again)");
+      !std::equal(s.a_rowptr.begin(), s.a_rowptr.end(), a.rowptr))
+    throw changed();
+  // The column indices compared, the values kept for the refinement's residuals and looked
+  // for NaN/Inf, each half of the entries on its own thread: on a large A these passes cost
+  // as much as a half's refactorization.
+  s.a_values.resize(static_cast<size_t>(nnz));
+  bool same[2] = {true, true};
+  int64_t bad[2] = {-1, -1};
+  api::run_both_halves([&](int d) {
+    const int64_t begin = d == 0 ? 0 : nnz / 2, end = d == 0 ? nnz / 2 : nnz;
+    same[d] = std::equal(s.a_colind.begin() + begin, s.a_colind.begin() + end, a.colind + begin);
+    for (int64_t q = begin; q < end; ++q) {
+      const double v = a.values[q];
+      s.a_values[static_cast<size_t>(q)] = v;
+      if (bad[d] < 0 && !std::isfinite(v)) bad[d] = q;
+    }
+  });
+  if (!same[0] || !same[1]) throw changed();
   const auto t0 = std::chrono::steady_clock::now();
   s.factored = false;
   const int64_t count = s.fstats.factorizations + 1;
@@ -130,14 +148,13 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
     s.failure = std::move(why);
   };
 
-  for (int32_t i = 0; i < n; ++i)
-    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1]; ++q)
-      if (!std::isfinite(a.values[q])) {
-        fail(Status::nan_or_inf, a.colind[q], a.values[q],
-             "entry (" + std::to_string(i) + ", " + std::to_string(a.colind[q]) + ") is " + std::to_string(a.values[q]));
-        return finish();
-      }
-  s.a_values.assign(a.values, a.values + nnz);
+  if (bad[0] >= 0 || bad[1] >= 0) {
+    const int64_t q = bad[0] >= 0 ? bad[0] : bad[1];
+    const int32_t i = static_cast<int32_t>(std::upper_bound(a.rowptr, a.rowptr + n + 1, q) - a.rowptr - 1);
+    fail(Status::nan_or_inf, a.colind[q], a.values[q],
+         "entry (" + std::to_string(i) + ", " + std::to_string(a.colind[q]) + ") is " + std::to_string(a.values[q]));
+    return finish();
+  }
 
   const int32_t k = s.k();
   // A device root takes both blocks device to device (peer to peer from the other GPU);
@@ -226,6 +243,10 @@ const FactorStats& SplitLU::factor_stats() const noexcept { return impl_->fstats
 const FactorStats& SplitLU::half_factor_stats(int d) const {
   if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half_factor_stats(): d = " + std::to_string(d));
   return impl_->half_stats[d];
+}
+const SparseLU* SplitLU::half(int d) const {
+  if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half(): d = " + std::to_string(d));
+  return impl_->lu[d].get();
 }
 const SolveStats& SplitLU::solve_stats() const noexcept { return impl_->sstats; }
 const std::string& SplitLU::failure() const noexcept { return impl_->failure; }
