@@ -159,9 +159,13 @@ int main(int argc, char** argv) {
         ex["half0_factor_ms"] = split.half_factor_stats(0).factor_ms;
         ex["half1_factor_ms"] = split.half_factor_stats(1).factor_ms;
         ex["split_factor_ms"] = split.factor_stats().factor_ms;
-        std::printf("  last two_gpu factorization: half 0 %.2f ms, half 1 %.2f ms, whole %.2f ms\n",
+        ex["split_refine_steps"] = static_cast<double>(split.solve_stats().refine_steps);
+        ex["one_gpu_refine_steps"] = static_cast<double>(one_solver.solve_stats().refine_steps);
+        std::printf("  last two_gpu factorization: half 0 %.2f ms, half 1 %.2f ms, whole %.2f ms; refinement steps "
+                    "of a solve: two_gpu %d, one_gpu %d\n",
                     split.half_factor_stats(0).factor_ms, split.half_factor_stats(1).factor_ms,
-                    split.factor_stats().factor_ms);
+                    split.factor_stats().factor_ms, split.solve_stats().refine_steps,
+                    one_solver.solve_stats().refine_steps);
       }
       ex["separator"] = static_cast<double>(split.separator_size());
       ex["part0"] = static_cast<double>(split.part_size(0));
