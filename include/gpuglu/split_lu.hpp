@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuglu/lu.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/solver.hpp"
@@ -81,6 +82,9 @@ class SplitLU {
   // Half d's own stats (columns in its block's numbering); a half with an empty part is not
   // built and has default stats.
   const FactorStats& half_factor_stats(int d) const;
+  // Half d's SparseLU (its backend, engine, device and schedule, in its block's numbering);
+  // nullptr before analyze() and for a half whose part is empty.
+  const SparseLU* half(int d) const;
   const SolveStats& solve_stats() const noexcept;
   // Why the last factorization failed, in words (empty after a success).
   const std::string& failure() const noexcept;
