@@ -54,12 +54,6 @@ PetscErrorCode BorrowedCsr::restore() {
 }
 
 
-namespace {
-
-bool error_if_failure(Mat F, Mat A) { return A->erroriffailure || F->erroriffailure; }
-
-}  // namespace
-
 // Analysis of A's current pattern on the factor's solver (the object persists, so its
 // buffers and the analyses counter survive re-analysis).
 PetscErrorCode analyze(Mat F, Mat A) {

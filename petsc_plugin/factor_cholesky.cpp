@@ -62,6 +62,7 @@ PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool i
 
   PetscFunctionBegin;
   PetscCall(set_options(F, A, info, f));
+  PetscCall(refuse_split(F, f));  // -mat_gpuglu_devices 2 splits LU factors only
   if (incomplete) {
     // ICC(k) in PETSc's ordering (natural by default), as PETSc's own ICC, so that Krylov
     // iteration counts match it; its shift type comes from MatFactorInfo (positive

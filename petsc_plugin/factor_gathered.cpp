@@ -33,6 +33,7 @@ struct Gathered {
   PetscMPIInt groups = 1;
   PetscInt gather_ranks = 0;       // -mat_gpuglu_gather_ranks
   PetscMPIInt root_on_node = 0;    // a group root's index among the group roots of its node
+  PetscMPIInt roots_on_node = 1;   // the group roots of this rank's node
   bool root() const { return rank == kRoot; }
 };
 
@@ -112,6 +113,7 @@ PetscErrorCode make_groups(Mat F, Mat A) {
   PetscCallMPI(MPI_Exscan(&is_root, &before, 1, MPI_INT, MPI_SUM, node));
   PetscCallMPI(MPI_Comm_rank(node, &node_rank));
   g->root_on_node = node_rank == 0 ? 0 : before;  // MPI_Exscan leaves rank 0's result undefined
+  PetscCallMPI(MPI_Allreduce(&is_root, &g->roots_on_node, 1, MPI_INT, MPI_SUM, node));
   PetscCallMPI(MPI_Comm_free(&node));
   PetscFunctionReturn(0);
 }
@@ -166,10 +168,12 @@ PetscErrorCode make_root_factor(Mat F) {
   PetscFunctionBegin;
   PetscCall(MatDestroy(&g->seq_factor));
   PetscCall(MatGetFactor_GPUGLU(g->sub[0], g->type, &g->seq_factor));
-  if (g->groups > 1) {
-    const int32_t devices = query_device().device_count;
-    if (devices > 0) factor_of(g->seq_factor)->default_device = g->root_on_node % devices;
-  }
+  const int32_t devices = query_device().device_count;
+  if (g->groups > 1 && devices > 0) factor_of(g->seq_factor)->default_device = g->root_on_node % devices;
+  // -mat_gpuglu_devices 2 (split_factor.cpp): the root splits its factor over its share of the
+  // node's devices among the node's group roots (the other ranks factor nothing): one root
+  // alone takes the node's first two GPUs, whatever the ranks' own shares are.
+  factor_of(g->seq_factor)->split.devices_given = devices_of_rank(devices, g->root_on_node, g->roots_on_node);
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));
   PetscCall(MatSetOptionsPrefix(g->seq_factor, prefix));
   g->seq_factor->erroriffailure = F->erroriffailure;

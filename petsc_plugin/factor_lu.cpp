@@ -1,6 +1,7 @@
 // The LU and ILU phases PETSc drives on a gpuglu factor Mat (SeqAIJ):
 //   MatLUFactorSymbolic / MatILUFactorSymbolic -> SparseLU::analyze (once per pattern)
 //   MatLUFactorNumeric                         -> SparseLU::refactor / factor (factor.cpp)
+// -mat_gpuglu_devices 2 splits an LU over two devices (SplitLU, split_factor.cpp); ILU refuses it.
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -9,7 +10,9 @@ namespace {
 
 PetscErrorCode MatLUFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo*) {
   PetscFunctionBegin;
-  if (schur_active(factor_of(F)))
+  if (split_active(factor_of(F)))
+    PetscCall(split_numeric(F, A));
+  else if (schur_active(factor_of(F)))
     PetscCall(schur_numeric(F, A));
   else
     PetscCall(factor_numeric(F, A));
@@ -25,7 +28,11 @@ PetscErrorCode MatLUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const Ma
   (void)row;  // a symmetric ordering is applied: PETSc's row and column orderings coincide for LU
   PetscCall(set_options(F, A, info, f));
   PetscCall(take_ordering(F, A, col, f));
-  if (schur_active(f)) {
+  f->split.lu.reset();
+  f->split.fallback.clear();
+  if (f->devices == DevicesOption::split) {
+    PetscCall(split_symbolic(F, A));  // SplitLU, or SparseLU where a half is structurally singular
+  } else if (schur_active(f)) {
     PetscCall(schur_symbolic(F, A, f));
   } else {
     PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
@@ -44,6 +51,8 @@ PetscErrorCode MatILUFactorSymbolic_GPUGLU(Mat F, Mat A, IS row, IS col, const M
   PetscFunctionBegin;
   (void)row;
   PetscCall(set_options(F, A, info, f));
+  PetscCall(refuse_split(F, f));
+  f->split.lu.reset();
   PetscCheck(info->levels >= 0 && info->levels <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: ILU levels of fill %g out of range", (double)info->levels);
   f->options.ilu_levels = static_cast<int32_t>(info->levels);

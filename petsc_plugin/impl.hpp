@@ -7,12 +7,14 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/options.hpp"
+#include "gpuglu/split_lu.hpp"
 #include "gpuglu/status.hpp"
 #include "petscgpuglu.h"
 #include "solver.hpp"
@@ -64,6 +66,34 @@ PetscErrorCode learn_node_share();
 void forget_node_share();
 const NodeShare& rank_node_share();
 
+// -mat_gpuglu_devices: the devices one LU factor runs on. Its one definition (name, range,
+// default, -help text), read by options.cpp with the other -mat_gpuglu_* options and written
+// in docs/options.md. 1: gpuglu::SparseLU; 2: gpuglu::SplitLU over two devices
+// (split_factor.cpp). The default is 1: the split pays only on large factors, and its first
+// analysis (a vertex separator, two block analyses) costs more than one SparseLU's.
+struct DevicesOption {
+  static constexpr const char* name = "-mat_gpuglu_devices";
+  static constexpr PetscInt one = 1;    // the default
+  static constexpr PetscInt split = 2;  // the most: SplitLU splits over two
+  static constexpr const char* help =
+      "LU: devices one factor runs on: 1 (SparseLU) or 2 (SplitLU, split by nested dissection's top separator; "
+      "real LU only)";
+};
+
+// A factor split over two devices (-mat_gpuglu_devices 2, split_factor.cpp).
+struct SplitFactor {
+  std::unique_ptr<SplitLU> lu;  // null: the factor is not split (devices 1, or the fallback)
+  // The devices the split takes; empty: this process's first two (devices_of_rank of the
+  // launcher's environment). A gathered factor's group root sets them to its node's share.
+  std::vector<int32_t> devices_given;
+  // Why this factor runs on one device although the split was asked for (its analysis found
+  // a half structurally singular): said by -info and -ksp_view; empty otherwise.
+  std::string fallback;
+  // A's pattern with 32-bit indices where PetscInt has 64 bits (SplitLU reads int32_t).
+  std::vector<int32_t> rowptr32, colind32;
+  int64_t solves = 0;  // vector solves (a MatMatSolve's columns each count)
+};
+
 struct Factor {
   // Options of the next analysis: defaults <- MatFactorInfo <- -mat_gpuglu_* (options.cpp).
   Options options;
@@ -104,9 +134,16 @@ struct Factor {
   // an SBAIJ A reaches it through schur_full, A converted to AIJ at each factorization.
   std::vector<int32_t> schur_indices;
   Mat schur_full = nullptr;
+
+  // -mat_gpuglu_devices (DevicesOption): 2 splits an LU over two devices (split_factor.cpp).
+  PetscInt devices = DevicesOption::one;
+  SplitFactor split;
 };
 
 inline Factor* factor_of(Mat F) { return static_cast<Factor*>(F->data); }
+
+// A failure of the matrix raises an error instead of a MatFactorError (-ksp_error_if_not_converged).
+inline bool error_if_failure(Mat F, Mat A) { return A->erroriffailure || F->erroriffailure; }
 
 // A's CSR arrays, borrowed from the SeqAIJ storage (no copy); restore() gives them back.
 struct BorrowedCsr {
@@ -175,6 +212,22 @@ PetscErrorCode schur_vec_solve(Mat F, Vec b, Vec x, bool transpose);
 PetscErrorCode schur_mat_solve(Mat F, Mat B, Mat X, bool transpose);
 PetscErrorCode schur_view(Mat F, PetscViewer viewer);
 PetscErrorCode schur_destroy(Mat F);
+// split_factor.cpp: -mat_gpuglu_devices 2, an LU factor split over two devices by SplitLU.
+// split_active(): the factor's last symbolic phase took the split (and did not fall back).
+// refuse_split(): the symbolic phases that cannot split (ILU, Cholesky, ICC) refuse devices 2.
+// split_symbolic(): SplitLU::analyze, falling back to the one-device SparseLU where a half is
+// structurally singular; split_numeric(): SplitLU::factor, its failure a MatFactorError;
+// the solves through the host (CUDA vectors are read and written there); split_view() the
+// -ksp_view lines of a split factor, or of the fallback.
+bool split_active(const Factor* f);
+PetscErrorCode refuse_split(Mat F, const Factor* f);
+PetscErrorCode split_symbolic(Mat F, Mat A);
+PetscErrorCode split_numeric(Mat F, Mat A);
+PetscErrorCode split_vec_solve(Mat F, Vec b, Vec x, bool transpose);
+PetscErrorCode split_mat_solve(Mat F, Mat B, Mat X, bool transpose);
+PetscErrorCode split_view(Mat F, PetscViewer viewer);
+PetscErrorCode split_info(Mat F, MatInfo* info);
+
 // view.cpp
 PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer);
 PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType flag, MatInfo* info);

@@ -108,6 +108,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &on_gpu));
   if (on_gpu) o.auto_gpu_min_factor_nnz = 0;
 #endif
+  PetscInt devices = DevicesOption::one;  // -mat_gpuglu_devices, read after the table's rows
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), prefix, "gpuglu sparse LU (GLU3.0) options", "Mat");
   auto as_petsc_int = [](int64_t v) {
     return static_cast<PetscInt>(std::clamp<int64_t>(v, PETSC_MIN_INT, PETSC_MAX_INT));
@@ -151,6 +152,10 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   };
   for (const OptionRow& r : option_table())
     if (r.has_petsc_option()) PetscCall(read(r));
+  // The adapter's own -mat_gpuglu_devices (no Options field: it chooses SparseLU or SplitLU).
+  PetscCall(PetscOptionsInt(DevicesOption::name, DevicesOption::help, "None", devices, &devices, nullptr));
+  PetscCall(check_int(DevicesOption::name, devices, DevicesOption::one, DevicesOption::split,
+                      ": one factor runs on 1 device or is split over 2 (SplitLU); more are not supported"));
   PetscOptionsEnd();
 
   if (!o.matching && o.scaling)
@@ -164,6 +169,7 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));
   factor->options = o;
+  factor->devices = devices;
   if (info) factor->fill_given = static_cast<double>(info->fill);
   factor->use_petsc_ordering = o.ordering == Ordering::given;
   PetscFunctionReturn(0);

@@ -153,6 +153,10 @@ PetscErrorCode MatFactorSetSchurIS_GPUGLU(Mat F, IS is) {
              "gpuglu: Schur complements need a complete factorization (-pc_type lu or cholesky); an incomplete %s "
              "factor has no exact Schur complement",
              MatFactorTypes[F->factortype]);
+  PetscCheck(!split_active(f), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatFactorSetSchurIS on a factor split over 2 devices (%s 2): the split keeps no Schur block "
+             "of the caller's; use %s %" PetscInt_FMT,
+             DevicesOption::name, DevicesOption::name, DevicesOption::one);
   PetscCall(read_indices(F, is, &indices));
   // Complex scalars: the core's refusal (its supernodal LU is real only), raised now rather
   // than at the symbolic phase.

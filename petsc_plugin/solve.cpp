@@ -1,6 +1,7 @@
 // MatSolve, MatSolveTranspose, MatMatSolve(Transpose): PETSc's arrays go straight to
 // SparseLU's solves (dense right-hand sides column-major, with their leading dimensions).
-// A factor with a Schur IS solves through schur.cpp (condense, solve with S, expand).
+// A factor with a Schur IS solves through schur.cpp (condense, solve with S, expand), a
+// factor split over two devices through split_factor.cpp.
 #include <cstdio>
 
 #include "impl.hpp"
@@ -81,6 +82,10 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscScalar* xv;
 
   PetscFunctionBegin;
+  if (split_active(f)) {
+    PetscCall(split_vec_solve(F, b, x, transpose));
+    PetscFunctionReturn(0);
+  }
   if (schur_active(f)) {
     PetscCall(schur_vec_solve(F, b, x, transpose));
     PetscFunctionReturn(0);
@@ -137,6 +142,10 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   PetscInt ldb, ldx, nrhs;
 
   PetscFunctionBegin;
+  if (split_active(f)) {
+    PetscCall(split_mat_solve(F, B, X, transpose));
+    PetscFunctionReturn(0);
+  }
   if (schur_active(f)) {
     PetscCall(schur_mat_solve(F, B, X, transpose));
     PetscFunctionReturn(0);

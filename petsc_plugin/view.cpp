@@ -204,6 +204,13 @@ PetscErrorCode MatView_GPUGLU(Mat F, PetscViewer viewer) {
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(0);
+  if (split_active(f)) {
+    PetscCall(split_view(F, viewer));
+    PetscFunctionReturn(0);
+  }
+  if (!f->split.fallback.empty())
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not split over 2 devices (-mat_gpuglu_devices 2): %s; one device:\n",
+                                     f->split.fallback.c_str()));
 
   const Backend active = f->solver.analyzed() ? f->solver->active_backend() : f->options.backend;
   if (f->solver.symmetric() && f->options.ilu_levels >= 0)
@@ -257,7 +264,9 @@ PetscErrorCode MatGetInfo_GPUGLU(Mat F, MatInfoType, MatInfo* info) {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->block_size = 1.0;
-  if (f->solver.analyzed()) {
+  if (split_active(f)) {
+    PetscCall(split_info(F, info));
+  } else if (f->solver.analyzed()) {
     const double nnz_f = static_cast<double>(f->solver->schedule().nnz_factor());
     info->nz_used = nnz_f;
     info->nz_allocated = nnz_f;

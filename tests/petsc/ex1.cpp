@@ -171,6 +171,34 @@ int main(int argc, char** argv) {
          args: -pc_type ilu -matrix lap2d5:10x10
          filter: Error: grep -o -E "gpuglu: ILU of a parallel.*"
 
+   # -mat_gpuglu_devices 2: one LU split over two devices (SplitLU, petsc_plugin/split_factor.cpp),
+   # on the CPU backend (the ordinals are not used there): the answer of devices 1, and
+   # -ksp_view shows the split; MPIAIJ's gathered factor splits on its root.
+   testset:
+      args: -ksp_type preonly -pc_factor_mat_solver_type gpuglu -mat_gpuglu_devices 2 -mat_gpuglu_backend cpu
+      requires: !complex
+      test:
+         suffix: split_devices
+         args: -pc_type lu -matrix {{lap2d5:30x30 circuit:2000 convdiff3d:6x6x6 powergrid:500}}
+      test:
+         suffix: split_devices_view
+         args: -pc_type lu -matrix lap2d5:30x30 -ksp_view
+         filter: grep -E "KSP:|residual|relative error|gpuglu sparse LU|split over|half [01]:|root:|backend requested|analyses run|perturbed" | sed -E -e "s/ordinals [0-9]+, [0-9]+/ordinals A, B/" -e "s/nnz[(]L[+]U[)] [0-9]+/nnz(L+U) N/"
+      test:
+         suffix: split_devices_mpiaij
+         nsize: 2
+         args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -ksp_view
+         filter: grep -E "KSP:|residual|relative error|gathered|split over 2 devices [(]"  | sed -E -e "s/ordinals [0-9]+, [0-9]+/ordinals A, B/" -e "s/separator [0-9]+, parts [0-9]+ . [0-9]+/separator K, parts P0 \/ P1/"
+      # LU only: Cholesky, ILU and ICC refuse the split with a PETSc error.
+      test:
+         suffix: split_devices_cholesky_refused
+         args: -pc_type cholesky -matrix lap2d5:10x10
+         filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
+      test:
+         suffix: split_devices_ilu_refused
+         args: -pc_type ilu -matrix lap2d5:10x10
+         filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
+
    test:
       suffix: bjacobi
       nsize: 2
@@ -226,5 +254,8 @@ int main(int argc, char** argv) {
       test:
          suffix: pivot_threshold_out_of_range
          args: -mat_gpuglu_pivot_threshold -1
+      test:
+         suffix: devices_out_of_range
+         args: -mat_gpuglu_devices 3
 
 TEST*/

@@ -3,11 +3,13 @@ static const char help[] =
     "MatSolveTranspose column by column, with leading dimensions larger than n.\n"
     "  -matrix <spec>   gpuglu generator spec (default convdiff3d:7x6x5, unsymmetric)\n"
     "  -nrhs <k>        right-hand sides (default 5)\n"
-    "  -error_tol <tol>  the relative error of the vector solves must be below this (default 1e-8)\n";
+    "  -error_tol <tol>  the relative error of the vector solves must be below this (default 1e-8)\n"
+    "  -require_device   exit 77 (skipped) without a usable CUDA device\n";
 
 #include <cmath>
 
 #include "common.hpp"
+#include "gpuglu/device.hpp"
 
 namespace {
 
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
   char spec[256] = "convdiff3d:7x6x5";
   PetscInt nrhs = 5, n;
   PetscReal error_tol = 1e-8;
+  PetscBool require_device = PETSC_FALSE;
   gpuglu_test::Csr a;
   Mat A, F, B, X;
   Vec x, b, xexact;
@@ -107,7 +110,13 @@ int main(int argc, char** argv) {
   PetscCall(PetscOptionsString("-matrix", "generator spec", nullptr, spec, spec, sizeof(spec), nullptr));
   PetscCall(PetscOptionsInt("-nrhs", "right-hand sides", nullptr, nrhs, &nrhs, nullptr));
   PetscCall(PetscOptionsReal("-error_tol", "error tolerance", nullptr, error_tol, &error_tol, nullptr));
+  PetscCall(PetscOptionsBool("-require_device", "skip without a GPU", nullptr, require_device, &require_device, nullptr));
   PetscOptionsEnd();
+  if (require_device && !gpuglu::query_device().usable) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "skipped: no usable CUDA device (%s)\n", gpuglu::query_device().reason.c_str()));
+    PetscCall(PetscFinalize());
+    return 77;
+  }
   PetscCall(PetscGPUGLURegister());
 
   PetscCall(gpuglu_test::generate(spec, &a));
@@ -175,5 +184,20 @@ int main(int argc, char** argv) {
       suffix: solves_mpiaij_groups
       nsize: 4
       args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6 -mat_gpuglu_gather_ranks 2
+
+   # -mat_gpuglu_devices 2 (SplitLU) on the CPU backend: MatSolveTranspose and MatMatSolve(Transpose)
+   # (column by column) give what the one-device factor gives; also on each gathered group's root.
+   testset:
+      requires: !complex
+      args: -mat_gpuglu_devices 2 -mat_gpuglu_backend cpu
+      test:
+         suffix: solves_split
+      test:
+         suffix: solves_split_circuit
+         args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6
+      test:
+         suffix: solves_split_mpiaij_groups
+         nsize: 4
+         args: -matrix circuit:1200 -nrhs 3 -error_tol 1e-6 -mat_gpuglu_gather_ranks 2
 
 TEST*/

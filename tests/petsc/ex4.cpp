@@ -251,6 +251,32 @@ int main(int argc, char** argv) {
          suffix: empty
          args: -case empty
 
+   # -mat_gpuglu_devices 2: a structurally singular A falls back to the one-device factor (which
+   # reports it, and -ksp_view says so); a failed split is the usual MatFactorError, its message
+   # the split's failure.
+   testset:
+      requires: !complex
+      args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu -mat_gpuglu_devices 2 -mat_gpuglu_backend cpu
+      test:
+         suffix: split_structurally_singular
+         args: -case structsingular -info -ksp_view
+         filter: grep -o -E "gpuglu: .*|KSP: .*|PC failed: .*|not split over.*"
+      test:
+         suffix: split_numerically_singular
+         args: -case numsingular -info
+         filter: grep -o -E "gpuglu: the factorization split.*|KSP: .*|PC failed: .*"
+      test:
+         suffix: split_numerically_singular_error
+         args: -case numsingular -ksp_error_if_not_converged
+         filter: Error: grep -E "PETSC ERROR: (gpuglu|Zero pivot)" | sed -E "s/column [0-9]+/column C/"
+      test:
+         suffix: split_nan
+         args: -case nan -info
+         filter: grep -o -E "gpuglu: entry .*|KSP: .*|PC failed: .*"
+      test:
+         suffix: split_zero_diagonal
+         args: -case zerodiag -mat_gpuglu_matching 0
+
    test:
       suffix: cuda_backend_unsupported
       requires: !cuda
