@@ -82,15 +82,26 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
   if constexpr (is_complex_v<Scalar>) {
     if (this->schedule.kind == FactorKind::supernodal_ldlt) {
-      this->engine = api::make_real_form_ldlt(this->schedule, full, full_rowptr32.data(), full_values.data(), hermitian,
-                                              spd, o, this->device, &this->backend, &this->fallback_reason);
+      try {
+        this->engine = api::make_real_form_ldlt(this->schedule, full, full_rowptr32.data(), full_values.data(),
+                                                hermitian, spd, o, this->device, &this->backend, &this->fallback_reason);
+      } catch (...) {
+        this->device_claim.release();
+        throw;
+      }
+      if (this->backend == Backend::cpu) this->device_claim.release();
       this->analyzed = true;
       ++this->analysis_count;
       return;
     }
   }
-  this->engine = api::make_engine<Scalar>(this->schedule, full, this->options, this->device, &this->backend,
-                                          &this->fallback_reason, hermitian);
+  try {
+    this->engine = api::make_engine<Scalar>(this->schedule, full, this->options, this->device, &this->backend,
+                                            &this->fallback_reason, hermitian);
+  } catch (...) {
+    this->device_claim.release();  // no engine holds the device: the next factor may take it
+    throw;
+  }
   if (this->backend == Backend::cpu) this->device_claim.release();  // the GPU could not hold it
   this->analyzed = true;
   ++this->analysis_count;

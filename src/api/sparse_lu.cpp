@@ -76,9 +76,14 @@ template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::attach_engine() {
   if (api::engine_reads_factor_entries(this->schedule, this->options, this->backend))
     spell_out_factor(this->schedule, this->options.num_threads);
-  this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device, &this->backend,
-                                          &this->fallback_reason);
-  fit_schur_engine();
+  try {
+    this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device,
+                                            &this->backend, &this->fallback_reason);
+    fit_schur_engine();
+  } catch (...) {
+    this->device_claim.release();  // no engine holds the device: the next factor may take it
+    throw;
+  }
   if (this->backend == Backend::cpu) this->device_claim.release();  // the GPU could not hold it
 }
 
