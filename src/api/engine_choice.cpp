@@ -31,13 +31,24 @@ bool gpu_may_factor(const Options& o) {
 
 }  // namespace
 
+bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most) {
+  if (o.backend == Backend::cpu || !built_with_cuda()) return true;
+  if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
+  return o.auto_gpu_min_factor_nnz < 0 || nnz_factor_at_most < o.auto_gpu_min_factor_nnz;
+}
+
+int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
+  if (device_count <= 0 || local_size <= device_count) return 1;
+  return (local_size + device_count - 1) / device_count;
+}
+
 template <class Scalar>
-Options analysis_options(const Options& o) {
+Options analysis_options(const Options& o, bool query) {
   AutomaticFacts facts;
   facts.complex = is_complex_v<Scalar>;
   const bool undecided =
       o.lu_engine == LuEngine::automatic || o.ldlt_engine == LuEngine::automatic || o.modes.total_warps == 0;
-  if (gpu_may_factor(o) && undecided) {
+  if (query && gpu_may_factor(o) && undecided) {
     const DeviceInfo device = query_device(next_device(o.device), local_rank_from_environment());
     facts.device_usable = device.usable;
     facts.device_warps = device.total_warps();
@@ -57,8 +68,13 @@ template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim) {
   claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  const bool large = o.auto_gpu_min_factor_nnz >= 0 && s.nnz_factor() >= o.auto_gpu_min_factor_nnz;
-  if (o.backend == Backend::automatic && !large) return Backend::cpu;
+  if (o.backend == Backend::automatic) {
+    // Ranks that share a GPU each get about a share of it, while each has its own core: the
+    // factor must be that many times larger to win there (docs/performance.md, dd_defaults).
+    if (stays_on_cpu(o, s.nnz_factor())) return Backend::cpu;
+    const int64_t sharing = ranks_per_device(query_device().device_count, local_size_from_environment());
+    if (s.nnz_factor() < o.auto_gpu_min_factor_nnz * sharing) return Backend::cpu;
+  }
   DeviceClaim mine(o.device);
   device = query_device(mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
@@ -125,7 +141,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 }
 
 template void check_backend_request<double>(const Options&);
-template Options analysis_options<double>(const Options&);
+template Options analysis_options<double>(const Options&, bool);
 template Options ldlt_analysis_options<double>(const Options&);
 template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
@@ -133,7 +149,7 @@ template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
                                     FactorStats&);
 template void check_backend_request<Complex>(const Options&);
-template Options analysis_options<Complex>(const Options&);
+template Options analysis_options<Complex>(const Options&, bool);
 template Options ldlt_analysis_options<Complex>(const Options&);
 template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,

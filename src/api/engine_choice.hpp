@@ -23,8 +23,18 @@ void check_backend_request(const Options& o);
 // modes.total_warps == 0. The facts are the scalar and the device the factor would run on
 // (Options::device), queried only where a GPU may factor: backend cuda, or automatic with
 // auto_gpu_min_factor_nnz >= 0, in a CUDA build.
+// query false: no device query (the caller knows the factor stays on the CPU: stays_on_cpu).
 template <class Scalar>
-Options analysis_options(const Options& o);
+Options analysis_options(const Options& o, bool query = true);
+
+// Whether the factor stays on the CPU whatever the device: backend cpu, a build without CUDA,
+// or backend automatic with nnz(L+U) known to be at most nnz_factor_at_most (-1: unknown)
+// below Options::auto_gpu_min_factor_nnz. The caller then starts no CUDA at all (no device
+// query, no warm-up): an ILU(0), whose factor has A's pattern, knows this before its analysis.
+bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most);
+
+// Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown).
+int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 // The LDL^T's: the same, but the device is queried only where a fact of it decides something
 // (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
 // CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
@@ -32,8 +42,8 @@ template <class Scalar>
 Options ldlt_analysis_options(const Options& o);
 
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
-// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz), and never for
-// complex scalars. Fills device, and claim with the factor's claim on it (DeviceClaim: the
+// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz, times the node's
+// ranks per GPU where ranks share one: ranks_per_device), and never for complex scalars. Fills device, and claim with the factor's claim on it (DeviceClaim: the
 // process's least-claimed device unless Options::device names one); claim is released first,
 // and stays empty for the CPU.
 template <class Scalar>

@@ -1,0 +1,39 @@
+// The automatic backend's size rule (api/engine_choice.hpp): a factor known to be small stays
+// on the CPU before any CUDA starts (stays_on_cpu), and ranks that share a GPU need factors
+// that many times larger (ranks_per_device).
+#include <gtest/gtest.h>
+
+#include "api/engine_choice.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/options.hpp"
+
+namespace gpuglu::test {
+namespace {
+
+TEST(BackendChoice, a_factor_known_to_be_small_stays_on_the_cpu) {
+  Options o;
+  o.backend = Backend::automatic;
+  o.auto_gpu_min_factor_nnz = 1000;
+  const bool cuda = built_with_cuda();
+  EXPECT_TRUE(api::stays_on_cpu(o, 999));
+  EXPECT_EQ(api::stays_on_cpu(o, 1000), !cuda);
+  EXPECT_EQ(api::stays_on_cpu(o, -1), !cuda);  // size unknown: the analysis decides
+  o.auto_gpu_min_factor_nnz = -1;               // never the GPU
+  EXPECT_TRUE(api::stays_on_cpu(o, 1 << 30));
+  o.backend = Backend::cpu;
+  EXPECT_TRUE(api::stays_on_cpu(o, 1 << 30));
+  o.backend = Backend::cuda;  // asked for: never decided by size
+  EXPECT_EQ(api::stays_on_cpu(o, 1), !cuda);
+}
+
+TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
+  EXPECT_EQ(api::ranks_per_device(1, 4), 4);
+  EXPECT_EQ(api::ranks_per_device(2, 4), 2);
+  EXPECT_EQ(api::ranks_per_device(2, 3), 2);
+  EXPECT_EQ(api::ranks_per_device(4, 2), 1);  // fewer ranks than GPUs: each has its own
+  EXPECT_EQ(api::ranks_per_device(0, 4), 1);  // no GPU
+  EXPECT_EQ(api::ranks_per_device(2, 0), 1);  // outside MPI
+}
+
+}  // namespace
+}  // namespace gpuglu::test
