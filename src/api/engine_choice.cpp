@@ -42,6 +42,17 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
   return (local_size + device_count - 1) / device_count;
 }
 
+int64_t gpu_min_factor_nnz(const Options& o) {
+  // The count only: cudaGetDeviceCount initializes the driver and creates no context.
+  return o.auto_gpu_min_factor_nnz * ranks_per_device(query_device().device_count, local_size_from_environment());
+}
+
+bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most) {
+  if (stays_on_cpu(o, nnz_factor_at_most)) return true;
+  if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
+  return nnz_factor_at_most < gpu_min_factor_nnz(o);
+}
+
 template <class Scalar>
 Options analysis_options(const Options& o, bool query) {
   AutomaticFacts facts;
@@ -71,9 +82,7 @@ Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, 
   if (o.backend == Backend::automatic) {
     // Ranks that share a GPU each get about a share of it, while each has its own core: the
     // factor must be that many times larger to win there (docs/performance.md, dd_defaults).
-    if (stays_on_cpu(o, s.nnz_factor())) return Backend::cpu;
-    const int64_t sharing = ranks_per_device(query_device().device_count, local_size_from_environment());
-    if (s.nnz_factor() < o.auto_gpu_min_factor_nnz * sharing) return Backend::cpu;
+    if (stays_on_cpu_sharing(o, s.nnz_factor())) return Backend::cpu;
   }
   DeviceClaim mine(o.device);
   device = query_device(mine.ordinal(), local_rank_from_environment());

@@ -35,6 +35,11 @@ bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most);
 
 // Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown).
 int64_t ranks_per_device(int32_t device_count, int32_t local_size);
+// The factor size from which `automatic` takes the GPU in this process: auto_gpu_min_factor_nnz
+// times its node's ranks per GPU (the device count read without creating a context).
+int64_t gpu_min_factor_nnz(const Options& o);
+// stays_on_cpu with that size: the rule itself, once the device count may be read.
+bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most);
 // The LDL^T's: the same, but the device is queried only where a fact of it decides something
 // (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
 // CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
