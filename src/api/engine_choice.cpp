@@ -1,5 +1,6 @@
 #include "api/engine_choice.hpp"
 
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 
@@ -51,6 +52,22 @@ bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most) {
   if (stays_on_cpu(o, nnz_factor_at_most)) return true;
   if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
   return nnz_factor_at_most < gpu_min_factor_nnz(o);
+}
+
+int32_t devices_named_by_environment() noexcept {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!v || !*v) return 0;
+  int32_t count = 1;
+  for (const char* c = v; *c; ++c) count += *c == ',';
+  return count;
+}
+
+bool stays_on_cpu_before_cuda(const Options& o, int64_t nnz_factor_at_most) {
+  if (stays_on_cpu(o, nnz_factor_at_most)) return true;
+  if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
+  const int32_t named = devices_named_by_environment();
+  const int64_t sharing = ranks_per_device(named > 0 ? named : 1, local_size_from_environment());
+  return nnz_factor_at_most < o.auto_gpu_min_factor_nnz * sharing;
 }
 
 template <class Scalar>

@@ -40,6 +40,11 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 int64_t gpu_min_factor_nnz(const Options& o);
 // stays_on_cpu with that size: the rule itself, once the device count may be read.
 bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most);
+// The same before any CUDA call (even the device count costs a driver start-up, measured at
+// ~0.4 s on 4 ranks at once): the GPUs counted from CUDA_VISIBLE_DEVICES, or one per node
+// when it is unset - so ranks may be counted as sharing a GPU they do not, which keeps a
+// factor near the crossover on the CPU, where both backends are about even.
+bool stays_on_cpu_before_cuda(const Options& o, int64_t nnz_factor_at_most);
 // The LDL^T's: the same, but the device is queried only where a fact of it decides something
 // (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
 // CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
