@@ -170,21 +170,7 @@ void isolate_schur_supernode(Supernodes& sn, int32_t k, bool with_upper) {
   sn.first = std::move(first);
   sn.rows_ptr = std::move(rows_ptr);
   sn.rows = std::move(rows);
-  sn.parent.assign(static_cast<size_t>(sn.count), -1);
-  sn.l_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
-  sn.u_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
-  for (int32_t s = 0; s < sn.count; ++s) {
-    for (int32_t j = sn.first[s]; j < sn.first[s + 1]; ++j) sn.of_col[j] = s;
-    sn.l_ptr[s + 1] = sn.l_ptr[s] + sn.nrows(s) * sn.cols(s);
-  }
-  for (int32_t s = 0; s < sn.count; ++s) {
-    const int32_t ns = sn.cols(s);
-    const int64_t nr = sn.nrows(s);
-    if (nr > ns) sn.parent[s] = sn.of_col[sn.rows[sn.rows_ptr[s] + ns]];
-    sn.u_ptr[s + 1] = sn.u_ptr[s] + (with_upper ? (nr - ns) * ns : 0);
-  }
-  for (int32_t s = 0; s <= sn.count; ++s) sn.u_ptr[s] += sn.l_ptr[sn.count];
-  sn.values = sn.u_ptr[sn.count];
+  lay_out_panels(sn, with_upper);
   // The split and merged panels hold more (or fewer) entries the pattern does not.
   sn.explicit_zeros =
       std::max<int64_t>(0, sn.explicit_zeros + (with_upper ? 2 : 1) * (lower_entries(sn) - lower_before));

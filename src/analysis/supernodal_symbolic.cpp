@@ -123,18 +123,31 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
   sn.first.assign(super, super + sn.count + 1);
   sn.rows_ptr.assign(pi, pi + sn.count + 1);
   sn.rows.assign(ls, ls + pi[sn.count]);
-  sn.of_col.resize(static_cast<size_t>(n));
-  sn.parent.assign(static_cast<size_t>(sn.count), -1);
-  sn.l_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
-  sn.u_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
   int64_t lower_entries = 0;
   for (int32_t s = 0; s < sn.count; ++s) {
     const int32_t ns = sn.cols(s);
     const int64_t nr = sn.nrows(s);
     std::sort(sn.rows.begin() + sn.rows_ptr[s], sn.rows.begin() + sn.rows_ptr[s + 1]);
-    for (int32_t j = sn.first[s]; j < sn.first[s + 1]; ++j) sn.of_col[j] = s;
-    sn.l_ptr[s + 1] = sn.l_ptr[s] + nr * ns;
     lower_entries += static_cast<int64_t>(ns) * (ns + 1) / 2 + (nr - ns) * ns;
+  }
+  lay_out_panels(sn, with_upper);
+  int64_t exact = 0;
+  for (int32_t j = 0; j < n; ++j) exact += colcount[j];
+  // Both triangles hold the amalgamation's zeros (the LU's; the LDL^T keeps one).
+  sn.explicit_zeros = std::max<int64_t>(0, (with_upper ? 2 : 1) * (lower_entries - exact));
+  build_supernode_levels(sn);
+  out.panels_ms = clock.lap_ms();
+  return out;
+}
+
+void lay_out_panels(Supernodes& sn, bool with_upper) {
+  sn.of_col.resize(static_cast<size_t>(sn.first.back()));
+  sn.parent.assign(static_cast<size_t>(sn.count), -1);
+  sn.l_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
+  sn.u_ptr.assign(static_cast<size_t>(sn.count) + 1, 0);
+  for (int32_t s = 0; s < sn.count; ++s) {
+    for (int32_t j = sn.first[s]; j < sn.first[s + 1]; ++j) sn.of_col[j] = s;
+    sn.l_ptr[s + 1] = sn.l_ptr[s] + sn.nrows(s) * sn.cols(s);
   }
   for (int32_t s = 0; s < sn.count; ++s) {
     const int32_t ns = sn.cols(s);
@@ -144,13 +157,6 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
   }
   for (int32_t s = 0; s <= sn.count; ++s) sn.u_ptr[s] += sn.l_ptr[sn.count];
   sn.values = sn.u_ptr[sn.count];
-  int64_t exact = 0;
-  for (int32_t j = 0; j < n; ++j) exact += colcount[j];
-  // Both triangles hold the amalgamation's zeros (the LU's; the LDL^T keeps one).
-  sn.explicit_zeros = std::max<int64_t>(0, (with_upper ? 2 : 1) * (lower_entries - exact));
-  build_supernode_levels(sn);
-  out.panels_ms = clock.lap_ms();
-  return out;
 }
 
 }  // namespace gpuglu::analysis

@@ -26,6 +26,11 @@ struct SupernodalPattern {
 SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
                                       bool with_upper = true, bool postorder = true);
 
+// The panels' layout from sn.first, sn.rows_ptr and sn.rows (each supernode's rows sorted):
+// of_col, parent, l_ptr, u_ptr (after every L panel; empty U^T panels without with_upper)
+// and values. The CHOLMOD analysis and the Schur block's isolation both end with it.
+void lay_out_panels(Supernodes& sn, bool with_upper);
+
 // sn.level_ptr and sn.level_nodes from sn.parent (supernodes.hpp's levels). alone_last >= 0:
 // that supernode (a root) gets a level of its own after every other one, whatever its
 // height: the Schur supernode, which the engines must reach only when all else is done.
