@@ -32,42 +32,28 @@ bool gpu_may_factor(const Options& o) {
 
 }  // namespace
 
-bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most) {
-  if (o.backend == Backend::cpu || !built_with_cuda()) return true;
-  if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
-  return o.auto_gpu_min_factor_nnz < 0 || nnz_factor_at_most < o.auto_gpu_min_factor_nnz;
-}
-
 int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
   if (device_count <= 0 || local_size <= device_count) return 1;
   return (local_size + device_count - 1) / device_count;
 }
 
-int64_t gpu_min_factor_nnz(const Options& o) {
-  // The count only: cudaGetDeviceCount initializes the driver and creates no context.
-  return o.auto_gpu_min_factor_nnz * ranks_per_device(query_device().device_count, local_size_from_environment());
-}
-
-bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most) {
-  if (stays_on_cpu(o, nnz_factor_at_most)) return true;
+bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count) {
+  if (o.backend == Backend::cpu || !built_with_cuda()) return true;
   if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
-  return nnz_factor_at_most < gpu_min_factor_nnz(o);
+  const int64_t least = o.auto_gpu_min_factor_nnz;
+  if (least < 0 || nnz_factor_at_most < least) return true;
+  // Only now the count, if the caller has none: cudaGetDeviceCount starts the driver (no
+  // context), which a factor that the size alone keeps on the CPU need not pay.
+  if (device_count < 0) device_count = query_device().device_count;
+  return nnz_factor_at_most < least * ranks_per_device(device_count, local_size_from_environment());
 }
 
-int32_t devices_named_by_environment() noexcept {
+int32_t devices_counted_before_cuda() noexcept {
   const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
-  if (!v || !*v) return 0;
+  if (!v || !*v) return 1;
   int32_t count = 1;
   for (const char* c = v; *c; ++c) count += *c == ',';
   return count;
-}
-
-bool stays_on_cpu_before_cuda(const Options& o, int64_t nnz_factor_at_most) {
-  if (stays_on_cpu(o, nnz_factor_at_most)) return true;
-  if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
-  const int32_t named = devices_named_by_environment();
-  const int64_t sharing = ranks_per_device(named > 0 ? named : 1, local_size_from_environment());
-  return nnz_factor_at_most < o.auto_gpu_min_factor_nnz * sharing;
 }
 
 template <class Scalar>
@@ -96,11 +82,7 @@ template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim) {
   claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  if (o.backend == Backend::automatic) {
-    // Ranks that share a GPU each get about a share of it, while each has its own core: the
-    // factor must be that many times larger to win there (docs/performance.md, dd_defaults).
-    if (stays_on_cpu_sharing(o, s.nnz_factor())) return Backend::cpu;
-  }
+  if (o.backend == Backend::automatic && stays_on_cpu(o, s.nnz_factor())) return Backend::cpu;
   DeviceClaim mine(o.device);
   device = query_device(mine.ordinal(), local_rank_from_environment());
   if (device.usable) {

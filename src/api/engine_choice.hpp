@@ -27,35 +27,33 @@ void check_backend_request(const Options& o);
 template <class Scalar>
 Options analysis_options(const Options& o, bool query = true);
 
-// Whether the factor stays on the CPU whatever the device: backend cpu, a build without CUDA,
-// or backend automatic with nnz(L+U) known to be at most nnz_factor_at_most (-1: unknown)
-// below Options::auto_gpu_min_factor_nnz. The caller then starts no CUDA at all (no device
-// query, no warm-up): an ILU(0), whose factor has A's pattern, knows this before its analysis.
-bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most);
-
-// Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown).
-int64_t ranks_per_device(int32_t device_count, int32_t local_size);
-// The factor size from which `automatic` takes the GPU in this process: auto_gpu_min_factor_nnz
-// times its node's ranks per GPU (the device count read without creating a context).
-int64_t gpu_min_factor_nnz(const Options& o);
-// stays_on_cpu with that size: the rule itself, once the device count may be read.
-bool stays_on_cpu_sharing(const Options& o, int64_t nnz_factor_at_most);
-// The same before any CUDA call (even the device count costs a driver start-up, measured at
-// ~0.4 s on 4 ranks at once): the GPUs counted from CUDA_VISIBLE_DEVICES, or one per node
-// when it is unset - so ranks may be counted as sharing a GPU they do not, which keeps a
-// factor near the crossover on the CPU, where both backends are about even.
-bool stays_on_cpu_before_cuda(const Options& o, int64_t nnz_factor_at_most);
 // The LDL^T's: the same, but the device is queried only where a fact of it decides something
 // (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
 // CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
 template <class Scalar>
 Options ldlt_analysis_options(const Options& o);
 
+// Whether the factor stays on the CPU whatever the device: backend cpu, a build without CUDA,
+// or backend automatic with nnz(L+U), known to be at most nnz_factor_at_most (-1: unknown),
+// below Options::auto_gpu_min_factor_nnz times the node's ranks per GPU (ranks that share a
+// GPU each get a share of it but a core of their own; docs/performance.md, dd_defaults).
+// device_count: the GPUs the ranks share; -1: the driver's count, read only where the size
+// alone does not decide. An ILU(0), whose factor has A's pattern, asks before its analysis
+// with devices_counted_before_cuda(), and then starts no CUDA at all.
+bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count = -1);
+// Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown).
+int64_t ranks_per_device(int32_t device_count, int32_t local_size);
+// The GPUs counted without a CUDA call (even the device count costs a driver start-up,
+// measured at ~0.4 s on 4 ranks at once): CUDA_VISIBLE_DEVICES's entries, or one per node
+// when it is unset - so ranks may be counted as sharing a GPU they do not, which keeps a
+// factor near the crossover on the CPU, where both backends are about even.
+int32_t devices_counted_before_cuda() noexcept;
+
 // After the analysis: cuda needs a usable device; automatic takes the GPU only where the
-// factor is large enough for it to win (Options::auto_gpu_min_factor_nnz, times the node's
-// ranks per GPU where ranks share one: ranks_per_device), and never for complex scalars. Fills device, and claim with the factor's claim on it (DeviceClaim: the
-// process's least-claimed device unless Options::device names one); claim is released first,
-// and stays empty for the CPU.
+// factor is large enough for it to win (stays_on_cpu), and never for complex scalars. Fills
+// device, and claim with the factor's claim on it (DeviceClaim: the process's least-claimed
+// device unless Options::device names one); claim is released first, and stays empty for the
+// CPU.
 template <class Scalar>
 Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim);
 

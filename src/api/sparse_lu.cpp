@@ -40,7 +40,8 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   // An ILU(0) has A's pattern (and its diagonal): when that is too small for the GPU, no CUDA
   // starts at all - on ranks sharing a GPU its start-up costs more than such a factor's work.
   const bool cpu_only =
-      this->options.ilu_levels == 0 && api::stays_on_cpu_before_cuda(this->options, a.rowptr[a.nrows] + a.nrows);
+      this->options.ilu_levels == 0 &&
+      api::stays_on_cpu(this->options, a.rowptr[a.nrows] + a.nrows, api::devices_counted_before_cuda());
   analysis_options = api::analysis_options<Scalar>(this->options, !cpu_only);
   schur_active = schur_requested;
   if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
