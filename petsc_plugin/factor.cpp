@@ -58,41 +58,20 @@ PetscErrorCode BorrowedCsr::restore() {
 // buffers and the analyses counter survive re-analysis).
 PetscErrorCode analyze(Mat F, Mat A) {
   Factor* f = factor_of(F);
-  BorrowedCsr csr;
-  PetscErrorCode ierr = 0;
-  char failure[512] = "";
+  std::string failure;
   bool structural_failure = false;
 
   PetscFunctionBegin;
-  PetscCall(csr.borrow(A));
-  PetscCall(PetscObjectGetId((PetscObject)A, &f->matrix_id));
-  f->nonzerostate = A->nonzerostate;
-  f->nnz_a = csr.rowptr[csr.nrows];
-  f->analysis_ok = false;
   const int32_t* perm = f->use_petsc_ordering ? f->given_perm.data() : nullptr;
-
-  PetscCall(PetscLogEventBegin(log_events.analysis, A, 0, 0, 0));
-  try {
-    f->solver.analyze(csr.view(), perm);
-    f->analysis_ok = true;
-  } catch (const Error& e) {
-    structural_failure = e.status() == Status::structurally_singular || e.status() == Status::empty_row;
-    if (structural_failure || e.status() == Status::nan_or_inf)
-      std::snprintf(failure, sizeof(failure), "%s", e.what());
-    else
-      ierr = raise_current_exception(PETSC_COMM_SELF, f->solver.symmetric() ? "gpuglu::SparseLDLT::analyze" : "gpuglu::SparseLU::analyze");
-  } catch (...) {
-    ierr = raise_current_exception(PETSC_COMM_SELF, f->solver.symmetric() ? "gpuglu::SparseLDLT::analyze" : "gpuglu::SparseLU::analyze");
-  }
-  PetscCall(PetscLogEventEnd(log_events.analysis, A, 0, 0, 0));
-  PetscCall(csr.restore());
-  PetscCall(ierr);
+  PetscCall(analyze_borrowed(
+      F, A, f->solver.symmetric() ? "gpuglu::SparseLDLT::analyze" : "gpuglu::SparseLU::analyze",
+      [&](const BorrowedCsr& csr) { f->solver.analyze(csr.view(), perm); }, &structural_failure, &failure));
 
   if (!f->analysis_ok) {
     // A structurally singular pattern stays so for every value (STRUCT_ZEROPIVOT sticks to
     // the factor, as in PETSc's LU); NaN/Inf values may be gone at the next factorization.
     PetscCall(set_factor_error(F, error_if_failure(F, A), structural_failure ? MAT_FACTOR_STRUCT_ZEROPIVOT : MAT_FACTOR_NUMERIC_ZEROPIVOT,
-                               structural_failure ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, 0.0, -1, failure));
+                               structural_failure ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, 0.0, -1, failure.c_str()));
   } else {
     ++f->analyses;
     F->factorerrortype = MAT_FACTOR_NOERROR;

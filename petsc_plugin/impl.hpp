@@ -194,6 +194,20 @@ PetscErrorCode factor_numeric(Mat F, Mat A);
 // options.cpp: fills factor->options (and the ordering source) for the next analysis.
 PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* factor);
 // solve.cpp
+// MatMatSolve's operands as column-major arrays: X must be MATSEQDENSE (PETSc requires it), a
+// sparse B is converted to dense first (PETSc allows AIJ right-hand sides). get() takes the
+// arrays; restore() gives them back and destroys a converted B.
+struct DenseSolveOperands {
+  Mat B = nullptr, X = nullptr, Bd = nullptr;
+  const PetscScalar* b = nullptr;
+  PetscScalar* x = nullptr;
+  PetscInt ldb = 0, ldx = 0, nrhs = 0;
+  PetscErrorCode get(Mat B, Mat X);
+  PetscErrorCode restore();
+};
+// Every entry of x, or of the dense X, Inf: what a failed solve leaves, as PETSc's MatSolve does.
+PetscErrorCode set_inf(Vec x);
+PetscErrorCode set_inf(Mat X);
 PetscErrorCode MatSolve_GPUGLU(Mat F, Vec b, Vec x);
 PetscErrorCode MatSolveTranspose_GPUGLU(Mat F, Vec b, Vec x);
 PetscErrorCode MatMatSolve_GPUGLU(Mat F, Mat B, Mat X);
@@ -263,6 +277,44 @@ PetscErrorCode guarded(MPI_Comm comm, const char* operation, Fn&& fn) noexcept {
   } catch (...) {
     return raise_current_exception(comm, operation);
   }
+}
+
+// What every analysis shares (factor.cpp's analyze, split_factor.cpp's split_analyze): A's
+// CSR borrowed, the factor's record of A taken (its id, nonzero state and nnz), fn(csr) run
+// under the analysis event. A structural failure (structurally singular, an empty row) or
+// NaN/Inf values are no PETSc error here: *failure gets the message, *structural says which
+// of the two, and f->analysis_ok stays false; any other exception is a PETSc error naming who.
+template <class Fn>
+PetscErrorCode analyze_borrowed(Mat F, Mat A, const char* who, Fn&& fn, bool* structural, std::string* failure) {
+  Factor* f = factor_of(F);
+  BorrowedCsr csr;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  *structural = false;
+  failure->clear();
+  PetscCall(csr.borrow(A));
+  PetscCall(PetscObjectGetId((PetscObject)A, &f->matrix_id));
+  f->nonzerostate = A->nonzerostate;
+  f->nnz_a = csr.rowptr[csr.nrows];
+  f->analysis_ok = false;
+  PetscCall(PetscLogEventBegin(log_events.analysis, A, 0, 0, 0));
+  try {
+    fn(csr);
+    f->analysis_ok = true;
+  } catch (const Error& e) {
+    *structural = e.status() == Status::structurally_singular || e.status() == Status::empty_row;
+    if (*structural || e.status() == Status::nan_or_inf)
+      *failure = e.what();
+    else
+      ierr = raise_current_exception(PETSC_COMM_SELF, who);
+  } catch (...) {
+    ierr = raise_current_exception(PETSC_COMM_SELF, who);
+  }
+  PetscCall(PetscLogEventEnd(log_events.analysis, A, 0, 0, 0));
+  PetscCall(csr.restore());
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
 }
 
 }  // namespace gpuglu::petsc

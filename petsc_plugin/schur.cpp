@@ -244,30 +244,14 @@ PetscErrorCode schur_vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   PetscFunctionReturn(0);
 }
 
-// As mat_solve (solve.cpp): a sparse B converted to dense, X dense.
 PetscErrorCode schur_mat_solve(Mat F, Mat B, Mat X, bool transpose) {
-  Mat Bd = B;
-  PetscBool b_dense, x_dense;
-  const PetscScalar* bv;
-  PetscScalar* xv;
-  PetscInt ldb, ldx, nrhs;
+  DenseSolveOperands op;
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &x_dense, MATSEQDENSE, ""));
-  PetscCheck(x_dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "gpuglu: MatMatSolve needs a MATSEQDENSE X, not %s",
-             ((PetscObject)X)->type_name);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &b_dense, MATSEQDENSE, ""));
-  if (!b_dense) PetscCall(MatConvert(B, MATSEQDENSE, MAT_INITIAL_MATRIX, &Bd));
-  PetscCall(MatGetSize(Bd, nullptr, &nrhs));
-  PetscCall(MatDenseGetLDA(Bd, &ldb));
-  PetscCall(MatDenseGetLDA(X, &ldx));
-  PetscCall(PetscLogEventBegin(log_events.solve, F, Bd, X, 0));
-  PetscCall(MatDenseGetArrayRead(Bd, &bv));
-  PetscCall(MatDenseGetArrayWrite(X, &xv));
-  PetscCall(solve_columns(F, nrhs, bv, ldb, xv, ldx, transpose));
-  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
-  PetscCall(MatDenseRestoreArrayRead(Bd, &bv));
-  PetscCall(PetscLogEventEnd(log_events.solve, F, Bd, X, 0));
-  if (Bd != B) PetscCall(MatDestroy(&Bd));
+  PetscCall(op.get(B, X));
+  PetscCall(PetscLogEventBegin(log_events.solve, F, op.Bd, X, 0));
+  PetscCall(solve_columns(F, op.nrhs, op.b, op.ldb, op.x, op.ldx, transpose));
+  PetscCall(PetscLogEventEnd(log_events.solve, F, op.Bd, X, 0));
+  PetscCall(op.restore());
   PetscFunctionReturn(0);
 }
 

@@ -8,6 +8,57 @@
 
 namespace gpuglu::petsc {
 
+PetscErrorCode DenseSolveOperands::get(Mat b_in, Mat x_in) {
+  PetscBool b_dense, x_dense;
+  PetscFunctionBegin;
+  B = b_in;
+  X = x_in;
+  Bd = B;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &x_dense, MATSEQDENSE, ""));
+  PetscCheck(x_dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "gpuglu: MatMatSolve needs a MATSEQDENSE X, not %s",
+             ((PetscObject)X)->type_name);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &b_dense, MATSEQDENSE, ""));
+  if (!b_dense) PetscCall(MatConvert(B, MATSEQDENSE, MAT_INITIAL_MATRIX, &Bd));
+  PetscCall(MatGetSize(Bd, nullptr, &nrhs));
+  PetscCall(MatDenseGetLDA(Bd, &ldb));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(MatDenseGetArrayRead(Bd, &b));
+  PetscCall(MatDenseGetArrayWrite(X, &x));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DenseSolveOperands::restore() {
+  PetscFunctionBegin;
+  PetscCall(MatDenseRestoreArrayWrite(X, &x));
+  PetscCall(MatDenseRestoreArrayRead(Bd, &b));
+  if (Bd != B) PetscCall(MatDestroy(&Bd));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode set_inf(Vec x) {
+  PetscFunctionBegin;
+#if PETSC_VERSION_LT(3, 22, 0)
+  PetscCall(VecSetInf(x));
+#else
+  PetscCall(VecFlag(x, 1));  // VecSetInf's successor (3.22)
+#endif
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode set_inf(Mat X) {
+  PetscScalar* xv;
+  PetscInt lda, m, ncols;
+  PetscFunctionBegin;
+  PetscCall(MatDenseGetLDA(X, &lda));
+  PetscCall(MatGetLocalSize(X, &m, nullptr));
+  PetscCall(MatGetSize(X, nullptr, &ncols));
+  PetscCall(MatDenseGetArrayWrite(X, &xv));
+  for (PetscInt c = 0; c < ncols; ++c)
+    for (PetscInt i = 0; i < m; ++i) xv[c * lda + i] = PETSC_INFINITY;
+  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
+  PetscFunctionReturn(0);
+}
+
 namespace {
 
 // Two flops per stored entry of L and U per right-hand side; an LDL^T reads L twice (L and
@@ -61,21 +112,6 @@ PetscErrorCode report_solve(Mat F, bool* failed) {
   PetscFunctionReturn(0);
 }
 
-// Every entry of the dense X Inf, as VecSetInf does for a vector: X holds no solution.
-PetscErrorCode set_inf(Mat X) {
-  PetscScalar* xv;
-  PetscInt lda, m, ncols;
-  PetscFunctionBegin;
-  PetscCall(MatDenseGetLDA(X, &lda));
-  PetscCall(MatGetLocalSize(X, &m, nullptr));
-  PetscCall(MatGetSize(X, nullptr, &ncols));
-  PetscCall(MatDenseGetArrayWrite(X, &xv));
-  for (PetscInt c = 0; c < ncols; ++c)
-    for (PetscInt i = 0; i < m; ++i) xv[c * lda + i] = PETSC_INFINITY;
-  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   Factor* f = factor_of(F);
   const PetscScalar* bv;
@@ -123,23 +159,13 @@ PetscErrorCode vec_solve(Mat F, Vec b, Vec x, bool transpose) {
   f->device_vec_solves += on_device;
   bool failed = false;
   PetscCall(report_solve(F, &failed));
-#if PETSC_VERSION_LT(3, 22, 0)
-  if (failed) PetscCall(VecSetInf(x));
-#else
-  if (failed) PetscCall(VecFlag(x, 1));  // VecSetInf's successor (3.22)
-#endif
+  if (failed) PetscCall(set_inf(x));
   PetscFunctionReturn(0);
 }
 
-// Dense column-major views of B and X. A sparse B is converted to dense first (PETSc allows
-// AIJ right-hand sides); X must be dense, as PETSc requires.
 PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   Factor* f = factor_of(F);
-  Mat Bd = B;
-  PetscBool b_dense, x_dense;
-  const PetscScalar* bv;
-  PetscScalar* xv;
-  PetscInt ldb, ldx, nrhs;
+  DenseSolveOperands op;
 
   PetscFunctionBegin;
   if (split_active(f)) {
@@ -150,33 +176,24 @@ PetscErrorCode mat_solve(Mat F, Mat B, Mat X, bool transpose) {
     PetscCall(schur_mat_solve(F, B, X, transpose));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &x_dense, MATSEQDENSE, ""));
-  PetscCheck(x_dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "gpuglu: MatMatSolve needs a MATSEQDENSE X, not %s",
-             ((PetscObject)X)->type_name);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &b_dense, MATSEQDENSE, ""));
-  if (!b_dense) PetscCall(MatConvert(B, MATSEQDENSE, MAT_INITIAL_MATRIX, &Bd));
-  PetscCall(MatGetSize(Bd, nullptr, &nrhs));
+  PetscInt nrhs;
+  PetscCall(MatGetSize(B, nullptr, &nrhs));
   PetscCheck(nrhs <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "gpuglu: %" PetscInt_FMT " right-hand sides do not fit a 32-bit count", nrhs);
-  PetscCall(MatDenseGetLDA(Bd, &ldb));
-  PetscCall(MatDenseGetLDA(X, &ldx));
-  PetscCall(MatDenseGetArrayRead(Bd, &bv));
-  PetscCall(MatDenseGetArrayWrite(X, &xv));
+  PetscCall(op.get(B, X));
 
-  PetscCall(PetscLogEventBegin(log_events.solve, F, Bd, X, 0));
+  PetscCall(PetscLogEventBegin(log_events.solve, F, op.Bd, X, 0));
   const PetscErrorCode ierr = guarded(PETSC_COMM_SELF, "gpuglu solve", [&] {
     if (!transpose) {
-      f->solver->solve(static_cast<int32_t>(nrhs), bv, ldb, xv, ldx);
+      f->solver->solve(static_cast<int32_t>(op.nrhs), op.b, op.ldb, op.x, op.ldx);
     } else {
       // The core has no many-right-hand-side transpose solve: one column at a time.
-      for (PetscInt c = 0; c < nrhs; ++c) f->solver->solve_transpose(bv + c * ldb, xv + c * ldx);
+      for (PetscInt c = 0; c < op.nrhs; ++c) f->solver->solve_transpose(op.b + c * op.ldb, op.x + c * op.ldx);
     }
   });
-  if (!ierr) PetscCall(log_solve_flops(f, nrhs));
-  PetscCall(PetscLogEventEnd(log_events.solve, F, Bd, X, 0));
-  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
-  PetscCall(MatDenseRestoreArrayRead(Bd, &bv));
-  if (Bd != B) PetscCall(MatDestroy(&Bd));
+  if (!ierr) PetscCall(log_solve_flops(f, op.nrhs));
+  PetscCall(PetscLogEventEnd(log_events.solve, F, op.Bd, X, 0));
+  PetscCall(op.restore());
   PetscCall(ierr);
   bool failed = false;
   PetscCall(report_solve(F, &failed));

@@ -99,45 +99,27 @@ int64_t split_nnz(const SplitLU& s) {
 // falls back to the one-device SparseLU, whose analysis then reports what A itself is.
 PetscErrorCode split_analyze(Mat F, Mat A) {
   Factor* f = factor_of(F);
-  BorrowedCsr csr;
-  PetscErrorCode ierr = 0;
-  char failure[512] = "";
+  std::string failure;
   bool fall_back = false;
 
   PetscFunctionBegin;
-  PetscCall(csr.borrow(A));
-  PetscCall(PetscObjectGetId((PetscObject)A, &f->matrix_id));
-  f->nonzerostate = A->nonzerostate;
-  f->nnz_a = csr.rowptr[csr.nrows];
-  f->analysis_ok = false;
-  PetscCall(PetscLogEventBegin(log_events.analysis, A, 0, 0, 0));
-  try {
-    f->split.lu->analyze(view32(f, csr));
-    f->analysis_ok = true;
-  } catch (const Error& e) {
-    fall_back = e.status() == Status::structurally_singular || e.status() == Status::empty_row;
-    if (fall_back || e.status() == Status::nan_or_inf)
-      std::snprintf(failure, sizeof(failure), "%s", e.what());
-    else
-      ierr = raise_current_exception(PETSC_COMM_SELF, "gpuglu::SplitLU::analyze");
-  } catch (...) {
-    ierr = raise_current_exception(PETSC_COMM_SELF, "gpuglu::SplitLU::analyze");
-  }
-  PetscCall(PetscLogEventEnd(log_events.analysis, A, 0, 0, 0));
-  PetscCall(csr.restore());
-  PetscCall(ierr);
+  PetscCall(analyze_borrowed(
+      F, A, "gpuglu::SplitLU::analyze", [&](const BorrowedCsr& csr) { f->split.lu->analyze(view32(f, csr)); },
+      &fall_back, &failure));
 
   if (fall_back) {
     f->split.lu.reset();
     f->split.fallback = failure;
-    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_devices 2: %s; this factor runs on one device (SparseLU)\n", failure));
+    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_devices 2: %s; this factor runs on one device (SparseLU)\n",
+                        failure.c_str()));
     PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
     PetscCall(analyze(F, A));
     PetscFunctionReturn(0);
   }
   if (!f->analysis_ok) {
     // NaN/Inf values may be gone at the next factorization, which analyzes again.
-    PetscCall(set_factor_error(F, error_if_failure(F, A), MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_FP, 0.0, -1, failure));
+    PetscCall(
+        set_factor_error(F, error_if_failure(F, A), MAT_FACTOR_NUMERIC_ZEROPIVOT, PETSC_ERR_FP, 0.0, -1, failure.c_str()));
     PetscFunctionReturn(0);
   }
   ++f->analyses;
@@ -214,16 +196,6 @@ PetscErrorCode report_split_solve(Mat F, bool* failed) {
     PetscCall(PetscInfo(F, "gpuglu: split solve: backward error %g after %d refinement steps is above %g\n",
                         ss.backward_error, ss.refine_steps, f->options.backward_error_tolerance));
   }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode set_inf(Vec x) {
-  PetscFunctionBegin;
-#if PETSC_VERSION_LT(3, 22, 0)
-  PetscCall(VecSetInf(x));
-#else
-  PetscCall(VecFlag(x, 1));  // VecSetInf's successor (3.22)
-#endif
   PetscFunctionReturn(0);
 }
 
@@ -382,46 +354,28 @@ PetscErrorCode split_mat_solve(Mat F, Mat B, Mat X, bool transpose) {
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "gpuglu: the split LU solves real systems only");
 #else
   Factor* f = factor_of(F);
-  Mat Bd = B;
-  PetscBool b_dense, x_dense;
-  const PetscScalar* bv;
-  PetscScalar* xv;
-  PetscInt ldb, ldx, nrhs, m;
+  DenseSolveOperands op;
   bool failed = false;
 
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &x_dense, MATSEQDENSE, ""));
-  PetscCheck(x_dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "gpuglu: MatMatSolve needs a MATSEQDENSE X, not %s",
-             ((PetscObject)X)->type_name);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &b_dense, MATSEQDENSE, ""));
-  if (!b_dense) PetscCall(MatConvert(B, MATSEQDENSE, MAT_INITIAL_MATRIX, &Bd));
-  PetscCall(MatGetSize(Bd, nullptr, &nrhs));
-  PetscCall(MatGetLocalSize(X, &m, nullptr));
-  PetscCall(MatDenseGetLDA(Bd, &ldb));
-  PetscCall(MatDenseGetLDA(X, &ldx));
-  PetscCall(MatDenseGetArrayRead(Bd, &bv));
-  PetscCall(MatDenseGetArrayWrite(X, &xv));
-  PetscCall(PetscLogEventBegin(log_events.solve, F, Bd, X, 0));
+  PetscCall(op.get(B, X));
+  PetscCall(PetscLogEventBegin(log_events.solve, F, op.Bd, X, 0));
   PetscErrorCode ierr = 0;
-  for (PetscInt c = 0; c < nrhs && !ierr && !failed; ++c) {
+  for (PetscInt c = 0; c < op.nrhs && !ierr && !failed; ++c) {
     ierr = guarded(PETSC_COMM_SELF, transpose ? "gpuglu::SplitLU::solve_transpose" : "gpuglu::SplitLU::solve", [&] {
       if (transpose)
-        f->split.lu->solve_transpose(bv + c * ldb, xv + c * ldx);
+        f->split.lu->solve_transpose(op.b + c * op.ldb, op.x + c * op.ldx);
       else
-        f->split.lu->solve(bv + c * ldb, xv + c * ldx);
+        f->split.lu->solve(op.b + c * op.ldb, op.x + c * op.ldx);
     });
     if (!ierr) {
       ++f->split.solves;
       failed = f->split.lu->solve_stats().status != Status::ok;
     }
   }
-  if (!ierr) PetscCall(log_split_flops(*f->split.lu, nrhs * solve_flops(*f->split.lu)));
-  PetscCall(PetscLogEventEnd(log_events.solve, F, Bd, X, 0));
-  if (failed)  // no solution in X (as solve.cpp's set_inf)
-    for (PetscInt c = 0; c < nrhs; ++c)
-      for (PetscInt i = 0; i < m; ++i) xv[c * ldx + i] = PETSC_INFINITY;
-  PetscCall(MatDenseRestoreArrayWrite(X, &xv));
-  PetscCall(MatDenseRestoreArrayRead(Bd, &bv));
-  if (Bd != B) PetscCall(MatDestroy(&Bd));
+  if (!ierr) PetscCall(log_split_flops(*f->split.lu, op.nrhs * solve_flops(*f->split.lu)));
+  PetscCall(PetscLogEventEnd(log_events.solve, F, op.Bd, X, 0));
+  PetscCall(op.restore());
+  if (failed) PetscCall(set_inf(X));  // no solution in X
   PetscCall(ierr);
   PetscCall(report_split_solve(F, &failed));
 #endif
