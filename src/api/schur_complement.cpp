@@ -194,7 +194,8 @@ void BasicSparseLU<Scalar>::expand(const Scalar* x2, Scalar* x, bool transpose) 
   const int32_t* out = transpose ? sc.row_perm.data() : sc.col_perm.data();
   const int32_t* out_inv = transpose ? sc.row_perm_inv.data() : sc.col_perm_inv.data();
   const double* out_scale = transpose ? sc.row_scale.data() : sc.col_scale.data();
-  std::vector<Scalar> z(lu.schur_work);  // the condensed vector stays for another x2
+  std::vector<Scalar>& z = lu.schur_expanded;
+  z = lu.schur_work;  // the condensed vector stays for another x2; z's storage is reused
   const std::vector<int32_t>& idx = lu.schur_active;
   for (size_t i = 0; i < idx.size(); ++i) z[out_inv[idx[i]]] = x2[i] / out_scale[idx[i]];
   lu.engine->schur_backward(z.data(), transpose);

@@ -51,6 +51,7 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   std::vector<int32_t> schur_requested;
   std::vector<int32_t> schur_active;
   std::vector<Scalar> schur_work;
+  std::vector<Scalar> schur_expanded;  // expand()'s copy of schur_work (kept for another x2), reused
   int64_t condensed_analysis = -1;
   int64_t condensed_factor = -1;
   bool condensed_transpose = false;
