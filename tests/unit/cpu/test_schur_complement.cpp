@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <functional>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -25,6 +24,7 @@
 #include "gpuglu/matrix_ops.hpp"
 #include "reference_test_support.hpp"
 #include "supernodal_pivoting_matrices.hpp"
+#include "error_status.hpp"
 
 namespace gpuglu::test {
 namespace {
@@ -469,16 +469,6 @@ TEST(SchurComplement, automatic_engine_is_the_supernodal_lu) {
   EXPECT_EQ(lu.lu_engine(), LuEngine::supernodal);
   ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
   EXPECT_LE(relative_error(schur_of(lu), dense_schur(a, idx)), 1e-12);
-}
-
-Status status_of(const std::function<void()>& f, std::string* message = nullptr) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (message) *message = e.what();
-    return e.status();
-  }
-  return Status::ok;
 }
 
 TEST(SchurComplement, bad_indices_are_named_at_analyze) {

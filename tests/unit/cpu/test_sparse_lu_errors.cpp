@@ -10,22 +10,13 @@
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "reference_test_support.hpp"
+#include "error_status.hpp"
 
 namespace gpuglu::test {
 namespace {
 
 CsrMatrix<int32_t, double> from(int32_t n, const std::vector<Triplet<int32_t, double>>& t, int32_t ncols = -1) {
   return csr_from_triplets<int32_t, double>(n, ncols < 0 ? n : ncols, t);
-}
-
-template <class F>
-Status status_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.status();
-  }
-  return Status::ok;
 }
 
 Options plain(Ordering ordering = Ordering::natural) {

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "gpuglu/matrix_ops.hpp"
 #include "gpuglu/split_lu.hpp"
 #include "gpuglu/status.hpp"
+#include "error_status.hpp"
 
 namespace gpuglu::test {
 namespace {
@@ -201,16 +201,6 @@ TEST(SplitLu, DegenerateSplitsStillSolve) {
   EXPECT_EQ(split.part_size(0), 3);
   EXPECT_EQ(split.part_size(1), 0);
   EXPECT_EQ(split.half_factor_stats(1).status, Status::not_factored);  // half 1 is not built
-}
-
-Status status_of(const std::function<void()>& f, std::string* message = nullptr) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (message) *message = e.what();
-    return e.status();
-  }
-  return Status::ok;
 }
 
 TEST(SplitLu, RejectsMalformedInput) {
