@@ -32,8 +32,9 @@ using analysis::guarded;
 using analysis::set_permutations;
 using analysis::Stopwatch;
 
-void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const analysis::MatchedPattern& b,
-                             const std::vector<int32_t>& q, const Options& options, Stopwatch& clock) {
+void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const analysis::ColumnPattern& cols,
+                             const analysis::MatchedPattern& b, const std::vector<int32_t>& q, const Options& options,
+                             Stopwatch& clock) {
   analysis::FactorPattern f = options.ilu_levels >= 0 ? analysis::ilu_pattern(b, q, options.ilu_levels)
                                                      : analysis::symbolic_factorization(b, q);
   s.incomplete = options.ilu_levels >= 0;
@@ -44,12 +45,12 @@ void build_factor_and_levels(Schedule& s, const analysis::InputPattern& a, const
   s.nnz_u = f.nnz_u;
   analysis::build_factor_rows(s);
   s.factor_flops = analysis::factor_flops(s);
-  analysis::build_value_map(s, a);
+  analysis::build_value_map(s, a, cols);
   s.times.symbolic_ms = clock.lap_ms();
 
   analysis::build_levels(s);
   analysis::assign_kernel_modes(s, options.modes);
-  analysis::build_update_lists(s);
+  if (analysis::engine_reads_update_lists(options, options.backend)) analysis::build_update_lists(s);
   s.times.levels_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
 }
@@ -115,7 +116,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
   set_permutations(s, m.row_of_col, q);
   s.times.ordering_ms = clock.lap_ms();
-  build_factor_and_levels(s, a, b, q, options, clock);
+  build_factor_and_levels(s, a, cols, b, q, options, clock);
   return s;
 }
 
@@ -209,7 +210,7 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options, c
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, row_of_col);
   set_permutations(s, row_of_col, pp.col_perm);
   s.times.ordering_ms = clock.lap_ms();
-  build_factor_and_levels(s, a, b, pp.col_perm, options, clock);
+  build_factor_and_levels(s, a, cols, b, pp.col_perm, options, clock);
   return s;
 }
 

@@ -37,10 +37,57 @@ void rows_of_c(const MatchedPattern& b, const std::vector<int32_t>& q, std::vect
   for (int32_t k = 0; k < n; ++k) std::sort(cols.begin() + ptr[k], cols.begin() + ptr[k + 1]);
 }
 
+// f.diag and the counts of L and U from F's sorted columns.
+void find_diagonals(FactorPattern& f, int32_t n) {
+  f.diag.resize(static_cast<size_t>(n));
+  for (int32_t j = 0; j < n; ++j) {
+    const auto first = f.rowind.begin() + f.colptr[j];
+    const auto last = f.rowind.begin() + f.colptr[j + 1];
+    f.diag[j] = std::lower_bound(first, last, j) - f.rowind.begin();
+    f.nnz_u += f.diag[j] - f.colptr[j] + 1;
+    f.nnz_l += f.colptr[j + 1] - f.diag[j] - 1;
+  }
+}
+
+// ILU(0): F is C's own pattern, so its columns are B's columns renumbered, each sorted and
+// given its diagonal where B lacks it; no row merge (PETSc's ILU(0) likewise copies A's
+// pattern).
+FactorPattern pattern_of_c(const MatchedPattern& b, const std::vector<int32_t>& q) {
+  const int32_t n = b.n;
+  std::vector<int32_t> qinv(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) qinv[q[k]] = k;
+  FactorPattern f;
+  f.colptr.resize(static_cast<size_t>(n) + 1);
+  f.rowind.resize(b.rowind.size() + static_cast<size_t>(n));  // at most one added diagonal per column
+  int64_t at = 0;
+  for (int32_t l = 0; l < n; ++l) {
+    f.colptr[l] = at;
+    bool has_diag = false, sorted = true;
+    int32_t last = -1;
+    for (int32_t p = b.colptr[q[l]]; p < b.colptr[q[l] + 1]; ++p) {
+      const int32_t k = qinv[b.rowind[p]];
+      has_diag = has_diag || k == l;
+      sorted = sorted && k > last;
+      last = k;
+      f.rowind[at++] = k;
+    }
+    if (!has_diag) {
+      f.rowind[at++] = l;
+      sorted = sorted && l > last;
+    }
+    if (!sorted) std::sort(f.rowind.begin() + f.colptr[l], f.rowind.begin() + at);
+  }
+  f.colptr[n] = at;
+  f.rowind.resize(static_cast<size_t>(at));
+  find_diagonals(f, n);
+  return f;
+}
+
 }  // namespace
 
 FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q, int32_t levels) {
   if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
+  if (levels == 0) return pattern_of_c(b, q);
   const int32_t n = b.n;
   std::vector<int64_t> cptr;
   std::vector<int32_t> ccols;
@@ -101,14 +148,7 @@ FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q
   std::vector<int64_t> fill(f.colptr.begin(), f.colptr.end() - 1);
   for (int32_t i = 0; i < n; ++i)
     for (int64_t p = fptr[i]; p < fptr[i + 1]; ++p) f.rowind[fill[fcols[p]]++] = i;  // rows ascend
-  f.diag.resize(static_cast<size_t>(n));
-  for (int32_t j = 0; j < n; ++j) {
-    const auto first = f.rowind.begin() + f.colptr[j];
-    const auto last = f.rowind.begin() + f.colptr[j + 1];
-    f.diag[j] = std::lower_bound(first, last, j) - f.rowind.begin();
-    f.nnz_u += f.diag[j] - f.colptr[j] + 1;
-    f.nnz_l += f.colptr[j + 1] - f.diag[j] - 1;
-  }
+  find_diagonals(f, n);
   return f;
 }
 

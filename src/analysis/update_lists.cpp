@@ -45,4 +45,13 @@ void build_update_lists(Schedule& s) {
   s.target_src_ptr.push_back(total);
 }
 
+bool engine_reads_update_lists(const Options& o, Backend backend) {
+  return backend != Backend::cpu || o.cpu_right_looking;
+}
+
+void ensure_update_lists(Schedule& s) {
+  if (s.supernodal() || s.symmetric() || !s.level_target_ptr.empty()) return;
+  build_update_lists(s);
+}
+
 }  // namespace gpuglu::analysis

@@ -6,7 +6,8 @@
 
 namespace gpuglu::analysis {
 
-// Fills value_map and value_scale. Needs the permutations, scales and f_* pattern.
-void build_value_map(Schedule& s, const InputPattern& a);
+// Fills value_map and value_scale. Needs the permutations, scales and f_* pattern; cols is
+// A by columns (analysis::columns_of(a)).
+void build_value_map(Schedule& s, const InputPattern& a, const ColumnPattern& cols);
 
 }  // namespace gpuglu::analysis

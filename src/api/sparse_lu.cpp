@@ -10,6 +10,7 @@
 #include <new>
 #include <string>
 
+#include "analysis/update_lists.hpp"
 #include "core/automatic_options.hpp"
 #include "api/engine_choice.hpp"
 #include "api/real_view.hpp"
@@ -43,6 +44,7 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
       this->options.ilu_levels == 0 &&
       api::stays_on_cpu(this->options, a.rowptr[a.nrows] + a.nrows, api::devices_counted_before_cuda());
   analysis_options = api::analysis_options<Scalar>(this->options, !cpu_only);
+  if (cpu_only) analysis_options.backend = Backend::cpu;  // the analysis leaves out what only a GPU reads
   schur_active = schur_requested;
   if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || cpu_only);  // while the CPU analyzes
@@ -81,6 +83,7 @@ template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::attach_engine() {
   if (api::engine_reads_factor_entries(this->schedule, this->options, this->backend))
     spell_out_factor(this->schedule, this->options.num_threads);
+  if (analysis::engine_reads_update_lists(this->options, this->backend)) analysis::ensure_update_lists(this->schedule);
   try {
     this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device,
                                             &this->backend, &this->fallback_reason);

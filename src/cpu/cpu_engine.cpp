@@ -4,6 +4,7 @@
 // serves double and std::complex<double> (the supernodal schedule: double only).
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "cpu/level_gather.hpp"
 #include "cpu/ldlt_numeric.hpp"
 #include "cpu/level_numeric.hpp"
+#include "cpu/level_run.hpp"
+#include "cpu/row_ordered_solve.hpp"
 #include "cpu/refinement.hpp"
 #include "cpu/scatter.hpp"
 #include "cpu/supernodal_ldlt.hpp"
@@ -31,6 +34,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
       : s_(s),
         pattern_(pattern),
         threads_(o.num_threads),
+        column_threads_(reference::column_team_size(s, o.num_threads)),
         right_looking_(o.cpu_right_looking),
         trsv_kernel_(o.trsv_kernel),
         hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
@@ -40,6 +44,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
                  s.kind == FactorKind::supernodal_ldlt && !o.ldlt_unpivoted ? int8_t{1} : int8_t{0}),
         supernode_pivoting_(o.lu_supernode_pivoting),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
+    if (!s.supernodal()) rows_.emplace(s);
     if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
     if (s.kind == FactorKind::supernodal_lu && supernode_pivoting_) {
@@ -52,23 +57,26 @@ class CpuEngine final : public BasicNumericEngine<T> {
       pivot_off_.resize(static_cast<size_t>(s.n));
     }
     if (hermitian_) conjugate_ = hermitian_mirrored_entries(s, pattern);
-    refine_work_.resize(s.n);
+    // An incomplete factor is never refined (it preconditions): its work is allocated on
+    // a first refinement, not here.
+    if (!s.incomplete) refine_work_.resize(s.n);
   }
 
   EngineFactorResult factor(const T* a_values, const PivotRule& rule) override {
     a_values_ = a_values;
     f_current_ = false;
+    rows_current_ = false;
     if (s_.supernodal()) return factor_supernodal(a_values, rule);
     EngineFactorResult out;
     if (!scatter(f_.data(), a_values, rule, conjugate_.empty() ? nullptr : conjugate_.data(),
                  [&](int32_t j) { return s_.f_diag[j]; }, out))
       return out;
     if (s_.symmetric())
-      out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, threads_, hermitian_);
+      out.stats = reference::factor_ldlt_levels(s_, f_.data(), rule, column_threads_, hermitian_);
     else if (right_looking_)
-      out.stats = reference::factor_levels(s_, f_.data(), rule, threads_);
+      out.stats = reference::factor_levels(s_, f_.data(), rule, column_threads_);
     else
-      out.stats = reference::factor_levels_gather(s_, f_.data(), rule, threads_);
+      out.stats = reference::factor_levels_gather(s_, f_.data(), rule, column_threads_);
     return out;
   }
 
@@ -78,6 +86,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
     EngineSolveResult out;
     triangular_solves(b, x, transpose);
     if (max_steps == 0) return out;
+    if (refine_work_.rhs.size() != static_cast<size_t>(s_.n)) refine_work_.resize(s_.n);
     reference::BasicCsrRef<T> a{s_.n, pattern_.rowptr, pattern_.colind, a_values_};
     if (s_.row_scale.size() == static_cast<size_t>(s_.n) && s_.col_scale.size() == static_cast<size_t>(s_.n)) {
       a.row_scale = s_.row_scale.data();
@@ -214,17 +223,24 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
     }
-    if (s_.symmetric())
-      reference::solve_symmetric_with_factor(s_, f_.data(), b, x, solve_work_.data(), hermitian_);
-    else if (transpose)
+    if (transpose && !s_.symmetric()) {
       reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());
+      return;
+    }
+    // cpu/row_ordered_solve.hpp: the forward and backward passes by rows (the transposed LU
+    // solve above already reads F's columns as dot products).
+    if (!rows_current_) rows_->gather(f_.data());
+    rows_current_ = true;
+    if (s_.symmetric())
+      rows_->solve_symmetric(f_.data(), b, x, solve_work_.data(), hermitian_);
     else
-      reference::solve_with_factor(s_, f_.data(), b, x, solve_work_.data());
+      rows_->solve(b, x, solve_work_.data());
   }
 
   const Schedule& s_;
   PatternRef pattern_;
   int32_t threads_;
+  int32_t column_threads_;  // the column engines' team (cpu/level_run.hpp)
   bool right_looking_;
   TrsvKernel trsv_kernel_;
   bool hermitian_;
@@ -251,6 +267,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   }
   reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
   std::vector<T> solve_work_;
+  std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
+  bool rows_current_ = false;                           // gathered from the last factorization
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
 };

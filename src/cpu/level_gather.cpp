@@ -89,15 +89,32 @@ void run_levels(GatherRun<T>& run, PivotTally& local) {
   T* f = run.f;
   const PivotRule rule = run.rule;
   WorkColumn<T>& w = thread_work<T>(s.n);
+  auto factor_column = [&](int32_t k) {
+    if (!gather_column(colptr, rowind, diag, f, k, w, run.s.incomplete)) run.missing_fill.store(true, std::memory_order_relaxed);
+    const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
+    local.add(o, k);
+    return o.failed;
+  };
+  // A team of one walks the columns in their own order, which every dependency (on earlier
+  // columns only) respects, instead of the levels' wavefronts across F: the same updates in
+  // the same order per column, so the same factor to the bit, read with the locality of a
+  // sequential sweep. It stops at the first failing column in elimination order (a team
+  // stops after the failing level, and reports its smallest failing column).
+  if (omp_get_num_threads() == 1) {
+    for (int32_t k = 0; k < s.n; ++k)
+      if (factor_column(k)) {
+        lower_to_min(run.failed_column, k);
+        lower_to_min(run.failed_level, s.level_of[k]);
+        return;
+      }
+    return;
+  }
   for (int32_t l = 0; l < s.num_levels(); ++l) {
     // Column costs vary by orders of magnitude within a level: dynamic chunks.
 #pragma omp for schedule(dynamic, 4)
     for (int64_t c = level_ptr[l]; c < level_ptr[l + 1]; ++c) {
       const int32_t k = level_cols[c];
-      if (!gather_column(colptr, rowind, diag, f, k, w, run.s.incomplete)) run.missing_fill.store(true, std::memory_order_relaxed);
-      const PivotOutcome o = pivot_and_scale(colptr, diag, f, k, rule);
-      local.add(o, k);
-      if (o.failed) {
+      if (factor_column(k)) {
         lower_to_min(run.failed_column, k);
         lower_to_min(run.failed_level, l);
       }
