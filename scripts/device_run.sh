@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|first_solve|multi_gpu]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|first_solve|multi_gpu]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -25,6 +25,7 @@
 #   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
 #   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
+#   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment).
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
 #   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
 #   multi_gpu: issue 30 on a several-GPU machine: the device-selection and split-factor tests
@@ -374,6 +375,36 @@ if want mpi; then
     grep -qE '^mpi lu: exit 0$' "$out/mpi.log" && grep -qE '^mpi dd: exit 0$' "$out/mpi.log" || status=1
   else
     echo "device_run.sh: no petsc_snes_ex14/ex19 or bundled mpiexec in $build_rel" | tee "$out/mpi.log"
+    status=1
+  fi
+fi
+
+if want dd_defaults; then
+  # Issue 29's dd_defaults: scripts/mpi_bench.py --mode dd with no gpuglu option, on
+  # GPUGLU_DEVICE_DD_RANKS (4) ranks sharing one GPU (CUDA_VISIBLE_DEVICES=0 on a machine with
+  # more), gpuglu against PETSc's LU/ILU or MUMPS on the same ranks: the default sizes (ex14
+  # 40^3, ex19 128^2), then subdomains of 1e5 unknowns and more (ex14 74^3 for ILU and GAMG,
+  # ex19 320^2 = 409,600 unknowns for the LU subdomains and fieldsplit).
+  ex14=$build/bench/petsc_snes_ex14 ex19=$build/bench/petsc_snes_ex19
+  if [[ -x $ex14 && -x $ex19 && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec CUDA_VISIBLE_DEVICES=0
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      device=$(head -1 "$out/device.txt" | cut -d, -f1)
+      common=(--mode dd --ex14 "$ex14" --ex19 "$ex19" --plugin "$build/petsc_plugin/libpetscgpuglu.so"
+              --out "$out/results.jsonl" --device "$device" --gpuglu-options "" --dd-ranks "${GPUGLU_DEVICE_DD_RANKS:-4}")
+      python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 40x40x40 --ex19-grid 128x128 \
+        --configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit,bjacobi_lu_2d --timeout 60 --budget-s 150
+      echo "dd_defaults small: exit $?"
+      python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 74x74x74 --ex19-grid 320x320 \
+        --configs "${GPUGLU_DEVICE_DD_LARGE_CONFIGS:-bjacobi_ilu,gamg_coarse,bjacobi_lu_2d,asm_lu_2d,fieldsplit}" \
+        --timeout 90 --budget-s "${GPUGLU_DEVICE_DD_LARGE_BUDGET:-240}"
+      echo "dd_defaults large: exit $?"
+    ) > "$out/dd_defaults.log" 2>&1
+    grep -vE '^\$ |^  \(' "$out/dd_defaults.log" | head -60
+  else
+    echo "device_run.sh: no petsc_snes_ex14/ex19 or bundled mpiexec in $build_rel" | tee "$out/dd_defaults.log"
     status=1
   fi
 fi

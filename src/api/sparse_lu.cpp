@@ -51,7 +51,14 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up.wait();
   accept_normwise = false;
-  this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
+  // A factor kept on the CPU before its analysis stays there: asking again would count the
+  // devices, which starts the CUDA driver (the cost cpu_only avoids).
+  if (cpu_only) {
+    this->device_claim.release();
+    this->backend = Backend::cpu;
+  } else {
+    this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
+  }
   if (this->backend == Backend::cpu && !schur_mode()) {
     // The automatic backend may leave a small factor on the CPU: the engine is then the one
     // `automatic` picks there (the same resolver; docs/performance.md measures why), and

@@ -16,9 +16,8 @@ struct AutomaticFacts {
   int32_t device_warps = 0;    // its resident warps (DeviceInfo::total_warps()); 0: no device
 };
 
-// LuEngine::automatic: supernodal where the GPU factors a real complete LU (backend cuda, or
-// backend automatic with a usable device and auto_gpu_min_factor_nnz >= 0), column otherwise
-// (the CPU backend, complex scalars, ILU). An explicit engine stays.
+// LuEngine::automatic: supernodal for a real complete LU on either backend, column for
+// complex scalars and ILU. An explicit engine stays.
 LuEngine resolve_lu_engine(const Options& o, const AutomaticFacts& f);
 // LuEngine::automatic for the LDL^T (o.ldlt_engine): supernodal for a complete LDL^T on
 // either backend (complex ones in real form, api/real_form_ldlt.hpp); column for ICC(k). An

@@ -128,6 +128,7 @@ void run_levels(GatherRun<T>& run, PivotTally& local) {
 
 template <class T>
 NumericStats factor_levels_gather(const Schedule& s, T* f, const PivotRule& rule, int num_threads) {
+  if (s.supernodal()) throw Error(Status::invalid_input, "factor_levels_gather: needs a column schedule");
   GatherRun<T> run{s, f, rule, {s.n}, {s.num_levels()}};
   const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())

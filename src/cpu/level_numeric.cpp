@@ -101,6 +101,9 @@ void run_levels(LevelRun<T>& run, PivotTally& local) {
 
 template <class T>
 NumericStats factor_levels(const Schedule& s, T* f, const PivotRule& rule, int num_threads) {
+  if (s.supernodal() || (s.num_levels() > 0 && s.level_target_ptr.size() != static_cast<size_t>(s.num_levels()) + 1))
+    throw Error(Status::invalid_input,
+                "factor_levels: needs a column schedule with its update lists (analysis/update_lists.hpp)");
   LevelRun<T> run{s, f, rule, {s.n}};
   const PivotTally total = run_team(num_threads, [&](PivotTally& local) { run_levels(run, local); });
   if (run.missing_fill.load())

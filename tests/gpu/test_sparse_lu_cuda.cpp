@@ -79,12 +79,12 @@ TEST(SparseLUCuda, automatic_backend_follows_the_crossover) {
   SparseLU never(o);
   never.analyze(a.view());
   EXPECT_EQ(never.active_backend(), Backend::cpu);
-  EXPECT_EQ(never.lu_engine(), LuEngine::column);
+  EXPECT_EQ(never.lu_engine(), LuEngine::supernodal);  // the automatic engine on either backend
   o.auto_gpu_min_factor_nnz = 1000000000;  // the GPU in view, but this factor stays on the CPU
   SparseLU small(o);
   small.analyze(a.view());
   EXPECT_EQ(small.active_backend(), Backend::cpu);
-  EXPECT_EQ(small.lu_engine(), LuEngine::column);
+  EXPECT_EQ(small.lu_engine(), LuEngine::supernodal);
 }
 
 // LuEngine::automatic: supernodal where the GPU factors a real complete LU, the column engine

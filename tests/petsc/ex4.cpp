@@ -219,17 +219,19 @@ int main(int argc, char** argv) {
       test:
          suffix: numerically_singular_perturb
          args: -case numsingular -mat_gpuglu_pivot_policy perturb
+      # The column engine (-mat_gpuglu_lu_engine column): its static pivots meet the zero
+      # diagonal that these policies answer; the default supernodal LU pivots inside supernodes.
       test:
          suffix: zero_diagonal_report
-         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy report
+         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy report -mat_gpuglu_lu_engine column
          filter: grep -E "KSP:|PC failed"
       test:
          suffix: zero_diagonal_auto
-         args: -case zerodiag -mat_gpuglu_matching 0 -info -ksp_view
+         args: -case zerodiag -mat_gpuglu_matching 0 -info -ksp_view -mat_gpuglu_lu_engine column
          filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|recoveries.*"
       test:
          suffix: zero_diagonal_repivot
-         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy repivot -info -ksp_view
+         args: -case zerodiag -mat_gpuglu_matching 0 -mat_gpuglu_pivot_policy repivot -info -ksp_view -mat_gpuglu_lu_engine column
          filter: grep -o -E "gpuglu: factorization: .*|KSP: .*|solve: .*|ordering: .*|pivot policy: .*|recoveries.*"
       test:
          suffix: numerically_singular_repivot

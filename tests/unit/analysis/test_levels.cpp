@@ -61,7 +61,7 @@ TEST(Levels, relaxed_detection_covers_glu2_and_stays_close) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     for (bool matching : {false, true}) {
       const auto a = matching ? scrambled_matrix(250, 2 + static_cast<int32_t>(seed % 3), seed) : random_matrix(250, 2 + static_cast<int32_t>(seed % 3), seed);
-      Options o;
+      Options o = column_analysis();
       o.matching = matching;
       const Schedule s = analyze(a.view(), o);
       const auto exact = exact_dependencies(s);
@@ -79,7 +79,7 @@ TEST(Levels, relaxed_detection_covers_glu2_and_stays_close) {
 
 TEST(Levels, levels_partition_the_columns_in_ascending_order) {
   const auto a = random_matrix(400, 3, 5);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   ASSERT_EQ(s.level_ptr.front(), 0);
   ASSERT_EQ(s.level_ptr.back(), s.n);
   std::vector<int> seen(static_cast<size_t>(s.n), 0);
@@ -96,7 +96,7 @@ TEST(Levels, levels_partition_the_columns_in_ascending_order) {
 
 TEST(Levels, update_lists_hold_every_update_once_in_its_source_level) {
   const auto a = scrambled_matrix(300, 3, 9);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   std::set<std::pair<int32_t, int32_t>> expected, listed;
   for (int32_t k = 0; k < s.n; ++k)
     for (int64_t p = s.f_colptr[k]; p < s.f_diag[k]; ++p)
@@ -123,7 +123,7 @@ TEST(Levels, update_lists_hold_every_update_once_in_its_source_level) {
 
 TEST(Levels, kernel_modes_follow_the_thresholds) {
   const auto a = random_matrix(2000, 2, 13);
-  Options o;
+  Options o = column_analysis();
   o.modes.stream_max_columns = 16;
   o.modes.total_warps = 4096;
   const Schedule s = analyze(a.view(), o);
@@ -149,7 +149,7 @@ TEST(Levels, kernel_modes_follow_the_thresholds) {
 
 TEST(Levels, bad_kernel_mode_thresholds_are_rejected) {
   const auto a = random_matrix(50, 2, 1);
-  Options o;
+  Options o = column_analysis();
   o.modes.max_warps = 64;
   EXPECT_THROW(analyze(a.view(), o), Error);
 }
@@ -157,12 +157,12 @@ TEST(Levels, bad_kernel_mode_thresholds_are_rejected) {
 TEST(Levels, bad_update_launch_shapes_are_rejected) {
   const auto a = random_matrix(50, 2, 1);
   for (const auto& [threads, rows] : {std::pair{100, 4}, std::pair{16, 4}, std::pair{2048, 4}, std::pair{128, 0}}) {
-    Options o;
+    Options o = column_analysis();
     o.modes.max_block_threads = threads;
     o.modes.rows_per_thread = rows;
     EXPECT_THROW(analyze(a.view(), o), Error) << threads << " threads, " << rows << " rows per thread";
   }
-  Options ok;
+  Options ok = column_analysis();
   ok.modes.max_block_threads = 1024;
   ok.modes.rows_per_thread = 1;
   EXPECT_NO_THROW(analyze(a.view(), ok));

@@ -22,7 +22,7 @@ bool is_permutation_of_n(const std::vector<int32_t>& p, int32_t n) {
 TEST(Matching, mc64_puts_a_unit_dominant_diagonal_on_c) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     const auto a = scrambled_matrix(300, 4, seed);  // mostly structurally zero diagonal
-    const Schedule s = analyze(a.view(), Options());
+    const Schedule s = analyze(a.view(), column_analysis());
     ASSERT_TRUE(s.matched);
     ASSERT_TRUE(s.scaled);
     ASSERT_TRUE(is_permutation_of_n(s.row_perm, s.n));
@@ -56,7 +56,7 @@ TEST(Matching, scales_of_badly_scaled_matrices_are_normal_and_make_c_unit_domina
       const std::vector<int32_t> row_exp = random_exponents(n, c.row_lo, c.row_hi, rng);
       const std::vector<int32_t> col_exp = random_exponents(n, c.col_lo, c.col_hi, rng);
       const auto a = scaled_by_powers_of_ten(scrambled_matrix(n, 4, seed), row_exp, col_exp);
-      const Schedule s = analyze(a.view(), Options());
+      const Schedule s = analyze(a.view(), column_analysis());
       ASSERT_TRUE(s.scaled);
       EXPECT_EQ(s.scales_clamped, 0);
       for (int32_t i = 0; i < n; ++i) {
@@ -86,7 +86,7 @@ TEST(Matching, unrepresentable_scales_are_clamped_and_counted_not_dropped) {
     if (i + 1 < n) t.push_back({i + 1, i, 1e300});
   }
   const auto a = csr_from_triplets<int32_t, double>(n, n, t);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   ASSERT_TRUE(s.scaled);
   EXPECT_GT(s.scales_clamped, 0);
   EXPECT_LT(s.scales_clamped, 2 * n);
@@ -106,7 +106,7 @@ TEST(Matching, unrepresentable_scales_are_clamped_and_counted_not_dropped) {
 
 TEST(Matching, off_keeps_the_rows_and_values) {
   const auto a = random_matrix(200, 3, 2);
-  Options o;
+  Options o = column_analysis();
   o.matching = false;
   const Schedule s = analyze(a.view(), o);
   EXPECT_FALSE(s.matched);
@@ -117,7 +117,7 @@ TEST(Matching, off_keeps_the_rows_and_values) {
 
 TEST(Matching, matching_without_scaling) {
   const auto a = scrambled_matrix(200, 3, 4);
-  Options o;
+  Options o = column_analysis();
   o.scaling = false;
   const Schedule s = analyze(a.view(), o);
   EXPECT_TRUE(s.matched);
@@ -132,7 +132,7 @@ TEST(Matching, matching_without_scaling) {
 TEST(Ordering, every_ordering_gives_permutations) {
   const auto a = scrambled_matrix(300, 3, 8);
   for (Ordering ordering : {Ordering::amd, Ordering::colamd, Ordering::metis, Ordering::natural}) {
-    Options o;
+    Options o = column_analysis();
     o.ordering = ordering;
     const Schedule s = analyze(a.view(), o);
     EXPECT_EQ(s.ordering, ordering);
@@ -145,7 +145,7 @@ TEST(Ordering, given_permutation_is_applied_symmetrically_after_matching) {
   const auto a = random_matrix(100, 3, 6);
   std::vector<int32_t> q(100);
   std::iota(q.rbegin(), q.rend(), 0);  // reversed
-  Options o;
+  Options o = column_analysis();
   o.ordering = Ordering::given;
   o.matching = false;
   const Schedule s = analyze(a.view(), o, q.data());
@@ -156,7 +156,7 @@ TEST(Ordering, given_permutation_is_applied_symmetrically_after_matching) {
 TEST(Ordering, given_ordering_must_be_a_permutation) {
   const auto a = random_matrix(10, 2, 1);
   std::vector<int32_t> q{0, 1, 2, 3, 4, 5, 6, 7, 8, 8};
-  Options o;
+  Options o = column_analysis();
   o.ordering = Ordering::given;
   try {
     analyze(a.view(), o, q.data());
@@ -170,7 +170,7 @@ TEST(Ordering, given_ordering_must_be_a_permutation) {
 
 TEST(Analysis, times_are_reported_per_stage) {
   const auto a = scrambled_matrix(3000, 3, 21);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   EXPECT_GE(s.times.matching_ms, 0.0);
   EXPECT_GT(s.times.total_ms, 0.0);
   EXPECT_NEAR(s.times.total_ms, s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms,

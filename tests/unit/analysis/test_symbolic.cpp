@@ -24,7 +24,7 @@ TEST(Symbolic, matches_dense_boolean_elimination_on_random_patterns) {
     for (Ordering ordering : {Ordering::amd, Ordering::natural, Ordering::colamd, Ordering::metis}) {
       SCOPED_TRACE("seed " + std::to_string(seed) + " ordering " + std::string(to_string(ordering)));
       const auto a = random_matrix(120 + 10 * static_cast<int32_t>(seed), 1 + static_cast<int32_t>(seed % 4), seed);
-      Options o;
+      Options o = column_analysis();
       o.ordering = ordering;
       o.matching = seed % 2 == 0;
       const Schedule s = analyze(a.view(), o);
@@ -38,7 +38,7 @@ TEST(Symbolic, matches_dense_boolean_elimination_on_random_patterns) {
 
 TEST(Symbolic, value_map_places_every_entry_of_c) {
   const auto a = scrambled_matrix(200, 3, 7);  // zero diagonals: the matching permutes rows
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   ASSERT_TRUE(s.matched);
   ASSERT_EQ(static_cast<int32_t>(s.value_map.size()), a.nnz());
   for (int32_t r = 0; r < a.nrows; ++r)
@@ -55,7 +55,7 @@ TEST(Symbolic, value_map_places_every_entry_of_c) {
 
 TEST(Symbolic, row_views_list_the_factor_entries_by_rows) {
   const auto a = random_matrix(150, 3, 3);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   int64_t upper = 0, lower = 0;
   for (int32_t i = 0; i < s.n; ++i) {
     for (int64_t e = s.u_rowptr[i]; e < s.u_rowptr[i + 1]; ++e) {
@@ -100,7 +100,7 @@ TEST(Symbolic, factor_flops_count_a_dense_elimination_of_c) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const auto a = scrambled_matrix(60, 3, seed);
-    const Schedule s = analyze(a.view(), Options());
+    const Schedule s = analyze(a.view(), column_analysis());
     std::vector<std::vector<char>> c(static_cast<size_t>(s.n), std::vector<char>(static_cast<size_t>(s.n), 0));
     for (int32_t r = 0; r < a.nrows; ++r)
       for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) c[s.row_perm_inv[r]][s.col_perm_inv[a.colind[p]]] = 1;
@@ -114,14 +114,14 @@ TEST(Symbolic, factor_flops_count_a_dense_elimination_of_c) {
   for (int32_t i = 0; i < n; ++i)
     for (int32_t j = 0; j < n; ++j) t.push_back({i, j, i == j ? 10.0 : 1.0});
   const auto dense = csr_from_triplets<int32_t, double>(n, n, t);
-  EXPECT_EQ(analyze(dense.view(), Options()).factor_flops, n * (n - 1) / 2 + (n - 1) * n * (2 * n - 1) / 3);
+  EXPECT_EQ(analyze(dense.view(), column_analysis()).factor_flops, n * (n - 1) / 2 + (n - 1) * n * (2 * n - 1) / 3);
 }
 
 TEST(Symbolic, ilu_factor_flops_count_every_update_of_the_fixed_pattern) {
   const auto a = random_matrix(80, 3, 5);
   for (int32_t levels : {0, 1, 2}) {
     SCOPED_TRACE("levels " + std::to_string(levels));
-    Options o;
+    Options o = column_analysis();
     o.ilu_levels = levels;
     const Schedule s = analyze(a.view(), o);
     ASSERT_TRUE(s.incomplete);
@@ -135,8 +135,8 @@ TEST(Symbolic, ilu_factor_flops_count_every_update_of_the_fixed_pattern) {
 TEST(Symbolic, int64_input_gives_the_same_schedule) {
   const auto a = scrambled_matrix(180, 4, 11);
   const auto a64 = convert_indices<int64_t>(a.view());
-  const Schedule s32 = analyze(a.view(), Options());
-  const Schedule s64 = analyze(a64.view(), Options());
+  const Schedule s32 = analyze(a.view(), column_analysis());
+  const Schedule s64 = analyze(a64.view(), column_analysis());
   EXPECT_EQ(s32.row_perm, s64.row_perm);
   EXPECT_EQ(s32.col_perm, s64.col_perm);
   EXPECT_EQ(s32.f_rowind, s64.f_rowind);
@@ -158,7 +158,7 @@ TEST(Symbolic, fill_reducing_orderings_beat_natural_on_a_grid) {
       if (y + 1 < m) t.push_back({i, i + m, -1.0});
     }
   const auto a = csr_from_triplets<int32_t, double>(n, n, t);
-  Options o;
+  Options o = column_analysis();
   o.ordering = Ordering::natural;
   const int64_t natural = analyze(a.view(), o).nnz_factor();
   for (Ordering ordering : {Ordering::amd, Ordering::metis, Ordering::colamd}) {

@@ -175,6 +175,8 @@ TEST(OptionTable, docs_options_md_agrees_with_the_table) {
 }
 
 TEST(AutomaticOptions, lu_engine_follows_the_one_rule) {
+  // Supernodal for a real complete LU whatever the backend or device; column for complex
+  // scalars and ILU; an explicit engine stays.
   const AutomaticFacts no_device;
   AutomaticFacts gpu;
   gpu.device_usable = true;
@@ -183,20 +185,21 @@ TEST(AutomaticOptions, lu_engine_follows_the_one_rule) {
   complex_gpu.complex = true;
   Options o;
   EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::supernodal);
-  EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::column);
+  EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::supernodal);
   EXPECT_EQ(resolve_lu_engine(o, complex_gpu), LuEngine::column);
   o.auto_gpu_min_factor_nnz = -1;  // never the GPU
-  EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::column);
+  EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::supernodal);
   o = Options();
   o.ilu_levels = 0;
   EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::column);
   o = Options();
-  o.backend = Backend::cuda;  // what the analysis alone decides: supernodal for cuda, column otherwise
+  o.backend = Backend::cuda;
   EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::supernodal);
   o.backend = Backend::cpu;
+  EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::supernodal);
+  EXPECT_EQ(resolve_lu_engine(o, complex_gpu), LuEngine::column);
+  o.lu_engine = LuEngine::column;  // an explicit engine stays
   EXPECT_EQ(resolve_lu_engine(o, gpu), LuEngine::column);
-  o.lu_engine = LuEngine::supernodal;  // an explicit engine stays
-  EXPECT_EQ(resolve_lu_engine(o, no_device), LuEngine::supernodal);
 }
 
 TEST(AutomaticOptions, ldlt_engine_is_supernodal_for_a_complete_ldlt_on_either_backend) {

@@ -12,8 +12,16 @@
 
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/options.hpp"
 
 namespace gpuglu::test {
+
+// The column pipeline (GLU3.0's analysis, which these tests check): the automatic engine is
+// the supernodal LU's (core/automatic_options.hpp).
+inline Options column_analysis(Options o = Options()) {
+  o.lu_engine = LuEngine::column;
+  return o;
+}
 
 // splitmix64: the same numbers on every platform (no std::distribution).
 class Rng {

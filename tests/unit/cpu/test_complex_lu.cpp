@@ -67,7 +67,9 @@ TEST(ComplexLU, solves_shifted_helmholtz_with_both_executors) {
 TEST(ComplexLU, real_valued_complex_matrix_gives_the_real_factor) {
   const CsrMatrixD a = gen::from_spec("circuit:3000:40:7");
   const CsrZ z{a.nrows, a.ncols, a.rowptr, a.colind, std::vector<Cplx>(a.values.begin(), a.values.end())};
-  SparseLU real(cpu_options());
+  Options column = cpu_options();
+  column.lu_engine = LuEngine::column;  // the complex LU's engine, on the real matrix
+  SparseLU real(column);
   real.analyze(a.view());
   ASSERT_EQ(real.factor(a.view()).status, Status::ok);
   SparseLUComplex cplx(cpu_options());

@@ -35,7 +35,7 @@ double max_rel(const std::vector<double>& x, const std::vector<double>& y) {
 TEST(LevelGather, matches_sequential_and_right_looking_on_analyzed_schedules) {
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     const auto a = random_matrix(400, 2 + static_cast<int32_t>(seed % 4), seed, seed % 2 ? 1.5 : 0.5);
-    Options o;
+    Options o = column_analysis();
     o.matching = seed % 3 != 0;
     const Schedule s = analyze(a.view(), o);
     std::vector<double> seq = scattered_values(s, a), rl = seq, lg = seq;
@@ -50,7 +50,7 @@ TEST(LevelGather, matches_sequential_and_right_looking_on_analyzed_schedules) {
 
 TEST(LevelGather, bitwise_identical_for_1_2_4_threads) {
   const auto a = random_matrix(800, 4, 17, 0.5);
-  const Schedule s = analyze(a.view(), Options());
+  const Schedule s = analyze(a.view(), column_analysis());
   std::vector<double> one = scattered_values(s, a);
   const NumericStats st1 = reference::factor_levels_gather(s, one.data(), PivotRule(), 1);
   ASSERT_EQ(st1.status, Status::ok);
@@ -75,7 +75,7 @@ TEST(LevelGather, reports_the_smallest_failing_column_like_the_level_executor) {
     while (q < b.rowptr[6] && b.colind[q] < b.colind[p]) ++q;
     b.values[p] = (q < b.rowptr[6] && b.colind[q] == b.colind[p]) ? b.values[q] : 0.0;
   }
-  Options o;
+  Options o = column_analysis();
   o.matching = false;
   const Schedule s = analyze(b.view(), o);
   std::vector<double> f1 = scattered_values(s, b), f2 = f1;

@@ -323,7 +323,7 @@ TEST(LevelNumeric, analyzed_levels_shuffled_match_sequential) {
           Rng rng(seed + 50);
           a = scramble_rows(a, random_permutation(a.nrows, rng));
         }
-        Options o;
+        Options o = column_analysis();
         o.matching = matching;
         o.scaling = matching;
         o.ordering = ordering;
@@ -347,7 +347,7 @@ TEST(LevelNumeric, analyzed_levels_merged_are_detected) {
   int checked = 0;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const auto a = random_matrix(300, 3, seed, 1.5);
-    Options o;
+    Options o = column_analysis();
     o.matching = false;
     const Schedule s = analyze(a.view(), o);
     const int32_t l = first_dependent_level_pair(s);

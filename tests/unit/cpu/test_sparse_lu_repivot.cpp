@@ -13,9 +13,12 @@
 namespace gpuglu::test {
 namespace {
 
+// The column engine, whose static pivots the recovery re-pivots (the supernodal LU pivots
+// inside its supernodes first).
 Options cpu_options() {
   Options o;
   o.backend = Backend::cpu;
+  o.lu_engine = LuEngine::column;
   return o;
 }
 
