@@ -4,7 +4,7 @@
 machine's state. SNES ex14 (3-D Bratu, Newton) with bjacobi or asm LU subdomains: several
 local blocks in one process (gpuglu spreads a process's factors over its devices) and one
 rank per GPU (ranks map to devices by node-local rank). -log_view's max over ranks per event;
-records `two_gpu` / `one_gpu` go to --out with the device, n, nnz and the Krylov iterations.
+records `<N>_gpu` (two_gpu, four_gpu: all N devices) / `one_gpu` go to --out with the device, n, nnz and the Krylov iterations.
 
   multi_gpu_bench.py --ex14 bench/petsc_snes_ex14 --plugin petsc_plugin/libpetscgpuglu.so
                      --devices 2 [--grid 64x64x64] [--rounds 3] [--out results.jsonl]
@@ -46,7 +46,8 @@ def main():
     common = mpi_bench.grid_options("xyz", args.grid) + [
         "-ksp_type", "gmres", "-ksp_rtol", "1e-8", "-sub_pc_type", "lu", "-sub_pc_factor_mat_solver_type", "gpuglu",
         "-sub_mat_gpuglu_backend", "cuda", "-dll_append", args.plugin]
-    visible = {"one_gpu": "0", "two_gpu": ",".join(str(i) for i in range(d))}
+    many = {2: "two_gpu", 4: "four_gpu", 8: "eight_gpu"}.get(d, f"{d}_gpu")
+    visible = {"one_gpu": "0", many: ",".join(str(i) for i in range(d))}
     failed = False
     print(f"ex14 {args.grid}, {d} GPUs, median of {args.rounds} (ms, -log_view max over ranks)")
     for name in args.configs.split(","):
@@ -69,7 +70,7 @@ def main():
                for label, runs in got.items()}
         row = [f"{name:18s} ranks {ranks}"]
         for e in EVENTS:
-            one, two = med["one_gpu"].get(e), med["two_gpu"].get(e)
+            one, two = med["one_gpu"].get(e), med[many].get(e)
             if one is not None and two is not None:
                 row.append(f"{e} {one:.0f}/{two:.0f} ({one / two:.2f}x)")
         print("  ".join(row))
@@ -79,7 +80,7 @@ def main():
                     rec = {"bench": "multi_gpu_dd", "config": name, "solver": label, "ranks": ranks,
                            "devices": 1 if label == "one_gpu" else d, "device": args.device_name,
                            "matrix": f"snes-ex14:{args.grid}", "rounds": len(got[label]),
-                           "peer": "one_gpu" if label == "two_gpu" else None}
+                           "peer": "one_gpu" if label == many else None}
                     rec.update(info)
                     rec.update({f"{e}_ms": round(v, 2) for e, v in events.items()})
                     f.write(json.dumps(rec) + "\n")

@@ -35,9 +35,11 @@ using cuda::CudaLU;
 
 int device_ordinal() { return query_device().ordinal; }
 
-// The options the CUDA backend analyzes with: Eq. 7 uses the device's resident warps.
+// The options the CUDA backend analyzes with: Eq. 7 uses the device's resident warps. The
+// column engine: its kernels are what these tests check (the automatic engine is supernodal).
 Options device_options() {
   Options o;
+  o.lu_engine = LuEngine::column;
   const DeviceInfo d = query_device();
   if (d.usable && d.total_warps() > 0) o.modes.total_warps = d.total_warps();
   return o;

@@ -441,7 +441,9 @@ TEST(CudaSupernodalLU, a_diagonal_shift_matches_the_cpu_engine) {
 // No device needed: the schedule is checked before anything is allocated.
 TEST(CudaSupernodalLU, a_column_schedule_or_a_broken_one_is_invalid_input) {
   const Csr a = gen::from_spec("lap2d5:10x10");
-  const Schedule column = analyze(a.view(), Options{});
+  Options column_engine;
+  column_engine.lu_engine = LuEngine::column;
+  const Schedule column = analyze(a.view(), column_engine);
   ASSERT_FALSE(column.supernodal());
   try {
     CudaSupernodalLU lu(column, Options{}, 0);
