@@ -27,7 +27,8 @@ PCSetUp + KSPSolve time (-log_view, max over ranks) and Krylov iterations. Recor
                [--out results.jsonl] [--device NAME] [--verbose]
   mpi_bench.py --mode dd --ex14 ... --ex19 bench/petsc_snes_ex19 --plugin ... [--grid 40x40x40]
                [--ex19-grid 128x128] [--dd-ranks 4] [--configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit]
-MPIEXEC (default mpiexec) and MPIEXEC_ARGS (split on blanks) name the launcher.
+MPIEXEC (default mpiexec) and MPIEXEC_ARGS (split on blanks) name the launcher; MPIEXEC_WRAPPER a
+program each rank runs the example under.
 """
 import argparse
 import datetime
@@ -185,6 +186,9 @@ def run(args, ranks, exe, options, trace=False):
         cmd = [os.environ.get("MPIEXEC", "mpiexec"), "-n", str(ranks)] + shlex.split(os.environ.get("MPIEXEC_ARGS", ""))
         # -log_view and -log_trace exclude each other (the one set up last takes PETSc's event
         # handlers; the other stays empty): a traced run takes its totals from the trace.
+        # MPIEXEC_WRAPPER (split on blanks): a program each rank runs the example under
+        # (scripts/gpuglu_rank_gpu.sh).
+        cmd += shlex.split(os.environ.get("MPIEXEC_WRAPPER", ""))
         cmd += [exe] + options + ["-snes_view", "-snes_converged_reason"]
         cmd += ["-log_trace", os.path.join(tmp, "trace")] if trace else ["-log_view"]
         start = time.time()

@@ -33,6 +33,13 @@ bool gpu_may_factor(const Options& o) {
 }  // namespace
 
 int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
+  // scripts/gpuglu_rank_gpu.sh shows each rank its own share of the GPUs and says here how
+  // many ranks share each of them.
+  if (const char* v = std::getenv("GPUGLU_RANKS_PER_DEVICE")) {
+    char* end = nullptr;
+    const long r = std::strtol(v, &end, 10);
+    if (end != v && *end == '\0' && r >= 1 && r < (1L << 20)) return r;
+  }
   if (device_count <= 0 || local_size <= device_count) return 1;
   return (local_size + device_count - 1) / device_count;
 }
@@ -40,8 +47,9 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
 bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count) {
   if (o.backend == Backend::cpu || !built_with_cuda()) return true;
   if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
-  const int64_t least = o.auto_gpu_min_factor_nnz;
-  if (least < 0 || nnz_factor_at_most < least) return true;
+  if (o.auto_gpu_min_factor_nnz < 0) return true;
+  const int64_t least = o.auto_gpu_min_factor_nnz * (o.ilu_levels >= 0 ? kIncompleteGpuFactor : 1);
+  if (nnz_factor_at_most < least) return true;
   // Only now the count, if the caller has none: cudaGetDeviceCount starts the driver (no
   // context), which a factor that the size alone keeps on the CPU need not pay.
   if (device_count < 0) device_count = query_device().device_count;

@@ -40,8 +40,14 @@ Options ldlt_analysis_options(const Options& o);
 // device_count: the GPUs the ranks share; -1: the driver's count, read only where the size
 // alone does not decide. An ILU(0), whose factor has A's pattern, asks before its analysis
 // with devices_counted_before_cuda(), and then starts no CUDA at all.
+// An incomplete factor (ILU(k), ICC(k)) needs kIncompleteGpuFactor times the rule: its GPU
+// solves gain less over the CPU's (ILU(0)-GMRES on one rank: 0.97x PETSc's at nnz(A) 223k,
+// 1.27x at 760k) and it pays the same CUDA start-up; bjacobi ILU(0) on 4 ranks sharing one
+// GPU with subdomains of 710k nonzeros lost 0.66x on the GPU (docs/performance.md, dd_defaults).
 bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count = -1);
-// Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown).
+inline constexpr int64_t kIncompleteGpuFactor = 5;
+// Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown), or
+// GPUGLU_RANKS_PER_DEVICE where scripts/gpuglu_rank_gpu.sh narrowed the visible GPUs.
 int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 // The GPUs counted without a CUDA call (even the device count costs a driver start-up,
 // measured at ~0.4 s on 4 ranks at once): CUDA_VISIBLE_DEVICES's entries, or one per node

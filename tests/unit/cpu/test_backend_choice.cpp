@@ -1,7 +1,9 @@
 // The automatic backend's size rule (api/engine_choice.hpp): a factor known to be small stays
-// on the CPU before any CUDA starts (stays_on_cpu), and ranks that share a GPU need factors
-// that many times larger (ranks_per_device).
+// on the CPU before any CUDA starts (stays_on_cpu), ranks that share a GPU need factors that
+// many times larger (ranks_per_device), and an incomplete factor kIncompleteGpuFactor times.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "api/engine_choice.hpp"
 #include "gpuglu/device.hpp"
@@ -26,6 +28,17 @@ TEST(BackendChoice, a_factor_known_to_be_small_stays_on_the_cpu) {
   EXPECT_EQ(api::stays_on_cpu(o, 1), !cuda);
 }
 
+TEST(BackendChoice, an_incomplete_factor_needs_a_larger_one) {
+  Options o;
+  o.backend = Backend::automatic;
+  o.auto_gpu_min_factor_nnz = 1000;
+  o.ilu_levels = 0;
+  const bool cuda = built_with_cuda();
+  const int64_t least = 1000 * api::kIncompleteGpuFactor;
+  EXPECT_TRUE(api::stays_on_cpu(o, least - 1, 1));
+  EXPECT_EQ(api::stays_on_cpu(o, least, 1), !cuda);
+}
+
 TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
   EXPECT_EQ(api::ranks_per_device(1, 4), 4);
   EXPECT_EQ(api::ranks_per_device(2, 4), 2);
@@ -33,6 +46,12 @@ TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
   EXPECT_EQ(api::ranks_per_device(4, 2), 1);  // fewer ranks than GPUs: each has its own
   EXPECT_EQ(api::ranks_per_device(0, 4), 1);  // no GPU
   EXPECT_EQ(api::ranks_per_device(2, 0), 1);  // outside MPI
+  // scripts/gpuglu_rank_gpu.sh shows a rank one GPU and says how many ranks share it.
+  setenv("GPUGLU_RANKS_PER_DEVICE", "3", 1);
+  EXPECT_EQ(api::ranks_per_device(1, 12), 3);
+  setenv("GPUGLU_RANKS_PER_DEVICE", "zero", 1);  // not a count: the rule above
+  EXPECT_EQ(api::ranks_per_device(1, 12), 12);
+  unsetenv("GPUGLU_RANKS_PER_DEVICE");
 }
 
 }  // namespace
