@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|first_solve|multi_gpu]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|multi_gpu]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -25,7 +25,8 @@
 #   GPUGLU_DEVICE_LDLT_ARGS: more gpuglu_ldlt_bench arguments (--no-umfpack, --ordering metis);
 #   OPENBLAS_CORETYPE passes through to the CPU peers' BLAS.
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
-#   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment).
+#   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment);
+#   dd_profile: -log_view events of its losing configurations, gpuglu against the peer.
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
 #   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
 #   multi_gpu: issue 30 on a several-GPU machine: the device-selection and split-factor tests
@@ -409,6 +410,41 @@ if want dd_defaults; then
     echo "device_run.sh: no petsc_snes_ex14/ex19 or bundled mpiexec in $build_rel" | tee "$out/dd_defaults.log"
     status=1
   fi
+fi
+
+if want dd_profile; then
+  # Where dd_defaults' losses go: -log_view events of single runs on 4 ranks sharing GPU 0,
+  # gpuglu with no option against its peer: bjacobi ILU(0) on ex14 74^3 (and gpuglu on one
+  # thread per rank), fieldsplit and GAMG's coarse LU at the small sizes.
+  ex14=$build/bench/petsc_snes_ex14 ex19=$build/bench/petsc_snes_ex19
+  (
+    use_bundled_mpi
+    export CUDA_VISIBLE_DEVICES=0
+    # GPUGLU_DEVICE_PROFILE_BIND: mpiexec's placement options (--bind-to none, as mpi_bench.py's
+    # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg.
+    bind=${GPUGLU_DEVICE_PROFILE_BIND:---use-hwthread-cpus --bind-to none}
+    cases=" ${GPUGLU_DEVICE_PROFILE_CASES:-ilu fieldsplit gamg} "
+    run4() { echo "== $*"; "$mpi/bin/mpiexec" -n 4 $bind --mca pml ob1 --mca btl self,vader \
+      "$@" -dll_append "$build/petsc_plugin/libpetscgpuglu.so" -log_view 2>&1 |
+      grep -E "^(MatSolve|MatMult|MatLUFactorSym|MatLUFactorNum|MatILUFactorSym|MatCholFactorSym|MatCreateSubMats|MatGetOrdering|KSPSolve|PCSetUp|PCApply|VecScatterBegin|VecScatterEnd|SNESSolve) " |
+      awk '{printf "  %-18s %6s %s %s\n", $1, $2, $4, $5}'; }
+    ilu="-da_grid_x 74 -da_grid_y 74 -da_grid_z 74 -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu"
+    if [[ $cases == *" ilu "* ]]; then
+      run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type petsc
+      run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type gpuglu
+      run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1
+      run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type petsc
+    fi
+    fs="-da_grid_x 128 -da_grid_y 128 -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_block_size 4
+        -pc_fieldsplit_type multiplicative -pc_fieldsplit_0_fields 0,1,2 -pc_fieldsplit_1_fields 3
+        -fieldsplit_0_ksp_type preonly -fieldsplit_0_pc_type lu -fieldsplit_1_ksp_type preonly -fieldsplit_1_pc_type lu"
+    [[ $cases == *" fieldsplit "* ]] && for peer in mumps gpuglu; do
+      run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type $peer -fieldsplit_1_pc_factor_mat_solver_type $peer
+    done
+    gamg="-da_grid_x 40 -da_grid_y 40 -da_grid_z 40 -ksp_type gmres -ksp_rtol 1e-8 -pc_type gamg
+          -pc_gamg_coarse_eq_limit 20000 -mg_coarse_ksp_type preonly -mg_coarse_pc_type lu"
+    [[ $cases == *" gamg "* ]] && for peer in mumps gpuglu; do run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type $peer; done
+  ) 2>&1 | tee "$out/dd_profile.log"
 fi
 
 if want e2e; then
