@@ -78,6 +78,13 @@ MatchedPattern matched_pattern(const ColumnPattern& a_cols, int32_t n, const std
   MatchedPattern b;
   b.n = n;
   b.colptr = a_cols.colptr;
+  // No matching (ILU, -mat_gpuglu_matching 0): the rows are A's, already sorted.
+  bool identity = true;
+  for (int32_t k = 0; k < n && identity; ++k) identity = row_of_col[k] == k;
+  if (identity) {
+    b.rowind = a_cols.rowind;
+    return b;
+  }
   b.rowind.resize(a_cols.rowind.size());
   for (int32_t j = 0; j < n; ++j) {
     for (int32_t p = a_cols.colptr[j]; p < a_cols.colptr[j + 1]; ++p) b.rowind[p] = new_row[a_cols.rowind[p]];
