@@ -51,8 +51,8 @@ void RowOrderedFactor<T>::forward(const int32_t* in, const double* in_scale, con
 
 template <class T>
 void RowOrderedFactor<T>::solve(const T* b, T* x, T* work) const {
-  // In place on x where neither permutation moves anything; otherwise through work, and
-  // the column order and scaling are undone as each unknown comes out of the backward pass.
+  // In place on x where neither permutation moves anything; otherwise through work, whose
+  // column order and scaling a last pass undoes into x (b has been read in full by then).
   T* w = plain_columns_ && plain_rows_ ? x : work;
   forward(plain_rows_ ? nullptr : s_.row_perm.data(), s_.row_scale.data(), b, w);
   const int64_t* rowptr = s_.u_rowptr.data();

@@ -1,14 +1,14 @@
 #pragma once
 // The CPU backend's solves with a column-engine factor F (LU, ILU, and the column LDL^T /
 // ICC), by rows. The reference solves (cpu/triangular_solve.hpp) run L z = c and U z = z by
-// columns: every entry of F is a read-modify-write of z at a scattered row. Here each
-// factorization leaves a copy of L and U in row order (the schedule's l_rowptr/u_rowptr
-// lists, values gathered once through l_pos/u_pos) and the reciprocal pivots, so each row
-// of a solve is one dot product streaming its entries: the layout PETSc's own MatSolve_SeqAIJ
-// reads, which a preconditioner applied every Krylov iteration needs. The permutations and
-// scalings around the triangles (triangular_solve.hpp's notation) are fused into the
-// forward and backward passes, and skipped where they are the identity (ILU in PETSc's
-// ordering).
+// columns: every entry of F is a read-modify-write of z at a scattered row. Here the first
+// solve after each factorization copies L and U in row order (the schedule's
+// l_rowptr/u_rowptr lists, values gathered once through l_pos/u_pos) with the reciprocal
+// pivots, so each row of a solve is one dot product streaming its entries: the layout PETSc's
+// own MatSolve_SeqAIJ reads, which a preconditioner applied every Krylov iteration needs. The
+// input's permutation and scaling (triangular_solve.hpp's notation) are fused into the
+// forward pass, the output's applied in one pass after the backward one; both are skipped
+// where they are the identity (ILU in PETSc's ordering).
 #include <cstdint>
 #include <vector>
 
