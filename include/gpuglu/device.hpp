@@ -41,6 +41,10 @@ void prepare_device(int32_t ordinal) noexcept;
 int32_t local_rank_from_environment() noexcept;
 // The number of node-local ranks from the same launchers; 0 when none says (outside MPI).
 int32_t local_size_from_environment() noexcept;
+// The node-local ranks per GPU that scripts/gpuglu_rank_gpu.sh exports
+// (GPUGLU_RANKS_PER_DEVICE) when it shows each rank only its own GPUs; -1 when unset or not
+// a count.
+int32_t ranks_per_device_from_environment() noexcept;
 
 // The devices a process places its factors on (issue 30). With at least as many node-local
 // ranks as devices, rank r has device r % count alone, so ranks share the GPUs round-robin as

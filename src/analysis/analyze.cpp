@@ -94,11 +94,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
   s.ordering = options.ordering;
   const analysis::ColumnPattern cols = analysis::columns_of(a);
   const analysis::Matching m = analysis::compute_matching(a, cols, options.matching, options.scaling);
-  s.matched = m.matched;
-  s.scaled = m.scaled;
-  s.scales_clamped = m.scales_clamped;
-  s.row_scale = m.row_scale;
-  s.col_scale = m.col_scale;
+  analysis::record_matching(s, m);
   s.times.matching_ms = clock.lap_ms();
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
@@ -156,11 +152,7 @@ Schedule analyze_schur_impl(const CsrView<I, double>& input, const std::vector<i
                                 " in A's order) cannot be factored: " + e.what());
   }
   const analysis::Matching matching = analysis::lift_matching(m11, split, a.n);
-  s.matched = matching.matched;
-  s.scaled = matching.scaled;
-  s.scales_clamped = matching.scales_clamped;
-  s.row_scale = matching.row_scale;
-  s.col_scale = matching.col_scale;
+  analysis::record_matching(s, matching);
   s.times.matching_ms = clock.lap_ms();
 
   // The ordering of A11's graph alone: the cache then finds it by that graph, never by A's.

@@ -80,4 +80,12 @@ Matching compute_matching(const InputPattern& a, const ColumnPattern& cols, bool
   return m;
 }
 
+void record_matching(Schedule& s, const Matching& m) {
+  s.matched = m.matched;
+  s.scaled = m.scaled;
+  s.scales_clamped = m.scales_clamped;
+  s.row_scale = m.row_scale;
+  s.col_scale = m.col_scale;
+}
+
 }  // namespace gpuglu::analysis

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/input_pattern.hpp"
+#include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {
 
@@ -23,5 +24,8 @@ struct Matching {
 // With use_mc64 false the identity is returned (a structurally zero diagonal is then
 // left to the numeric factorization, where fill may or may not cure it).
 Matching compute_matching(const InputPattern& a, const ColumnPattern& cols, bool use_mc64, bool use_scaling);
+
+// The schedule's copy of m: whether it matched and scaled, and the scales.
+void record_matching(Schedule& s, const Matching& m);
 
 }  // namespace gpuglu::analysis

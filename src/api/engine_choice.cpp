@@ -33,13 +33,10 @@ bool gpu_may_factor(const Options& o) {
 }  // namespace
 
 int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
-  // scripts/gpuglu_rank_gpu.sh shows each rank its own share of the GPUs and says here how
-  // many ranks share each of them.
-  if (const char* v = std::getenv("GPUGLU_RANKS_PER_DEVICE")) {
-    char* end = nullptr;
-    const long r = std::strtol(v, &end, 10);
-    if (end != v && *end == '\0' && r >= 1 && r < (1L << 20)) return r;
-  }
+  // scripts/gpuglu_rank_gpu.sh shows each rank its own share of the GPUs and says how many
+  // ranks share each of them.
+  const int32_t told = ranks_per_device_from_environment();
+  if (told > 0) return told;
   if (device_count <= 0 || local_size <= device_count) return 1;
   return (local_size + device_count - 1) / device_count;
 }

@@ -45,4 +45,6 @@ int32_t local_size_from_environment() noexcept {
   return 0;
 }
 
+int32_t ranks_per_device_from_environment() noexcept { return first_integer({"GPUGLU_RANKS_PER_DEVICE"}, 1); }
+
 }  // namespace gpuglu

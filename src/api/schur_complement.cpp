@@ -23,6 +23,14 @@ void refuse_complex(const char* verb) {
                                          "matrices only");
 }
 
+// S's k x k destination `name` with leading dimension ld, for `what` (schur_complement() and
+// its device copy).
+void check_schur_destination(const char* what, const char* name, const void* out, int64_t ld, int64_t k) {
+  if (ld < k || !out)
+    throw Error(Status::invalid_input, std::string(what) + ": ld = " + std::to_string(ld) + " for k = " +
+                                           std::to_string(k) + (out ? "" : std::string(", and ") + name + " is null"));
+}
+
 }  // namespace
 
 template <class Scalar>
@@ -110,9 +118,7 @@ void BasicSparseLU<Scalar>::schur_complement(Scalar* s, int64_t ld) {
   const Schedule& sc = lu.schedule;
   const int64_t k = sc.schur_size;
   const int32_t m = sc.n - sc.schur_size;
-  if (ld < k || !s)
-    throw Error(Status::invalid_input, "schur_complement(): ld = " + std::to_string(ld) + " for k = " +
-                                           std::to_string(k) + (s ? "" : ", and s is null"));
+  check_schur_destination("schur_complement()", "s", s, ld, k);
   std::vector<Scalar> block(static_cast<size_t>(k * k));
   lu.engine->schur_block(block.data(), k);
   const std::vector<int32_t>& idx = lu.schur_active;
@@ -135,9 +141,7 @@ void BasicSparseLU<Scalar>::schur_complement_device(Scalar* d_s, int64_t ld) {
   const Schedule& sc = lu.schedule;
   const int64_t k = sc.schur_size;
   const int32_t m = sc.n - sc.schur_size;
-  if (ld < k || !d_s)
-    throw Error(Status::invalid_input, "schur_complement_device(): ld = " + std::to_string(ld) + " for k = " +
-                                           std::to_string(k) + (d_s ? "" : ", and d_s is null"));
+  check_schur_destination("schur_complement_device()", "d_s", d_s, ld, k);
   const std::vector<int32_t>& idx = lu.schur_active;
   for (int64_t i = 0; i < k; ++i)
     if (sc.row_perm_inv[idx[i]] != m + i || sc.col_perm_inv[idx[i]] != m + i || sc.row_scale[idx[i]] != 1.0 ||

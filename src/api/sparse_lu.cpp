@@ -11,7 +11,6 @@
 #include <string>
 
 #include "analysis/update_lists.hpp"
-#include "core/automatic_options.hpp"
 #include "api/engine_choice.hpp"
 #include "api/real_view.hpp"
 #include "api/sparse_lu_impl.hpp"
@@ -58,18 +57,6 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
     this->backend = Backend::cpu;
   } else {
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
-  }
-  if (this->backend == Backend::cpu && !schur_mode()) {
-    // The automatic backend may leave a small factor on the CPU: the engine is then the one
-    // `automatic` picks there (the same resolver; docs/performance.md measures why), and
-    // an analysis of a small factor costs little.
-    Options on_cpu = this->options;
-    on_cpu.backend = Backend::cpu;
-    const LuEngine engine = resolve_lu_engine(on_cpu, AutomaticFacts{is_complex_v<Scalar>, false, 0});
-    if (engine != analysis_options.lu_engine) {
-      analysis_options.lu_engine = engine;
-      this->schedule = gpuglu::analyze(api::real_view(a, magnitudes), analysis_options, given);
-    }
   }
   this->pattern.assign(a);
   rowptr32.assign(this->pattern.rowptr(), this->pattern.rowptr() + this->schedule.n + 1);

@@ -1,5 +1,7 @@
 #include "cpu/row_ordered_solve.hpp"
 
+#include <algorithm>
+
 #include "core/scalar.hpp"
 #include "cpu/triangular_solve.hpp"
 
@@ -65,8 +67,11 @@ void RowOrderedFactor<T>::solve(const T* b, T* x, T* work) const {
     for (int64_t e = rowptr[j]; e < rowptr[j + 1]; ++e) sum -= u[e] * w[colind[e]];
     w[j] = sum * inv_diag_[j];
   }
-  if (w != x)
-    for (int32_t l = 0; l < s_.n; ++l) x[plain_columns_ ? l : cp[l]] = (plain_columns_ ? 1.0 : cs[cp[l]]) * w[l];
+  if (w == x) return;
+  if (plain_columns_)
+    std::copy(w, w + s_.n, x);
+  else
+    for (int32_t l = 0; l < s_.n; ++l) x[cp[l]] = cs[cp[l]] * w[l];
 }
 
 template <class T>
