@@ -3,7 +3,9 @@
 // analysis can be timed and checked for identical results on matrices too large to factor
 // on a small machine (issue 14).
 //   gpuglu_analysis_bench SPEC|FILE.mtx[.xz]... [--lu-engine column|supernodal] [--ldlt]
-//                         [--repeat N] [--threads N]
+//                         [--ilu K] [--gpu] [--repeat N] [--threads N]
+// --ilu K times the ILU(k) analysis in the natural ordering as PETSc's -pc_type ilu asks it
+// for the CPU (the row ILU); --gpu analyzes for a GPU engine instead.
 // --ldlt times the LDL^T analysis (analyze_symmetric, full storage) instead of the LU's.
 // Prints one JSON line per matrix: median times (ms) over the repeats and the hash.
 #include <omp.h>
@@ -67,13 +69,22 @@ int main(int argc, char** argv) {
     if (k == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else if (k == "--threads" && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
     else if (k == "--ldlt") ldlt = true;
+    else if (k == "--ilu" && i + 1 < argc) {
+      o.ilu_levels = std::max(0, std::atoi(argv[++i]));
+      o.ordering = gpuglu::Ordering::natural;
+      o.lu_engine = gpuglu::LuEngine::column;
+      o.pivot_threshold = 0.0;  // PETSc's ILU: the analysis builds the row ILU for the CPU
+      o.backend = gpuglu::Backend::cpu;
+    } else if (k == "--gpu") {
+      o.backend = gpuglu::Backend::cuda;  // the schedule a GPU engine reads (for --ilu: the column kind)
+    }
     else if (k == "--lu-engine" && i + 1 < argc) {
       const std::string e = argv[++i];
       o.lu_engine = e == "column" ? gpuglu::LuEngine::column : gpuglu::LuEngine::supernodal;
     } else if (k.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: gpuglu_analysis_bench SPEC|FILE... [--lu-engine column|supernodal] [--ldlt] [--repeat N] "
-                   "[--threads N]\n");
+                   "usage: gpuglu_analysis_bench SPEC|FILE... [--lu-engine column|supernodal] [--ldlt] [--ilu K] [--gpu] "
+                   "[--repeat N] [--threads N]\n");
       return 2;
     } else specs.push_back(k);
   }
@@ -88,6 +99,7 @@ int main(int argc, char** argv) {
     std::vector<double> wall;
     uint64_t hash = 0;
     long long nnz_lu = 0;
+    const char* kind = "";
     for (int r = 0; r < repeat; ++r) {
       const double t0 = gb::now_ms();
       const gpuglu::Schedule s = ldlt ? gpuglu::analyze_symmetric(a.view(), gpuglu::StoredTriangle::full, o)
@@ -98,6 +110,7 @@ int main(int argc, char** argv) {
       if (r > 0 && h != hash) std::fprintf(stderr, "%s: the schedule differs between repeats\n", spec.c_str());
       hash = h;
       nnz_lu = s.nnz_l + s.nnz_u;
+      kind = gpuglu::to_string(s.kind);
     }
     auto med = [&](double gpuglu::AnalysisTimes::*f) {
       std::vector<double> v;
@@ -106,11 +119,11 @@ int main(int argc, char** argv) {
     };
     using T = gpuglu::AnalysisTimes;
     std::printf(
-        "{\"matrix\": \"%s\", \"factor\": \"%s\", \"n\": %d, \"nnz\": %lld, \"nnz_lu\": %lld, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
+        "{\"matrix\": \"%s\", \"factor\": \"%s\", \"kind\": \"%s\", \"n\": %d, \"nnz\": %lld, \"nnz_lu\": %lld, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
         "\"ordering_ms\": %.2f, \"symbolic_ms\": %.2f, \"levels_ms\": %.2f, \"sn_input_ms\": %.2f, "
         "\"sn_cholmod_ms\": %.2f, \"sn_panels_ms\": %.2f, \"sn_factor_ms\": %.2f, \"sn_value_map_ms\": %.2f, "
         "\"hash\": \"%016llx\"}\n",
-        spec.c_str(), ldlt ? "ldlt" : "lu", a.nrows, static_cast<long long>(a.nnz()), nnz_lu, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
+        spec.c_str(), ldlt ? "ldlt" : o.ilu_levels >= 0 ? "ilu" : "lu", kind, a.nrows, static_cast<long long>(a.nnz()), nnz_lu, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
         med(&T::symbolic_ms), med(&T::levels_ms), med(&T::sn_input_ms), med(&T::sn_cholmod_ms),
         med(&T::sn_panels_ms), med(&T::sn_factor_ms), med(&T::sn_value_map_ms), static_cast<unsigned long long>(hash));
     std::fflush(stdout);

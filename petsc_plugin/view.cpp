@@ -119,13 +119,16 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
                                      sn.count, s.symmetric() ? "C" : "C + C^T", widest, sn.num_levels(),
                                      (PetscInt64)sn.explicit_zeros,
                                      s.symmetric() ? "; Bunch-Kaufman 1x1/2x2 pivots inside supernodes" : ""));
+  } else if (s.kind == FactorKind::row_ilu) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factored by rows on the CPU (IKJ, as PETSc's ILU), one row after another\n"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
                                      s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),
                                      s.levels_in_mode(KernelMode::stream)));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "%s\n", (PetscInt64)s.num_dependencies,
-                                   s.symmetric() && !s.incomplete ? " (edges of the elimination tree)" : ""));
+  if (s.kind != FactorKind::row_ilu)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "column dependencies: %" PetscInt64_FMT "%s\n", (PetscInt64)s.num_dependencies,
+                                     s.symmetric() && !s.incomplete ? " (edges of the elimination tree)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "analysis time (ms): matching %.3f, ordering %.3f, symbolic %.3f, levels %.3f, "
                                    "total %.3f\n",

@@ -44,7 +44,9 @@ Schedule analyze_schur(const CsrView<int32_t, double>& a, const std::vector<int3
 // A supernodal LU schedule's F entry by entry (f_colptr, f_rowind, f_diag, the rows of L and U,
 // supernodes.f_pos), which analyze() leaves out: the supernodal engines factor and solve on
 // the panels, and only the solves through F (cuda.supernodal_panel_solve off) and a host
-// copy of F (factor_values()) read it. Nothing for any other schedule (the supernodal LDL^T's
+// copy of F (factor_values()) read it. The row ILU's F by columns likewise (and l_pos/u_pos,
+// where its rows sit in F), for a host copy of F and PETSc's shift test. Nothing for any
+// other schedule (the supernodal LDL^T's
 // panels change their column order with each factorization: it has no F to spell out), or
 // one spelled out already (Schedule::factor_spelled_out). threads <= 0: OpenMP's default.
 void spell_out_factor(Schedule& s, int threads = 0);

@@ -65,11 +65,22 @@ enum class FactorKind : uint8_t {
   // is factored with Bunch-Kaufman 1 x 1 / 2 x 2 pivots chosen inside it (core/bunch_kaufman.hpp),
   // so the panels hold P_s-permuted columns per factorization (supernodes.hpp, "LDL^T").
   supernodal_ldlt,
+  // ILU(k) on the CPU backend, factored by rows as PETSc's own ILU is (the IKJ variant, one
+  // row at a time: analysis/row_ilu.hpp, cpu/row_ilu.hpp). F's pattern is its rows:
+  // l_rowptr/l_colind and u_rowptr/u_colind (strictly lower and upper; no l_pos/u_pos).
+  // value_map points into the row storage, F row by row in CSR order (row i's L part, its
+  // diagonal, its U part, from l_rowptr[i] + u_rowptr[i] + i on), and value_scale is empty
+  // (no scaling). No levels, no update lists; F by columns is spelled out only on request
+  // (spell_out_factor: a host copy of F, PETSc's shift loop). Chosen by the analysis only for
+  // backend cpu under a pivot test without a column threshold (PETSc's ILU sets none), since a
+  // row is final before its column is.
+  row_ilu,
 };
-inline constexpr std::array<EnumName<FactorKind>, 4> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
+inline constexpr std::array<EnumName<FactorKind>, 5> kFactorKindNames{{{FactorKind::column_lu, "column LU"},
                                                                       {FactorKind::column_ldlt, "column LDL^T"},
                                                                       {FactorKind::supernodal_lu, "supernodal LU"},
-                                                                      {FactorKind::supernodal_ldlt, "supernodal LDL^T"}}};
+                                                                      {FactorKind::supernodal_ldlt, "supernodal LDL^T"},
+                                                                      {FactorKind::row_ilu, "row ILU"}}};
 inline const char* to_string(FactorKind k) noexcept { return name_in(kFactorKindNames, k).data(); }
 
 struct Schedule {
@@ -108,7 +119,7 @@ struct Schedule {
   // supernodal LU once spell_out_factor has run; never for the supernodal LDL^T, whose
   // panels change their column order with every factorization).
   bool factor_spelled_out() const noexcept {
-    return !supernodal() || f_colptr.size() == static_cast<size_t>(n) + 1;
+    return (!supernodal() && kind != FactorKind::row_ilu) || f_colptr.size() == static_cast<size_t>(n) + 1;
   }
   // LDL^T with scaling: variables with a small scaled diagonal tied to a matched partner
   // and ordered next to it (analysis/symmetric_pairs.hpp); 0 when none needed one.
@@ -150,10 +161,13 @@ struct Schedule {
   // --- input values -> factor storage (refactorization only scatters) ---
   // Input entry p (in the CSR order of A) lands in F[value_map[p]] scaled by value_scale[p]
   // (a supernodal schedule: in the panels, at supernodes' value position value_map[p]).
+  // value_scale empty: unscaled (the row ILU's). value_map empty: the identity (a row ILU(0)
+  // of A in its own order with every diagonal stored, whose row storage is A's CSR order).
   std::vector<int64_t> value_map;
   std::vector<double> value_scale;
   // Entries of the array value_map points into: F's, or the supernodal panels'.
   int64_t value_map_extent() const noexcept {
+    if (kind == FactorKind::row_ilu) return nnz_l + nnz_u;  // F by rows
     return supernodal() ? supernodes.values : static_cast<int64_t>(f_rowind.size());
   }
 

@@ -13,6 +13,7 @@
 #include "analysis/matching.hpp"
 #include "analysis/ordering.hpp"
 #include "analysis/partial_pivoting.hpp"
+#include "analysis/row_ilu.hpp"
 #include "analysis/pipeline_steps.hpp"
 #include "analysis/schur_ordering.hpp"
 #include "analysis/supernodal_factor.hpp"
@@ -74,6 +75,37 @@ void build_supernodal(Schedule& s, const analysis::InputPattern& a, analysis::Su
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
 }
 
+// The row ILU (analysis/row_ilu.hpp): C = A(q, q)'s rows, their levels of fill, the value
+// map. The ordering reads B only where it orders by the pattern (natural and given do not).
+Schedule analyze_by_rows(const analysis::InputPattern& a, const Options& options, const int32_t* given_perm,
+                         Stopwatch& clock) {
+  Schedule s;
+  s.n = a.n;
+  s.input_nnz = a.nnz();
+  s.ordering = options.ordering;
+  s.row_scale.assign(static_cast<size_t>(a.n), 1.0);
+  s.col_scale.assign(static_cast<size_t>(a.n), 1.0);
+  s.times.matching_ms = clock.lap_ms();
+  std::vector<int32_t> identity(static_cast<size_t>(a.n)), q;
+  for (int32_t k = 0; k < a.n; ++k) identity[k] = k;
+  if (options.ordering == Ordering::natural || options.ordering == Ordering::given) {
+    analysis::MatchedPattern none;
+    none.n = a.n;
+    q = analysis::fill_reducing_ordering(none, options.ordering, given_perm);
+  } else {
+    const analysis::ColumnPattern cols = analysis::columns_of(a);
+    const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, identity);
+    analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+    q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
+  }
+  set_permutations(s, identity, q);  // no matching: row_perm = col_perm = q
+  s.times.ordering_ms = clock.lap_ms();
+  analysis::build_row_ilu(s, a, analysis::ilu_rows(analysis::rows_of_c(a, q), options.ilu_levels));
+  s.times.symbolic_ms = clock.lap_ms();
+  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
+  return s;
+}
+
 template <class I>
 Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm) {
   Stopwatch clock;
@@ -83,6 +115,10 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     options.scaling = false;
   }
   const analysis::InputPattern a = analysis::check_input(input, options.matching);
+  if (analysis::factors_by_rows(options)) {
+    options.ordering = analysis::resolve_ordering(options.ordering, a.n, /*tree_engine=*/false);
+    return analyze_by_rows(a, options, given_perm, clock);
+  }
   // The analysis queries no device: it resolves LuEngine::automatic by the one rule with no
   // device known, which keeps an engine its caller resolved (SparseLU: api::analysis_options).
   const LuEngine engine = resolve_lu_engine(options, AutomaticFacts{});
@@ -209,7 +245,12 @@ Schedule repivot_impl(const CsrView<I, double>& input, const Options& options, c
 }  // namespace
 
 void spell_out_factor(Schedule& s, int threads) {
-  if (s.factor_spelled_out() || s.kind != FactorKind::supernodal_lu) return;
+  if (s.factor_spelled_out()) return;
+  if (s.kind == FactorKind::row_ilu) {
+    analysis::guarded(s.n, [&] { analysis::spell_out_row_factor(s); });
+    return;
+  }
+  if (s.kind != FactorKind::supernodal_lu) return;
   analysis::guarded(s.n, [&] { analysis::spell_out_supernodal_factor(s, threads); });
 }
 

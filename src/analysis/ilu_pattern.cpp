@@ -11,11 +11,13 @@ namespace gpuglu::analysis {
 namespace {
 
 // Rows of C = B(q, q), each sorted, the diagonal included.
-void rows_of_c(const MatchedPattern& b, const std::vector<int32_t>& q, std::vector<int64_t>& ptr,
-               std::vector<int32_t>& cols) {
+RowPattern rows_of_matched(const MatchedPattern& b, const std::vector<int32_t>& q) {
   const int32_t n = b.n;
   std::vector<int32_t> qinv(static_cast<size_t>(n));
   for (int32_t k = 0; k < n; ++k) qinv[q[k]] = k;
+  RowPattern c;
+  std::vector<int64_t>& ptr = c.ptr;
+  std::vector<int32_t>& cols = c.cols;
   ptr.assign(static_cast<size_t>(n) + 1, 0);
   std::vector<bool> has_diag(static_cast<size_t>(n), false);
   for (int32_t l = 0; l < n; ++l)
@@ -35,6 +37,7 @@ void rows_of_c(const MatchedPattern& b, const std::vector<int32_t>& q, std::vect
       cols[next[k]++] = l;
     }
   for (int32_t k = 0; k < n; ++k) std::sort(cols.begin() + ptr[k], cols.begin() + ptr[k + 1]);
+  return c;
 }
 
 // f.diag and the counts of L and U from F's sorted columns.
@@ -89,13 +92,77 @@ FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q
   if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
   if (levels == 0) return pattern_of_c(b, q);
   const int32_t n = b.n;
-  std::vector<int64_t> cptr;
-  std::vector<int32_t> ccols;
-  rows_of_c(b, q, cptr, ccols);
+  const RowPattern rows = ilu_rows(rows_of_matched(b, q), levels);
+
+  // By columns, as the schedule stores F.
+  FactorPattern f;
+  f.colptr.assign(static_cast<size_t>(n) + 1, 0);
+  for (int32_t j : rows.cols) ++f.colptr[j + 1];
+  for (int32_t j = 0; j < n; ++j) f.colptr[j + 1] += f.colptr[j];
+  f.rowind.resize(rows.cols.size());
+  std::vector<int64_t> fill(f.colptr.begin(), f.colptr.end() - 1);
+  for (int32_t i = 0; i < n; ++i)
+    for (int64_t p = rows.ptr[i]; p < rows.ptr[i + 1]; ++p) f.rowind[fill[rows.cols[p]]++] = i;  // rows ascend
+  find_diagonals(f, n);
+  return f;
+}
+
+RowPattern rows_of_c(const InputPattern& a, const std::vector<int32_t>& q) {
+  const int32_t n = a.n;
+  bool moved = false;
+  for (int32_t k = 0; k < n && !moved; ++k) moved = q[k] != k;
+  std::vector<int32_t> qinv;
+  if (moved) {
+    qinv.resize(static_cast<size_t>(n));
+    for (int32_t k = 0; k < n; ++k) qinv[q[k]] = k;
+  }
+  RowPattern c;
+  c.ptr.resize(static_cast<size_t>(n) + 1);
+  c.cols.resize(static_cast<size_t>(a.nnz()) + static_cast<size_t>(n));  // at most one added diagonal per row
+  c.diag.resize(static_cast<size_t>(n));
+  int64_t at = 0;
+  c.ptr[0] = 0;
+  for (int32_t k = 0; k < n; ++k) {
+    const int32_t r = moved ? q[k] : k;
+    const int64_t first = at;
+    bool has_diag = false;
+    for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
+      const int32_t l = moved ? qinv[a.colind[p]] : a.colind[p];
+      has_diag = has_diag || l == k;
+      c.cols[at++] = l;
+    }
+    if (!has_diag) c.cols[at++] = k;
+    if (moved || !has_diag) std::sort(c.cols.begin() + first, c.cols.begin() + at);  // A's rows are sorted
+    c.ptr[k + 1] = at;
+    c.diag[k] = std::lower_bound(c.cols.begin() + first, c.cols.begin() + at, k) - c.cols.begin();
+  }
+  c.cols.resize(static_cast<size_t>(at));
+  return c;
+}
+
+RowPattern ilu_rows(RowPattern c, int32_t levels) {
+  if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
+  if (levels == 0) {
+    if (c.diag.size() + 1 != c.ptr.size()) {
+      const auto n = static_cast<int32_t>(c.ptr.size()) - 1;
+      c.diag.resize(static_cast<size_t>(n));
+      for (int32_t i = 0; i < n; ++i)
+        c.diag[i] = std::lower_bound(c.cols.begin() + c.ptr[i], c.cols.begin() + c.ptr[i + 1], i) - c.cols.begin();
+    }
+    return c;
+  }
+  const auto n = static_cast<int32_t>(c.ptr.size()) - 1;
+  const std::vector<int64_t>& cptr = c.ptr;
+  const std::vector<int32_t>& ccols = c.cols;
 
   // The factor by rows as it grows: columns and levels, and where each row's U part starts.
-  std::vector<int64_t> fptr(static_cast<size_t>(n) + 1, 0), udiag(static_cast<size_t>(n), 0);
-  std::vector<int32_t> fcols, flev;
+  RowPattern f;
+  std::vector<int64_t>& fptr = f.ptr;
+  std::vector<int64_t>& udiag = f.diag;
+  std::vector<int32_t>& fcols = f.cols;
+  fptr.assign(static_cast<size_t>(n) + 1, 0);
+  udiag.assign(static_cast<size_t>(n), 0);
+  std::vector<int32_t> flev;
   fcols.reserve(ccols.size() * 2);
   flev.reserve(ccols.size() * 2);
   constexpr int32_t kEnd = std::numeric_limits<int32_t>::max();
@@ -138,17 +205,6 @@ FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q
     }
     fptr[i + 1] = static_cast<int64_t>(fcols.size());
   }
-
-  // By columns, as the schedule stores F.
-  FactorPattern f;
-  f.colptr.assign(static_cast<size_t>(n) + 1, 0);
-  for (int32_t j : fcols) ++f.colptr[j + 1];
-  for (int32_t j = 0; j < n; ++j) f.colptr[j + 1] += f.colptr[j];
-  f.rowind.resize(fcols.size());
-  std::vector<int64_t> fill(f.colptr.begin(), f.colptr.end() - 1);
-  for (int32_t i = 0; i < n; ++i)
-    for (int64_t p = fptr[i]; p < fptr[i + 1]; ++p) f.rowind[fill[fcols[p]]++] = i;  // rows ascend
-  find_diagonals(f, n);
   return f;
 }
 

@@ -19,4 +19,19 @@ namespace gpuglu::analysis {
 // length of U), no dense n x n work.
 FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q, int32_t levels);
 
+// F's pattern by rows, as the row ILU (FactorKind::row_ilu) stores it: row i's columns
+// ascending in cols[ptr[i] .. ptr[i+1]), its diagonal at diag[i].
+struct RowPattern {
+  std::vector<int64_t> ptr{0};
+  std::vector<int32_t> cols;
+  std::vector<int64_t> diag;
+};
+
+// The rows of C = A(q, q) straight from A's (sorted) rows, each given its diagonal where A
+// lacks it; sorted again only where q moves something.
+RowPattern rows_of_c(const InputPattern& a, const std::vector<int32_t>& q);
+
+// ILU(levels)'s pattern by rows from C's (levels 0: C's own, returned as it is).
+RowPattern ilu_rows(RowPattern c, int32_t levels);
+
 }  // namespace gpuglu::analysis

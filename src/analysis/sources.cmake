@@ -18,6 +18,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernode_targets.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schur_ordering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ilu_pattern.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/row_ilu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/factor_rows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/value_map.cpp
   ${CMAKE_CURRENT_LIST_DIR}/levels.cpp

@@ -84,10 +84,10 @@ Options ldlt_analysis_options(const Options& o) {
 }
 
 template <class Scalar>
-Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim) {
+Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim) {
   claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  if (o.backend == Backend::automatic && stays_on_cpu(o, s.nnz_factor())) return Backend::cpu;
+  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return Backend::cpu;
   DeviceClaim mine(o.device);
   device = query_device(mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
@@ -156,7 +156,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 template void check_backend_request<double>(const Options&);
 template Options analysis_options<double>(const Options&, bool);
 template Options ldlt_analysis_options<double>(const Options&);
-template Backend choose_backend<double>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
+template Backend choose_backend<double>(const Options&, int64_t, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
@@ -164,7 +164,7 @@ template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, 
 template void check_backend_request<Complex>(const Options&);
 template Options analysis_options<Complex>(const Options&, bool);
 template Options ldlt_analysis_options<Complex>(const Options&);
-template Backend choose_backend<Complex>(const Options&, const Schedule&, DeviceInfo&, DeviceClaim&);
+template Backend choose_backend<Complex>(const Options&, int64_t, DeviceInfo&, DeviceClaim&);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const Complex*,

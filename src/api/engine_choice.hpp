@@ -55,13 +55,13 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 // factor near the crossover on the CPU, where both backends are about even.
 int32_t devices_counted_before_cuda() noexcept;
 
-// After the analysis: cuda needs a usable device; automatic takes the GPU only where the
-// factor is large enough for it to win (stays_on_cpu), and never for complex scalars. Fills
-// device, and claim with the factor's claim on it (DeviceClaim: the process's least-claimed
-// device unless Options::device names one); claim is released first, and stays empty for the
-// CPU.
+// After the analysis (nnz_factor: its nnz(L+U); an ILU(0)'s is known before it): cuda needs
+// a usable device; automatic takes the GPU only where the factor is large enough for it to win
+// (stays_on_cpu), and never for complex scalars. Fills device, and claim with the factor's
+// claim on it (DeviceClaim: the process's least-claimed device unless Options::device names
+// one); claim is released first, and stays empty for the CPU.
 template <class Scalar>
-Backend choose_backend(const Options& o, const Schedule& s, DeviceInfo& device, DeviceClaim& claim);
+Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim);
 
 // Whether the engine of s on backend reads F entry by entry, which a supernodal schedule
 // leaves out until spell_out_factor: the GPU supernodal engine's solves through F

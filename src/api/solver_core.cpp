@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api/ilu_shift.hpp"
+#include "gpuglu/analysis.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/matrix_ops.hpp"
 
@@ -175,6 +176,7 @@ void BasicSparseSolver<Scalar>::Core::factor_with_shifts() {
     top = api::manteuffel_bound(p.n(), p.rowptr(), p.colind(), a.values, options.zero_pivot);
   }
   int32_t first_perturbed = -1;
+  spell_out_factor(schedule, options.num_threads);  // the test reads F (the row ILU keeps rows)
   const api::ShiftOutcome r = api::run_shift_search(
       options.shift_type, options.shift_amount, top,
       [&](double shift) {

@@ -76,7 +76,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
   warm_up.wait();
-  this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
+  this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device, this->device_claim);
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};

@@ -37,27 +37,32 @@ template <class I>
 void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int32_t* given) {
   discard();
   api::check_backend_request<Scalar>(this->options);
-  // An ILU(0) has A's pattern (and its diagonal): when that is too small for the GPU, no CUDA
-  // starts at all - on ranks sharing a GPU its start-up costs more than such a factor's work.
-  const bool cpu_only =
-      this->options.ilu_levels == 0 &&
-      api::stays_on_cpu(this->options, a.rowptr[a.nrows] + a.nrows, api::devices_counted_before_cuda());
+  // An ILU(0) has A's pattern (and its diagonal), so its backend is chosen before the
+  // analysis, which then builds only what that backend's engine reads (on the CPU the row
+  // ILU: analysis/row_ilu.hpp). When the factor is too small for the GPU no CUDA starts at
+  // all: on ranks sharing a GPU its start-up costs more than such a factor's work.
+  const bool chosen_first = this->options.ilu_levels == 0;
+  if (chosen_first) {
+    const int64_t nnz_factor = a.rowptr[a.nrows] + a.nrows;
+    if (api::stays_on_cpu(this->options, nnz_factor, api::devices_counted_before_cuda())) {
+      this->device_claim.release();
+      this->backend = Backend::cpu;
+    } else {
+      this->backend = api::choose_backend<Scalar>(this->options, nnz_factor, this->device, this->device_claim);
+    }
+  }
+  const bool cpu_only = chosen_first && this->backend == Backend::cpu;
   analysis_options = api::analysis_options<Scalar>(this->options, !cpu_only);
   if (cpu_only) analysis_options.backend = Backend::cpu;  // the analysis leaves out what only a GPU reads
   schur_active = schur_requested;
   if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
-  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || cpu_only);  // while the CPU analyzes
+  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || chosen_first);  // while the CPU analyzes
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up.wait();
   accept_normwise = false;
-  // A factor kept on the CPU before its analysis stays there: asking again would count the
-  // devices, which starts the CUDA driver (the cost cpu_only avoids).
-  if (cpu_only) {
-    this->device_claim.release();
-    this->backend = Backend::cpu;
-  } else {
-    this->backend = api::choose_backend<Scalar>(this->options, this->schedule, this->device, this->device_claim);
-  }
+  if (!chosen_first)
+    this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
+                                                this->device_claim);
   this->pattern.assign(a);
   rowptr32.assign(this->pattern.rowptr(), this->pattern.rowptr() + this->schedule.n + 1);
   if (given) given_perm.assign(given, given + this->schedule.n);

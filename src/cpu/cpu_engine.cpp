@@ -14,6 +14,7 @@
 #include "cpu/ldlt_numeric.hpp"
 #include "cpu/level_numeric.hpp"
 #include "cpu/level_run.hpp"
+#include "cpu/row_ilu.hpp"
 #include "cpu/row_ordered_solve.hpp"
 #include "cpu/refinement.hpp"
 #include "cpu/scatter.hpp"
@@ -44,7 +45,10 @@ class CpuEngine final : public BasicNumericEngine<T> {
                  s.kind == FactorKind::supernodal_ldlt && !o.ldlt_unpivoted ? int8_t{1} : int8_t{0}),
         supernode_pivoting_(o.lu_supernode_pivoting),
         solve_work_(static_cast<size_t>(s.n), T(0.0)) {
-    if (!s.supernodal()) rows_.emplace(s);
+    if (s.kind == FactorKind::row_ilu)
+      row_ilu_.emplace(s);
+    else if (!s.supernodal())
+      rows_.emplace(s);
     if (s.supernodal() && !std::is_same_v<T, double>)
       throw Error(Status::unsupported, "the supernodal engines factor real matrices only; use the column engine");
     if (s.kind == FactorKind::supernodal_lu && supernode_pivoting_) {
@@ -67,6 +71,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
     f_current_ = false;
     rows_current_ = false;
     if (s_.supernodal()) return factor_supernodal(a_values, rule);
+    if (s_.kind == FactorKind::row_ilu) return factor_rows(a_values, rule);
     EngineFactorResult out;
     if (!scatter(f_.data(), a_values, rule, conjugate_.empty() ? nullptr : conjugate_.data(),
                  [&](int32_t j) { return s_.f_diag[j]; }, out))
@@ -117,6 +122,12 @@ class CpuEngine final : public BasicNumericEngine<T> {
         s_.supernodes.copy_factor_out(panels_.data(), f_.data());
       }
     }
+    if (s_.kind == FactorKind::row_ilu && !f_current_) {  // F spelled out by the caller (spell_out_factor)
+      if (!s_.factor_spelled_out())
+        throw Error(Status::invalid_input, "factor_values(): the row ILU's F is not spelled out (spell_out_factor)");
+      f_.resize(s_.f_rowind.size());
+      row_ilu_->copy_to_factor(f_.data());
+    }
     f_current_ = true;
     return f_;
   }
@@ -166,6 +177,16 @@ class CpuEngine final : public BasicNumericEngine<T> {
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) target[static_cast<size_t>(pivot(j))] += rule.diagonal_shift;
     return true;
+  }
+
+  // C is scattered into F's rows and factored there, where the solves read it (cpu/row_ilu.hpp).
+  EngineFactorResult factor_rows(const T* a_values, const PivotRule& rule) {
+    EngineFactorResult out;
+    // Row j's pivot sits after its L part in the row storage.
+    auto pivot = [&](int32_t j) { return s_.l_rowptr[j + 1] + s_.u_rowptr[j] + j; };
+    if (!scatter(row_ilu_->storage(), a_values, rule, nullptr, pivot, out)) return out;
+    out.stats = row_ilu_->factor(solve_work_.data(), rule);
+    return out;
   }
 
   // C is scattered into the panels, factored and solved there.
@@ -223,6 +244,13 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
     }
+    if (s_.kind == FactorKind::row_ilu) {  // factored in the rows themselves
+      if (transpose)
+        row_ilu_->solve_transpose(b, x, solve_work_.data());
+      else
+        row_ilu_->solve(b, x, solve_work_.data());
+      return;
+    }
     if (transpose && !s_.symmetric()) {
       reference::solve_transpose_with_factor(s_, f_.data(), b, x, solve_work_.data());
       return;
@@ -268,6 +296,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
   std::vector<T> solve_work_;
   std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
+  std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor
   bool rows_current_ = false;                           // gathered from the last factorization
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals

@@ -75,6 +75,41 @@ void RowOrderedFactor<T>::solve(const T* b, T* x, T* work) const {
 }
 
 template <class T>
+void RowOrderedFactor<T>::solve_transpose(const T* b, T* x, T* work) const {
+  // A^{-T} = S_r P^T (L U)^{-T} Q^T S_c, solve's inverse transposed: in by the columns'
+  // permutation and scaling, out by the rows'.
+  const int32_t n = s_.n;
+  T* w = plain_columns_ && plain_rows_ ? x : work;
+  const int32_t* cp = s_.col_perm.data();
+  const double* cs = s_.col_scale.data();
+  if (plain_columns_) {
+    if (w != b) std::copy(b, b + n, w);
+  } else {
+    for (int32_t l = 0; l < n; ++l) w[l] = cs[cp[l]] * b[cp[l]];
+  }
+  const int64_t* urow = s_.u_rowptr.data();  // U^T y = w: column j of U^T is row j of U
+  const int32_t* ucol = s_.u_colind.data();
+  for (int32_t j = 0; j < n; ++j) {
+    const T y = w[j] * inv_diag_[j];
+    w[j] = y;
+    for (int64_t e = urow[j]; e < urow[j + 1]; ++e) w[ucol[e]] -= u_[e] * y;
+  }
+  const int64_t* lrow = s_.l_rowptr.data();  // L^T z = y, unit diagonal: column k of L^T is row k of L
+  const int32_t* lcol = s_.l_colind.data();
+  for (int32_t k = n - 1; k >= 0; --k) {
+    const T z = w[k];
+    for (int64_t e = lrow[k]; e < lrow[k + 1]; ++e) w[lcol[e]] -= l_[e] * z;
+  }
+  if (w == x) return;
+  const int32_t* rp = s_.row_perm.data();
+  const double* rs = s_.row_scale.data();
+  if (plain_rows_)
+    std::copy(w, w + n, x);
+  else
+    for (int32_t k = 0; k < n; ++k) x[rp[k]] = rs[rp[k]] * w[k];
+}
+
+template <class T>
 void RowOrderedFactor<T>::solve_symmetric(const T* f, const T* b, T* x, T* work, bool hermitian) const {
   // One permutation (row_perm = col_perm) on both sides. L^T's rows are L's columns in F:
   // the reference transpose solve already reads them as dot products.

@@ -24,9 +24,20 @@ class RowOrderedFactor {
 
   // After each factorization of F (f: F's values in the schedule's CSC order).
   void gather(const T* f);
+  // The row ILU (cpu/row_ilu.hpp) factors straight into these instead: L and U by rows and
+  // the reciprocal pivots.
+  T* l_values() noexcept { return l_.data(); }
+  T* u_values() noexcept { return u_.data(); }
+  T* inv_diag() noexcept { return inv_diag_.data(); }
+  const T* l_values() const noexcept { return l_.data(); }
+  const T* u_values() const noexcept { return u_.data(); }
 
   // x = A^{-1} b with the LU factor. b and x may alias; work holds n entries.
   void solve(const T* b, T* x, T* work) const;
+  // x = A^{-T} b (never conjugated) from the same rows: U^T and L^T by scatters. The column
+  // kinds' transposed solves read F's columns instead (triangular_solve.hpp); the row ILU
+  // has no F by columns.
+  void solve_transpose(const T* b, T* x, T* work) const;
   // x = A^{-1} b with the symmetric factor (L with D on F's diagonal, f: F as gathered);
   // hermitian: L^H.
   void solve_symmetric(const T* f, const T* b, T* x, T* work, bool hermitian) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/scalar.hpp"
 
@@ -18,16 +19,25 @@ ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const c
   // common (finite) case a single branch-free pass; the culprit is located only on failure.
   T probe = T(0.0);
   double max_abs = 0.0;
-  for (int64_t p = 0; p < nnz; ++p) {
-    T v = a_values[p];
-    if constexpr (is_complex_v<T>) {
-      if (conjugate && conjugate[p]) v = std::conj(v);
+  auto pass = [&](auto scaled, auto mapped) {
+    for (int64_t p = 0; p < nnz; ++p) {
+      T v = a_values[p];
+      if constexpr (is_complex_v<T>) {
+        if (conjugate && conjugate[p]) v = std::conj(v);
+      }
+      probe += v * 0.0;
+      const T c = decltype(scaled)::value ? scale[p] * v : v;
+      f[decltype(mapped)::value ? map[p] : p] += c;
+      max_abs = std::max(max_abs, magnitude(c));
     }
-    probe += v * 0.0;
-    const T c = scale[p] * v;
-    f[map[p]] += c;
-    max_abs = std::max(max_abs, magnitude(c));
-  }
+  };
+  // Schedule::value_scale empty: unscaled; value_map empty: the identity.
+  if (s.value_map.empty())
+    pass(std::bool_constant<false>{}, std::bool_constant<false>{});
+  else if (s.value_scale.empty())
+    pass(std::bool_constant<false>{}, std::bool_constant<true>{});
+  else
+    pass(std::bool_constant<true>{}, std::bool_constant<true>{});
   if (probe != probe) {
     for (int64_t p = 0; p < nnz; ++p) {
       if (!is_finite(a_values[p])) {

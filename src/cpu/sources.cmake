@@ -8,6 +8,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/column_executor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/triangular_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/row_ordered_solve.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/row_ilu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/refinement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_numeric.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_ldlt.cpp

@@ -32,6 +32,9 @@ std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, 
         return std::make_unique<cuda::CudaSupernodalLDLT>(s, o, device_ordinal, pattern);
       else
         throw Error(Status::unsupported, "the supernodal LDL^T engine factors real matrices only; use ldlt_engine column");
+    case FactorKind::row_ilu:
+      throw Error(Status::unsupported,
+                  "the row ILU is the CPU backend's: an ILU for the GPU is analyzed for it (the column engine)");
     case FactorKind::column_lu:
       break;
   }

@@ -10,6 +10,21 @@
 
 namespace gpuglu::test {
 
+// The CPU's three ways to factor an ILU: the column engine's left-looking (gather) and
+// right-looking executors under a column pivot threshold, and the row ILU
+// (FactorKind::row_ilu) under PETSc's rule, no relative threshold.
+enum class CpuIlu { gather, right_looking, rows };
+inline constexpr CpuIlu kCpuIlus[] = {CpuIlu::gather, CpuIlu::right_looking, CpuIlu::rows};
+inline const char* name_of(CpuIlu e) {
+  return e == CpuIlu::gather ? " gather" : e == CpuIlu::right_looking ? " right" : " rows";
+}
+inline void use_cpu_ilu(Options& o, CpuIlu e) {
+  o.backend = Backend::cpu;
+  o.cpu_right_looking = e == CpuIlu::right_looking;
+  o.pivot_threshold = e == CpuIlu::rows ? 0.0 : Options{}.pivot_threshold;
+}
+inline FactorKind kind_of(CpuIlu e) { return e == CpuIlu::rows ? FactorKind::row_ilu : FactorKind::column_lu; }
+
 struct DenseIlu {
   int32_t n = 0;
   std::vector<double> a;     // row-major, L (unit, strictly lower) and U in place

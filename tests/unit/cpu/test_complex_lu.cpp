@@ -137,31 +137,36 @@ TEST(ComplexLU, repivot_uses_klu_on_the_complex_values) {
 // scaling), checked densely on a small rotated convection-diffusion matrix.
 TEST(ComplexLU, ilu0_reproduces_a_on_its_pattern) {
   const CsrZ a = rotated(gen::from_spec("convdiff3d:6x5x4:5"), 4);
-  Options o = cpu_options();
-  o.ilu_levels = 0;
-  SparseLUComplex ilu(o);
-  ilu.analyze(a.view());
-  ASSERT_EQ(ilu.factor(a.view()).status, Status::ok);
-  const Schedule& s = ilu.schedule();
-  const std::vector<Cplx>& f = ilu.factor_values();
-  const int32_t n = s.n;
-  std::vector<Cplx> l(static_cast<size_t>(n) * n), u(static_cast<size_t>(n) * n);
-  for (int32_t j = 0; j < n; ++j)
-    for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) {
-      const int32_t i = s.f_rowind[p];
-      (i <= j ? u : l)[static_cast<size_t>(i) * n + j] = f[p];
-    }
-  for (int32_t i = 0; i < n; ++i) l[static_cast<size_t>(i) * n + i] = 1.0;
-  double worst = 0.0;
-  for (int32_t r = 0; r < a.nrows; ++r)
-    for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
-      const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[a.colind[p]];
-      Cplx lu_ij = 0.0;
-      for (int32_t k = 0; k <= std::min(i, j); ++k)
-        lu_ij += l[static_cast<size_t>(i) * n + k] * u[static_cast<size_t>(k) * n + j];
-      worst = std::max(worst, std::abs(lu_ij - a.values[p]) / std::abs(a.values[p]));
-    }
-  EXPECT_LE(worst, 1e-13);
+  // The column engine, and the row ILU (PETSc's rule: no relative threshold).
+  for (double threshold : {Options{}.pivot_threshold, 0.0}) {
+    Options o = cpu_options();
+    o.ilu_levels = 0;
+    o.pivot_threshold = threshold;
+    SparseLUComplex ilu(o);
+    ilu.analyze(a.view());
+    ASSERT_EQ(ilu.schedule().kind, threshold == 0.0 ? FactorKind::row_ilu : FactorKind::column_lu);
+    ASSERT_EQ(ilu.factor(a.view()).status, Status::ok);
+    const Schedule& s = ilu.schedule();
+    const std::vector<Cplx>& f = ilu.factor_values();
+    const int32_t n = s.n;
+    std::vector<Cplx> l(static_cast<size_t>(n) * n), u(static_cast<size_t>(n) * n);
+    for (int32_t j = 0; j < n; ++j)
+      for (int64_t p = s.f_colptr[j]; p < s.f_colptr[j + 1]; ++p) {
+        const int32_t i = s.f_rowind[p];
+        (i <= j ? u : l)[static_cast<size_t>(i) * n + j] = f[p];
+      }
+    for (int32_t i = 0; i < n; ++i) l[static_cast<size_t>(i) * n + i] = 1.0;
+    double worst = 0.0;
+    for (int32_t r = 0; r < a.nrows; ++r)
+      for (int32_t p = a.rowptr[r]; p < a.rowptr[r + 1]; ++p) {
+        const int32_t i = s.row_perm_inv[r], j = s.col_perm_inv[a.colind[p]];
+        Cplx lu_ij = 0.0;
+        for (int32_t k = 0; k <= std::min(i, j); ++k)
+          lu_ij += l[static_cast<size_t>(i) * n + k] * u[static_cast<size_t>(k) * n + j];
+        worst = std::max(worst, std::abs(lu_ij - a.values[p]) / std::abs(a.values[p]));
+      }
+    EXPECT_LE(worst, 1e-13);
+  }
 }
 
 TEST(ComplexLU, nan_in_an_imaginary_part_is_reported) {

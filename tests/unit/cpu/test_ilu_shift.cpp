@@ -89,16 +89,15 @@ OracleResult petsc_shift_loop(const CsrMatrix<int32_t, double>& a, int32_t k, Sh
   return out;
 }
 
-Options shifted_ilu(int32_t k, ShiftType type, bool right_looking) {
+Options shifted_ilu(int32_t k, ShiftType type, CpuIlu engine) {
   Options o;
-  o.backend = Backend::cpu;
   o.ordering = Ordering::natural;
   o.ilu_levels = k;
   o.shift_type = type;
   o.shift_amount = kZeroPivot;
   o.zero_pivot = kZeroPivot;
-  o.cpu_right_looking = right_looking;
   o.num_threads = 2;
+  use_cpu_ilu(o, engine);
   return o;
 }
 
@@ -172,10 +171,10 @@ TEST(SparseLUIluShift, nonzero_and_positive_definite_match_petscs_loop) {
     for (int32_t k : {0, 1}) {
       const OracleResult oracle = petsc_shift_loop(a, k, c.type);
       ASSERT_GT(oracle.tries, 0) << "the case must need a shift";
-      for (bool right_looking : {false, true}) {
+      for (CpuIlu engine : kCpuIlus) {
         SCOPED_TRACE(std::string(c.spec) + " " + std::string(to_string(c.type)) + " ILU(" + std::to_string(k) + ")" +
-                     (right_looking ? " right" : " gather"));
-        SparseLU lu(shifted_ilu(k, c.type, right_looking));
+                     name_of(engine));
+        SparseLU lu(shifted_ilu(k, c.type, engine));
         lu.analyze(a.view());
         const FactorStats& st = lu.factor(a.view());
         ASSERT_EQ(st.status, Status::ok);
@@ -191,13 +190,15 @@ TEST(SparseLUIluShift, nonzero_and_positive_definite_match_petscs_loop) {
 
 TEST(SparseLUIluShift, none_reports_the_zero_pivot_and_a_healthy_matrix_is_not_shifted) {
   const CsrMatrix<int32_t, double> bad = with_bad_diagonal("lap2d5:9x8", 5, 0.0);
-  SparseLU none(shifted_ilu(0, ShiftType::none, false));
-  none.analyze(bad.view());
-  EXPECT_EQ(none.factor(bad.view()).status, Status::numerically_singular);
+  for (CpuIlu engine : kCpuIlus) {
+    SparseLU none(shifted_ilu(0, ShiftType::none, engine));
+    none.analyze(bad.view());
+    EXPECT_EQ(none.factor(bad.view()).status, Status::numerically_singular) << name_of(engine);
+  }
 
   const CsrMatrix<int32_t, double> good = gen::from_spec("convdiff3d:6x5x4");
   for (ShiftType t : {ShiftType::nonzero, ShiftType::positive_definite}) {
-    SparseLU lu(shifted_ilu(0, t, false));
+    SparseLU lu(shifted_ilu(0, t, CpuIlu::rows));
     lu.analyze(good.view());
     const FactorStats& st = lu.factor(good.view());
     ASSERT_EQ(st.status, Status::ok);
