@@ -423,14 +423,16 @@ if want dd_profile; then
     use_bundled_mpi
     export CUDA_VISIBLE_DEVICES=0
     # GPUGLU_DEVICE_PROFILE_BIND: mpiexec's placement options (--bind-to none, as mpi_bench.py's
-    # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg.
+    # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg;
+    # GPUGLU_DEVICE_PROFILE_ILU_GRID: the ILU case's grid (74: 74^3).
     bind=${GPUGLU_DEVICE_PROFILE_BIND:---use-hwthread-cpus --bind-to none}
     cases=" ${GPUGLU_DEVICE_PROFILE_CASES:-ilu fieldsplit gamg} "
     run4() { echo "== $*"; "$mpi/bin/mpiexec" -n 4 $bind --mca pml ob1 --mca btl self,vader \
       "$@" -dll_append "$build/petsc_plugin/libpetscgpuglu.so" -log_view 2>&1 |
       grep -E "^(MatSolve|MatMult|MatLUFactorSym|MatLUFactorNum|MatILUFactorSym|MatCholFactorSym|MatCreateSubMats|MatGetOrdering|KSPSolve|PCSetUp|PCApply|VecScatterBegin|VecScatterEnd|SNESSolve) " |
       awk '{printf "  %-18s %6s %s %s\n", $1, $2, $4, $5}'; }
-    ilu="-da_grid_x 74 -da_grid_y 74 -da_grid_z 74 -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu"
+    g=${GPUGLU_DEVICE_PROFILE_ILU_GRID:-74}  # the ILU case's ex14 grid (g^3)
+    ilu="-da_grid_x $g -da_grid_y $g -da_grid_z $g -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu"
     if [[ $cases == *" ilu "* ]]; then
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type petsc
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type gpuglu

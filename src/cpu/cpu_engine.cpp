@@ -182,10 +182,18 @@ class CpuEngine final : public BasicNumericEngine<T> {
   // C is scattered into F's rows and factored there, where the solves read it (cpu/row_ilu.hpp).
   EngineFactorResult factor_rows(const T* a_values, const PivotRule& rule) {
     EngineFactorResult out;
-    // Row j's pivot sits after its L part in the row storage.
-    auto pivot = [&](int32_t j) { return s_.l_rowptr[j + 1] + s_.u_rowptr[j] + j; };
-    if (!scatter(row_ilu_->storage(), a_values, rule, nullptr, pivot, out)) return out;
-    out.stats = row_ilu_->factor(solve_work_.data(), rule);
+    // The diagonal shift is added as each row is loaded; A's values are C's where the map is
+    // the identity (no storage then).
+    T* storage = row_ilu_->storage();
+    const reference::ScatterResult sc = storage ? reference::scatter_values(s_, a_values, storage)
+                                                : reference::check_values(a_values, s_.input_nnz);
+    out.max_abs_input = sc.max_abs;
+    if (sc.bad_entry >= 0) {
+      out.bad_entry = sc.bad_entry;
+      out.stats.status = Status::nan_or_inf;
+      return out;
+    }
+    out.stats = row_ilu_->factor(storage ? storage : a_values, solve_work_.data(), rule);
     return out;
   }
 

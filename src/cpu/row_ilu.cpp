@@ -10,16 +10,18 @@ namespace gpuglu::reference {
 
 template <class T>
 RowIluFactor<T>::RowIluFactor(const Schedule& s)
-    : s_(s), storage_(static_cast<size_t>(s.value_map_extent())), diag_(static_cast<size_t>(s.n)), rows_(s) {}
+    : s_(s),
+      storage_(s.value_map.empty() ? 0 : static_cast<size_t>(s.value_map_extent())),
+      diag_(static_cast<size_t>(s.n)),
+      rows_(s) {}
 
 template <class T>
-NumericStats RowIluFactor<T>::factor(T* w, const PivotRule& rule) {
+NumericStats RowIluFactor<T>::factor(const T* c, T* w, const PivotRule& rule) {
   const int32_t n = s_.n;
   const int64_t* lrow = s_.l_rowptr.data();
   const int32_t* lcol = s_.l_colind.data();
   const int64_t* urow = s_.u_rowptr.data();
   const int32_t* ucol = s_.u_colind.data();
-  const T* c = storage_.data();
   T* l = rows_.l_values();
   T* u = rows_.u_values();
   T* inv = rows_.inv_diag();
@@ -31,7 +33,7 @@ NumericStats RowIluFactor<T>::factor(T* w, const PivotRule& rule) {
     const T* ci = c + lb + ub + i;  // row i of C: its L part, its diagonal, its U part
     for (int64_t e = lb; e < le; ++e) w[lcol[e]] = ci[e - lb];
     ci += le - lb;
-    w[i] = ci[0];
+    w[i] = ci[0] + rule.diagonal_shift;
     for (int64_t e = ub; e < ue; ++e) w[ucol[e]] = ci[1 + (e - ub)];
     double active = 0.0;  // the row's largest entry as it is pivoted (L's before scaling)
     bool finite = true;   // NaN fails the comparisons below as Inf does

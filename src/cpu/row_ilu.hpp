@@ -28,10 +28,13 @@ class RowIluFactor {
  public:
   explicit RowIluFactor(const Schedule& s);  // s must outlive this object
 
-  // The row storage (s.value_map_extent() entries): C is scattered here, then factor().
-  T* storage() noexcept { return storage_.data(); }
-  // Factors the storage into L and U; work holds n entries. Stops at the first failing row.
-  NumericStats factor(T* work, const PivotRule& rule);
+  // Where C is scattered (s.value_map_extent() entries) before factor(); null where the value
+  // map is the identity and A's values are C's, factored in place.
+  T* storage() noexcept { return storage_.empty() ? nullptr : storage_.data(); }
+  // Factors C (in F's row order: storage(), or A's values) into L and U, rule.diagonal_shift
+  // added to each pivot as its row is loaded; work holds n entries. Stops at the first
+  // failing row.
+  NumericStats factor(const T* c, T* work, const PivotRule& rule);
 
   // x = A^{-1} b and x = A^{-T} b; b and x may alias; work holds n entries.
   void solve(const T* b, T* x, T* work) const { rows_.solve(b, x, work); }

@@ -50,6 +50,27 @@ ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const c
   return out;
 }
 
+template <class T>
+ScatterResult check_values(const T* a_values, int64_t nnz) {
+  ScatterResult out;
+  T probe = T(0.0);  // as in scatter_values: NaN exactly where an entry is NaN or Inf
+  double max_abs = 0.0;
+  for (int64_t p = 0; p < nnz; ++p) {
+    probe += a_values[p] * 0.0;
+    max_abs = std::max(max_abs, magnitude(a_values[p]));
+  }
+  if (probe != probe)
+    for (int64_t p = 0; p < nnz; ++p)
+      if (!is_finite(a_values[p])) {
+        out.bad_entry = p;
+        break;
+      }
+  out.max_abs = max_abs;
+  return out;
+}
+
+template ScatterResult check_values(const double*, int64_t);
+template ScatterResult check_values(const Complex*, int64_t);
 template ScatterResult scatter_values(const Schedule&, const double*, double*, const char*);
 template ScatterResult scatter_values(const Schedule&, const Complex*, Complex*, const char*);
 

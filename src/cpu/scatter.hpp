@@ -23,4 +23,9 @@ struct ScatterResult {
 template <class T>
 ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate = nullptr);
 
+// What scatter_values reports, for values an engine reads in place (a value map that is the
+// identity and no scaling): nothing is written.
+template <class T>
+ScatterResult check_values(const T* a_values, int64_t nnz);
+
 }  // namespace gpuglu::reference
