@@ -37,32 +37,44 @@ template <class I>
 void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int32_t* given) {
   discard();
   api::check_backend_request<Scalar>(this->options);
-  // An ILU(0) has A's pattern (and its diagonal), so its backend is chosen before the
-  // analysis, which then builds only what that backend's engine reads (on the CPU the row
-  // ILU: analysis/row_ilu.hpp). When the factor is too small for the GPU no CUDA starts at
-  // all: on ranks sharing a GPU its start-up costs more than such a factor's work.
-  const bool chosen_first = this->options.ilu_levels == 0;
-  if (chosen_first) {
-    const int64_t nnz_factor = a.rowptr[a.nrows] + a.nrows;
-    if (api::stays_on_cpu(this->options, nnz_factor, api::devices_counted_before_cuda())) {
+  // An incomplete factor holds at least A's pattern and its diagonal (ILU(0): exactly that),
+  // so where that is large enough for the GPU, or it is an ILU(0), its backend is chosen before
+  // the analysis, which then builds only what that backend's engine reads (on the CPU the row
+  // ILU: analysis/row_ilu.hpp). An ILU(k) too small for the GPU by A's size is analyzed for
+  // the CPU, and again for the GPU only if its levels of fill make it large enough. A factor
+  // kept on the CPU this way starts no CUDA at all: on ranks sharing a GPU its start-up costs
+  // more than such a factor's work.
+  enum class Chosen { after, before, cpu_unless_larger } chosen = Chosen::after;
+  if (this->options.ilu_levels >= 0) {
+    const int64_t at_least = a.rowptr[a.nrows] + a.nrows;
+    if (!api::stays_on_cpu(this->options, at_least, api::devices_counted_before_cuda())) {
+      this->backend = api::choose_backend<Scalar>(this->options, at_least, this->device, this->device_claim);
+      chosen = Chosen::before;
+    } else {
       this->device_claim.release();
       this->backend = Backend::cpu;
-    } else {
-      this->backend = api::choose_backend<Scalar>(this->options, nnz_factor, this->device, this->device_claim);
+      chosen = this->options.ilu_levels == 0 ? Chosen::before : Chosen::cpu_unless_larger;
     }
   }
-  const bool cpu_only = chosen_first && this->backend == Backend::cpu;
-  analysis_options = api::analysis_options<Scalar>(this->options, !cpu_only);
-  if (cpu_only) analysis_options.backend = Backend::cpu;  // the analysis leaves out what only a GPU reads
-  schur_active = schur_requested;
-  if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
-  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || chosen_first);  // while the CPU analyzes
+  const bool cpu_first = chosen != Chosen::after && this->backend == Backend::cpu;
+  auto set_analysis_options = [&](bool for_cpu) {
+    analysis_options = api::analysis_options<Scalar>(this->options, !for_cpu);
+    if (for_cpu) analysis_options.backend = Backend::cpu;  // the analysis leaves out what only a GPU reads
+    schur_active = schur_requested;
+    if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
+  };
+  set_analysis_options(cpu_first);
+  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || chosen != Chosen::after);  // while the CPU analyzes
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up.wait();
   accept_normwise = false;
-  if (!chosen_first)
+  if (chosen != Chosen::before)
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
                                                 this->device_claim);
+  if (chosen == Chosen::cpu_unless_larger && this->backend == Backend::cuda) {
+    set_analysis_options(false);  // the GPU's engine reads the column schedule
+    this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
+  }
   this->pattern.assign(a);
   rowptr32.assign(this->pattern.rowptr(), this->pattern.rowptr() + this->schedule.n + 1);
   if (given) given_perm.assign(given, given + this->schedule.n);

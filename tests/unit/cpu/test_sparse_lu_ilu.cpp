@@ -170,6 +170,19 @@ TEST(SparseLUIlu, the_row_ilu_is_built_only_under_a_rule_without_a_column) {
   Options complete = o;
   complete.ilu_levels = -1;
   EXPECT_NE(kind_for(complete), FactorKind::row_ilu);
+  // The automatic backend keeps a factor this small on the CPU whatever the machine (ILU(0):
+  // decided before the analysis; ILU(k): analyzed for the CPU, its levels of fill too few to
+  // move it), so it is analyzed for the row ILU too.
+  for (int32_t k : {0, 2}) {
+    Options automatic = o;
+    automatic.backend = Backend::automatic;
+    automatic.ilu_levels = k;
+    SparseLU lu(automatic);
+    lu.analyze(a.view());
+    EXPECT_EQ(lu.schedule().kind, FactorKind::row_ilu) << "ILU(" << k << ")";
+    EXPECT_EQ(lu.active_backend(), Backend::cpu);
+    EXPECT_EQ(lu.analysis_count(), 1);
+  }
 }
 
 }  // namespace
