@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,27 @@ TEST(SparseLUIlu, a_zero_pivot_is_reported_not_re_pivoted) {
     EXPECT_EQ(st.pivot_column, 0);
     EXPECT_EQ(lu.analysis_count(), 1);
   }
+}
+
+// NaN or Inf in A: reported as such by either engine, where the row ILU reads A's values in
+// place (no scatter, ILU(0) in A's order) and where it scatters them (another order).
+TEST(SparseLUIlu, nan_or_inf_in_a_is_reported) {
+  CsrMatrix<int32_t, double> a = gen::from_spec("lap2d5:9x9");
+  const double kept = a.values[40];
+  for (CpuIlu engine : kCpuIlus)
+    for (Ordering ord : {Ordering::natural, Ordering::amd}) {
+      SCOPED_TRACE(std::string(name_of(engine)) + " " + std::string(to_string(ord)));
+      Options o = ilu_options(0, engine);
+      o.ordering = ord;
+      SparseLU lu(o);
+      lu.analyze(a.view());
+      a.values[40] = std::numeric_limits<double>::quiet_NaN();
+      EXPECT_EQ(lu.factor(a.view()).status, Status::nan_or_inf);
+      a.values[40] = std::numeric_limits<double>::infinity();
+      EXPECT_EQ(lu.factor(a.view()).status, Status::nan_or_inf);
+      a.values[40] = kept;
+      EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
+    }
 }
 
 // The row ILU in another order (AMD, a given permutation) and with a diagonal A lacks: the
