@@ -424,7 +424,8 @@ if want dd_profile; then
     export CUDA_VISIBLE_DEVICES=0
     # GPUGLU_DEVICE_PROFILE_BIND: mpiexec's placement options (--bind-to none, as mpi_bench.py's
     # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg;
-    # GPUGLU_DEVICE_PROFILE_ILU_GRID: the ILU case's grid (74: 74^3).
+    # GPUGLU_DEVICE_PROFILE_ILU_GRID: the ILU case's grid (74: 74^3); GPUGLU_DEVICE_PROFILE_ILU_ARGS:
+    # more options for it (-sub_pc_factor_levels 1).
     bind=${GPUGLU_DEVICE_PROFILE_BIND:---use-hwthread-cpus --bind-to none}
     cases=" ${GPUGLU_DEVICE_PROFILE_CASES:-ilu fieldsplit gamg} "
     run4() { echo "== $*"; "$mpi/bin/mpiexec" -n 4 $bind --mca pml ob1 --mca btl self,vader \
@@ -432,7 +433,7 @@ if want dd_profile; then
       grep -E "^(MatSolve|MatMult|MatLUFactorSym|MatLUFactorNum|MatILUFactorSym|MatCholFactorSym|MatCreateSubMats|MatGetOrdering|KSPSolve|PCSetUp|PCApply|VecScatterBegin|VecScatterEnd|SNESSolve) " |
       awk '{printf "  %-18s %6s %s %s\n", $1, $2, $4, $5}'; }
     g=${GPUGLU_DEVICE_PROFILE_ILU_GRID:-74}  # the ILU case's ex14 grid (g^3)
-    ilu="-da_grid_x $g -da_grid_y $g -da_grid_z $g -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu"
+    ilu="-da_grid_x $g -da_grid_y $g -da_grid_z $g -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu ${GPUGLU_DEVICE_PROFILE_ILU_ARGS:-}"
     if [[ $cases == *" ilu "* ]]; then
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type petsc
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type gpuglu
