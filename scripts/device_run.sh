@@ -443,12 +443,23 @@ if want dd_profile; then
     fs="-da_grid_x 128 -da_grid_y 128 -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_block_size 4
         -pc_fieldsplit_type multiplicative -pc_fieldsplit_0_fields 0,1,2 -pc_fieldsplit_1_fields 3
         -fieldsplit_0_ksp_type preonly -fieldsplit_0_pc_type lu -fieldsplit_1_ksp_type preonly -fieldsplit_1_pc_type lu"
+    # GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS: more options for the gpuglu runs of fieldsplit and GAMG.
+    extra=${GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS:-}
     [[ $cases == *" fieldsplit "* ]] && for peer in mumps gpuglu; do
-      run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type $peer -fieldsplit_1_pc_factor_mat_solver_type $peer
+      run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type $peer -fieldsplit_1_pc_factor_mat_solver_type $peer \
+        $([[ $peer == gpuglu ]] && echo "$extra")
     done
+    # gpuglu kept on the CPU (GPUGLU_DEVICE_PROFILE_CPU=1): what the CUDA start-up costs these runs.
+    [[ $cases == *" fieldsplit "* && ${GPUGLU_DEVICE_PROFILE_CPU:-0} == 1 ]] &&
+      run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type gpuglu -fieldsplit_1_pc_factor_mat_solver_type gpuglu \
+        -fieldsplit_0_mat_gpuglu_backend cpu -fieldsplit_1_mat_gpuglu_backend cpu
     gamg="-da_grid_x 40 -da_grid_y 40 -da_grid_z 40 -ksp_type gmres -ksp_rtol 1e-8 -pc_type gamg
           -pc_gamg_coarse_eq_limit 20000 -mg_coarse_ksp_type preonly -mg_coarse_pc_type lu"
-    [[ $cases == *" gamg "* ]] && for peer in mumps gpuglu; do run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type $peer; done
+    [[ $cases == *" gamg "* ]] && for peer in mumps gpuglu; do
+      run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type $peer $([[ $peer == gpuglu ]] && echo "$extra")
+    done
+    [[ $cases == *" gamg "* && ${GPUGLU_DEVICE_PROFILE_CPU:-0} == 1 ]] &&
+      run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type gpuglu -mg_coarse_mat_gpuglu_backend cpu
   ) 2>&1 | tee "$out/dd_profile.log"
 fi
 
