@@ -62,9 +62,13 @@ void RowOrderedFactor<T>::solve(const T* b, T* x, T* work) const {
   const T* u = u_.data();
   const int32_t* cp = s_.col_perm.data();
   const double* cs = s_.col_scale.data();
+  // Each row's dot product runs from its farthest column to its nearest: w[j + 1], just
+  // written, enters the chain of multiply-adds last, so the rest of row j's chain overlaps the
+  // row before it (the forward pass's ascending rows of L have that order already). In
+  // ascending order the backward pass took 1.3-1.5x the forward one (docs/performance.md).
   for (int32_t j = s_.n - 1; j >= 0; --j) {
     T sum = w[j];
-    for (int64_t e = rowptr[j]; e < rowptr[j + 1]; ++e) sum -= u[e] * w[colind[e]];
+    for (int64_t e = rowptr[j + 1] - 1; e >= rowptr[j]; --e) sum -= u[e] * w[colind[e]];
     w[j] = sum * inv_diag_[j];
   }
   if (w == x) return;
