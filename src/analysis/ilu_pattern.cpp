@@ -36,8 +36,16 @@ RowPattern rows_of_matched(const MatchedPattern& b, const std::vector<int32_t>& 
       const int32_t k = qinv[b.rowind[p]];
       cols[next[k]++] = l;
     }
-  for (int32_t k = 0; k < n; ++k) std::sort(cols.begin() + ptr[k], cols.begin() + ptr[k + 1]);
+  c.diag.resize(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) {
+    std::sort(cols.begin() + ptr[k], cols.begin() + ptr[k + 1]);
+    c.diag[k] = std::lower_bound(cols.begin() + ptr[k], cols.begin() + ptr[k + 1], k) - cols.begin();
+  }
   return c;
+}
+
+void check_levels(int32_t levels) {
+  if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
 }
 
 // f.diag and the counts of L and U from F's sorted columns.
@@ -89,7 +97,7 @@ FactorPattern pattern_of_c(const MatchedPattern& b, const std::vector<int32_t>& 
 }  // namespace
 
 FactorPattern ilu_pattern(const MatchedPattern& b, const std::vector<int32_t>& q, int32_t levels) {
-  if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
+  check_levels(levels);
   if (levels == 0) return pattern_of_c(b, q);
   const int32_t n = b.n;
   const RowPattern rows = ilu_rows(rows_of_matched(b, q), levels);
@@ -141,16 +149,8 @@ RowPattern rows_of_c(const InputPattern& a, const std::vector<int32_t>& q) {
 }
 
 RowPattern ilu_rows(RowPattern c, int32_t levels) {
-  if (levels < 0) throw Error(Status::invalid_input, "ILU levels of fill must be >= 0, got " + std::to_string(levels));
-  if (levels == 0) {
-    if (c.diag.size() + 1 != c.ptr.size()) {
-      const auto n = static_cast<int32_t>(c.ptr.size()) - 1;
-      c.diag.resize(static_cast<size_t>(n));
-      for (int32_t i = 0; i < n; ++i)
-        c.diag[i] = std::lower_bound(c.cols.begin() + c.ptr[i], c.cols.begin() + c.ptr[i + 1], i) - c.cols.begin();
-    }
-    return c;
-  }
+  check_levels(levels);
+  if (levels == 0) return c;
   const auto n = static_cast<int32_t>(c.ptr.size()) - 1;
   const std::vector<int64_t>& cptr = c.ptr;
   const std::vector<int32_t>& ccols = c.cols;

@@ -162,18 +162,22 @@ class CpuEngine final : public BasicNumericEngine<T> {
   TrsvKernel trsv_kernel() const noexcept override { return trsv_kernel_; }
 
  private:
+  // What the scatter (or the check of values read in place) found goes into out; false where A
+  // holds NaN/Inf.
+  static bool accepted(const reference::ScatterResult& sc, EngineFactorResult& out) {
+    out.max_abs_input = sc.max_abs;
+    if (sc.bad_entry < 0) return true;
+    out.bad_entry = sc.bad_entry;
+    out.stats.status = Status::nan_or_inf;
+    return false;
+  }
+
   // C scattered into target (F, or the panels) and rule.diagonal_shift added at each pivot
   // (pivot(j): column j's position there); false, with out saying why, when A holds NaN/Inf.
   template <class V, class Pivot>
   bool scatter(V* target, const V* a_values, const PivotRule& rule, const char* conjugate, Pivot pivot,
                EngineFactorResult& out) {
-    const reference::ScatterResult sc = reference::scatter_values(s_, a_values, target, conjugate);
-    out.max_abs_input = sc.max_abs;
-    if (sc.bad_entry >= 0) {
-      out.bad_entry = sc.bad_entry;
-      out.stats.status = Status::nan_or_inf;
-      return false;
-    }
+    if (!accepted(reference::scatter_values(s_, a_values, target, conjugate), out)) return false;
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) target[static_cast<size_t>(pivot(j))] += rule.diagonal_shift;
     return true;
@@ -185,14 +189,10 @@ class CpuEngine final : public BasicNumericEngine<T> {
     // The diagonal shift is added as each row is loaded; A's values are C's where the map is
     // the identity (no storage then).
     T* storage = row_ilu_->storage();
-    const reference::ScatterResult sc = storage ? reference::scatter_values(s_, a_values, storage)
-                                                : reference::check_values(a_values, s_.input_nnz);
-    out.max_abs_input = sc.max_abs;
-    if (sc.bad_entry >= 0) {
-      out.bad_entry = sc.bad_entry;
-      out.stats.status = Status::nan_or_inf;
+    if (!accepted(storage ? reference::scatter_values(s_, a_values, storage)
+                          : reference::check_values(a_values, s_.input_nnz),
+                  out))
       return out;
-    }
     out.stats = row_ilu_->factor(storage ? storage : a_values, solve_work_.data(), rule);
     return out;
   }

@@ -8,6 +8,19 @@
 
 namespace gpuglu::reference {
 
+namespace {
+
+// The first entry that is NaN or Inf (-1: none). Called only where a probe summed to NaN: the
+// common, finite case costs no second pass.
+template <class T>
+int64_t first_non_finite(const T* a_values, int64_t nnz) {
+  for (int64_t p = 0; p < nnz; ++p)
+    if (!is_finite(a_values[p])) return p;
+  return -1;
+}
+
+}  // namespace
+
 template <class T>
 ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate) {
   ScatterResult out;
@@ -19,7 +32,7 @@ ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const c
   // common (finite) case a single branch-free pass; the culprit is located only on failure.
   T probe = T(0.0);
   double max_abs = 0.0;
-  auto pass = [&](auto scaled, auto mapped) {
+  auto pass = [&](auto scaled) {
     for (int64_t p = 0; p < nnz; ++p) {
       T v = a_values[p];
       if constexpr (is_complex_v<T>) {
@@ -27,25 +40,15 @@ ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const c
       }
       probe += v * 0.0;
       const T c = decltype(scaled)::value ? scale[p] * v : v;
-      f[decltype(mapped)::value ? map[p] : p] += c;
+      f[map[p]] += c;
       max_abs = std::max(max_abs, magnitude(c));
     }
   };
-  // Schedule::value_scale empty: unscaled; value_map empty: the identity.
-  if (s.value_map.empty())
-    pass(std::bool_constant<false>{}, std::bool_constant<false>{});
-  else if (s.value_scale.empty())
-    pass(std::bool_constant<false>{}, std::bool_constant<true>{});
+  if (s.value_scale.empty())  // unscaled (Schedule::value_scale)
+    pass(std::false_type{});
   else
-    pass(std::bool_constant<true>{}, std::bool_constant<true>{});
-  if (probe != probe) {
-    for (int64_t p = 0; p < nnz; ++p) {
-      if (!is_finite(a_values[p])) {
-        out.bad_entry = p;
-        break;
-      }
-    }
-  }
+    pass(std::true_type{});
+  if (probe != probe) out.bad_entry = first_non_finite(a_values, nnz);
   out.max_abs = max_abs;
   return out;
 }
@@ -53,18 +56,13 @@ ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const c
 template <class T>
 ScatterResult check_values(const T* a_values, int64_t nnz) {
   ScatterResult out;
-  T probe = T(0.0);  // as in scatter_values: NaN exactly where an entry is NaN or Inf
+  T probe = T(0.0);  // as in scatter_values
   double max_abs = 0.0;
   for (int64_t p = 0; p < nnz; ++p) {
     probe += a_values[p] * 0.0;
     max_abs = std::max(max_abs, magnitude(a_values[p]));
   }
-  if (probe != probe)
-    for (int64_t p = 0; p < nnz; ++p)
-      if (!is_finite(a_values[p])) {
-        out.bad_entry = p;
-        break;
-      }
+  if (probe != probe) out.bad_entry = first_non_finite(a_values, nnz);
   out.max_abs = max_abs;
   return out;
 }

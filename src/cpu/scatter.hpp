@@ -15,8 +15,8 @@ struct ScatterResult {
 
 // f: s.value_map_extent() entries (F's, or a supernodal schedule's panels), overwritten.
 // a_values: input_nnz entries in A's CSR order. f[value_map[p]] += value_scale[p] *
-// a_values[p], so duplicate entries are summed (an empty value_map or value_scale: the
-// identity, a scale of 1).
+// a_values[p], so duplicate entries are summed (an empty value_scale: a scale of 1). A
+// schedule whose value_map is empty (the identity) has nothing to scatter: check_values.
 // T: double or std::complex<double>. conjugate (complex Hermitian LDL^H only): entries
 // flagged there are conjugated on the way in (A's entries that land in C's upper triangle
 // are stored as their mirror in L); null for everything else.
