@@ -8,7 +8,9 @@
 // are outside the timed phases, as in gpuglu_lu_bench).
 //
 //   gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup 1] [--repeat 5]
-//                      [--out docs/performance/results.jsonl] [--no-cudss]
+//                      [--out docs/performance/results.jsonl] [--no-cudss] [--refine-steps N]
+// --refine-steps: Options::refine_steps of both of ours (default -1: up to 3 while the
+// backward error exceeds the tolerance; 0: one solve, no refinement).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_matrices.hpp"
@@ -39,12 +42,13 @@ struct Args {
   int warmup = 1, repeat = 5;
   std::string out;
   bool cudss = true;
+  int refine_steps = -1;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   if (!why.empty()) std::cerr << "gpuglu_split_bench: " << why << "\n";
   std::cerr << "usage: gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup N] [--repeat N] [--out FILE]"
-               " [--no-cudss]\n";
+               " [--no-cudss] [--refine-steps N]\n";
   std::exit(why.empty() ? 0 : 2);
 }
 
@@ -104,6 +108,7 @@ void record(const Args& args, const gb::BenchMatrix& m, const std::string& bench
   extra["peer_residual"] = peer.residual;
   extra["peer_backward_error"] = peer.backward;
   extra["data"] = std::string("host arrays (cuDSS: device 0's)");
+  r.extra = std::move(extra);
   gb::append_record(args.out, r, gb::today_utc(), device);
 }
 
@@ -118,6 +123,7 @@ int main(int argc, char** argv) {
     else if (in.key() == "--repeat") args.repeat = in.integer(1, 1000);
     else if (in.key() == "--out") args.out = in.value();
     else if (in.key() == "--no-cudss") args.cudss = false;
+    else if (in.key() == "--refine-steps") args.refine_steps = in.integer(-1, 10);
     else usage("unknown argument " + in.key());
   }
   if (args.matrices.empty()) usage("no --matrix");
@@ -138,6 +144,7 @@ int main(int argc, char** argv) {
       gpuglu::spmv(m.a.view(), xtrue.data(), b.data());
       gpuglu::Options o;
       o.backend = gpuglu::Backend::cuda;
+      o.refine_steps = args.refine_steps;
       gpuglu::SparseLU one_solver([&] {
         gpuglu::Options p = o;
         p.device = 0;
@@ -160,6 +167,22 @@ int main(int argc, char** argv) {
         ex["half1_factor_ms"] = split.half_factor_stats(1).factor_ms;
         ex["split_factor_ms"] = split.factor_stats().factor_ms;
         ex["split_refine_steps"] = static_cast<double>(split.solve_stats().refine_steps);
+        ex["refine_steps_option"] = static_cast<double>(args.refine_steps);
+        const gpuglu::SplitLU::FactorTimes& ft = split.factor_times();
+        ex["split_check_ms"] = ft.check_ms;
+        ex["split_load_ms"] = ft.load_ms;
+        ex["split_halves_ms"] = ft.halves_ms;
+        ex["split_root_ms"] = ft.root_ms;
+        std::printf("  last two_gpu factorization's parts: check %.2f (with the load %.2f), halves %.2f, root %.2f ms\n",
+                    ft.check_ms, ft.load_ms, ft.halves_ms, ft.root_ms);
+        const gpuglu::SplitLU::SolveTimes st = split.solve_times();
+        ex["split_solve_passes"] = static_cast<double>(st.passes);
+        ex["split_solve_move_ms"] = st.move_ms;
+        ex["split_solve_condense_ms"] = st.condense_ms;
+        ex["split_solve_root_ms"] = st.root_ms;
+        ex["split_solve_expand_ms"] = st.expand_ms;
+        std::printf("  last two_gpu solve's %d passes: move %.2f, condense %.2f, root %.2f, expand %.2f ms\n",
+                    st.passes, st.move_ms, st.condense_ms, st.root_ms, st.expand_ms);
         ex["one_gpu_refine_steps"] = static_cast<double>(one_solver.solve_stats().refine_steps);
         std::printf("  last two_gpu factorization: half 0 %.2f ms, half 1 %.2f ms, whole %.2f ms; refinement steps "
                     "of a solve: two_gpu %d, one_gpu %d\n",
@@ -193,9 +216,9 @@ int main(int argc, char** argv) {
       std::printf("%s n %d nnz %lld separator %d (parts %d, %d)\n", m.name.c_str(), m.a.nrows,
                   static_cast<long long>(m.a.nnz()), split.separator_size(), split.part_size(0), split.part_size(1));
       for (const Side* s : std::vector<const Side*>{&one, &two, &cudss1, &cudss2})
-        std::printf("  %-9s analyze %9.1f  factor %9.1f  refactor %8.2f  solve %8.2f ms  residual %.1e  %s\n",
+        std::printf("  %-9s analyze %9.1f  factor %9.1f  refactor %8.2f  solve %8.2f ms  residual %.1e  berr %.1e  %s\n",
                     s->name.c_str(), s->analyze_ms, s->factor_ms, s->refactor_ms, s->solve_ms, s->residual,
-                    s->note.c_str());
+                    s->backward, s->note.c_str());
       if (two.note.empty()) {
         std::printf("  two_gpu / one_gpu: refactor %.2fx, solve %.2fx; against cuDSS MG: refactor %.2fx\n",
                     one.refactor_ms / two.refactor_ms, one.solve_ms / two.solve_ms,

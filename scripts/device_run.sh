@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|multi_gpu]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|multi_gpu|split]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -32,7 +32,12 @@
 #   multi_gpu: issue 30 on a several-GPU machine: the device-selection and split-factor tests
 #   (GPUGLU_DEVICE_MULTI_GPU_TESTS, a ctest -R filter) plain and under compute-sanitizer
 #   memcheck, then scripts/multi_gpu_bench.py (bjacobi/asm LU subdomains on one GPU against
-#   all of them; GPUGLU_DEVICE_MULTI_GPU_ARGS: more of its arguments).
+#   all of them; GPUGLU_DEVICE_MULTI_GPU_ARGS: more of its arguments; _BENCH=0: not run).
+#   split: issue 30's one factorization over two GPUs (gpuglu_split_bench) against one GPU,
+#   cuDSS and cuDSS's multi-GPU mode on GPUGLU_DEVICE_SPLIT_MATRICES (specs, and collection
+#   files as paths below ../shared/collection; default the 3-D Laplacians, the generated
+#   circuit and G3_circuit where the bundle carries it); GPUGLU_DEVICE_SPLIT_ARGS: more of its
+#   arguments.
 #   devres: issue 15's device-resident operation with the CUDA PETSc 3.26.1, from the bundle
 #   .device-bundle-cuda-petsc (scripts/pack_devres_bundle.sh; used whenever devres is the only
 #   step, or GPUGLU_DEVICE_BUNDLE names it): its GPU tests (PETSc's copy counters on
@@ -481,7 +486,7 @@ fi
 
 if want multi_gpu; then
   devices=$(nvidia-smi -L | wc -l)
-  filter=${GPUGLU_DEVICE_MULTI_GPU_TESTS:-DeviceSelection|SplitFactor}
+  filter=${GPUGLU_DEVICE_MULTI_GPU_TESTS:-DeviceSelection|SplitFactor|CudaSchurComplement}
   (cd "$build" && ctest -R "$filter" --output-on-failure --timeout 600) > "$out/multi_gpu_tests.log" 2>&1 || status=1
   grep -E "tests passed|Failed|Skipped|\*\*\*" "$out/multi_gpu_tests.log" | head -20
   for exe in $(cd "$build" && ctest -R "$filter" --show-only=json-v1 | python3 -c '
@@ -495,7 +500,8 @@ for t in json.load(sys.stdin)["tests"]:
     [[ $rc -eq 0 ]] || status=1
   done
   ex14=$build/bench/petsc_snes_ex14
-  if [[ -x $ex14 && -x $mpi/bin/orterun ]]; then
+  # GPUGLU_DEVICE_MULTI_GPU_BENCH=0: the tests alone.
+  if [[ ${GPUGLU_DEVICE_MULTI_GPU_BENCH:-1} != 0 && -x $ex14 && -x $mpi/bin/orterun ]]; then
     (
       use_bundled_mpi
       export MPIEXEC=$mpi/bin/mpiexec
@@ -505,6 +511,26 @@ for t in json.load(sys.stdin)["tests"]:
         ${GPUGLU_DEVICE_MULTI_GPU_ARGS:-}
     ) 2>&1 | tee "$out/multi_gpu_bench.log" | tail -20
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  fi
+fi
+
+if want split; then
+  split_exe=$build/bench/gpuglu_split_bench
+  if [[ -x $split_exe ]]; then
+    split_args=()
+    for m in ${GPUGLU_DEVICE_SPLIT_MATRICES:-lap3d7:48x48x48 lap3d7:64x64x64 circuit:1000000:10000 circuit/G3_circuit.mtx.xz}; do
+      if [[ $m == */* ]]; then
+        [[ -f $shared/collection/$m ]] && split_args+=(--matrix "$shared/collection/$m")
+      else
+        split_args+=(--matrix "$m")
+      fi
+    done
+    # GPUGLU_DEVICE_SPLIT_WRAP: a command the bench runs under (a profiler: nsys profile ...).
+    ${GPUGLU_DEVICE_SPLIT_WRAP:-} "$split_exe" "${split_args[@]}" --out "$out/results.jsonl" ${GPUGLU_DEVICE_SPLIT_ARGS:-} 2>&1 |
+      tee "$out/split_bench.log" | tail -40
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  else
+    echo "device_run.sh: no gpuglu_split_bench in $build_rel" | tee "$out/split_bench.log"
   fi
 fi
 

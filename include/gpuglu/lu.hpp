@@ -70,6 +70,15 @@ class BasicSparseLU : public BasicSparseSolver<Scalar> {
   // the last condense()'s, which must have had the same transpose and followed the last
   // factor(): Error(invalid_input) otherwise. May be called again with another x2.
   void expand(const Scalar* x2, Scalar* x, bool transpose = false);
+  // condense() and expand() on device memory, for a caller that goes on on the GPU (the split
+  // factorization's solves): b and x (n entries) on the factor's device, which its kernels
+  // read and write; reduced and x2 (k entries) on any device of this process (copied device
+  // to device). Synchronous. A factor on the CPU backend: Error(unsupported).
+  // expand_device() continues the last condense_device(), once: the engine sweeps its partial
+  // solution in place (expand() keeps the host's for another x2). Each refuses to continue the
+  // other's condensation, and expand_device() a second time (Error(invalid_input)).
+  void condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose = false);
+  void expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose = false);
 
  private:
   struct Impl;  // its BasicSparseSolver::Core (src/api/sparse_lu_impl.hpp)

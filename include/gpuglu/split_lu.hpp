@@ -85,6 +85,24 @@ class SplitLU {
   // Half d's SparseLU (its backend, engine, device and schedule, in its block's numbering);
   // nullptr before analyze() and for a half whose part is empty.
   const SparseLU* half(int d) const;
+  // Where the last factor() spent its time (wall clock, ms): A's values checked (and kept for
+  // the host path's refinement), both halves at once (their factorizations and Schur
+  // complements), and the root; load_ms: A's values moved to the devices (the device path),
+  // which runs beside the checks and is part of check_ms.
+  struct FactorTimes {
+    double check_ms = 0.0, load_ms = 0.0, halves_ms = 0.0, root_ms = 0.0;
+  };
+  const FactorTimes& factor_times() const noexcept;
+  // Where the last solve() on the devices (both halves on the GPU) spent its time, summed over
+  // its passes (the first, and one per refinement step; wall clock, ms): the right-hand sides
+  // gathered and moved to the halves' devices, both halves' condensations at once, the root's
+  // solve, both expansions at once. The rest of SolveStats::solve_ms is b's upload, the
+  // residuals and x's download. All zero on the host path.
+  struct SolveTimes {
+    int32_t passes = 0;
+    double move_ms = 0.0, condense_ms = 0.0, root_ms = 0.0, expand_ms = 0.0;
+  };
+  SolveTimes solve_times() const;
   const SolveStats& solve_stats() const noexcept;
   // Why the last factorization failed, in words (empty after a success).
   const std::string& failure() const noexcept;

@@ -35,6 +35,15 @@ class DenseRoot {
   }
   // Factors S = S_0 + S_1 from the two device blocks; returns as factor().
   virtual int64_t factor_device_blocks();
+  // The split's device solves: where half d (0 or 1) puts its reduced right-hand side (k
+  // entries, the root's device memory); nullptr for a root on the host.
+  virtual double* device_rhs(int d) {
+    (void)d;
+    return nullptr;
+  }
+  // S x = device_rhs(0) + device_rhs(1) (S^T x when transpose), x left in device_rhs(0);
+  // synchronous. Only after a successful factorization: Error(not_factored) otherwise.
+  virtual void solve_device_rhs(bool transpose);
 };
 
 // The root for a resolved backend (cpu or cuda; the halves' active one) and, for cuda, the

@@ -98,6 +98,39 @@ void BasicSparseLU<Scalar>::Impl::require_schur_factor(const char* verb) const {
 }
 
 template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::require_schur_in_place(const char* what) const {
+  const Schedule& sc = this->schedule;
+  const int32_t m = sc.n - sc.schur_size;
+  for (size_t i = 0; i < schur_active.size(); ++i) {
+    const int32_t u = schur_active[i];
+    if (sc.row_perm_inv[u] != m + static_cast<int32_t>(i) || sc.col_perm_inv[u] != m + static_cast<int32_t>(i) ||
+        sc.row_scale[u] != 1.0 || sc.col_scale[u] != 1.0)
+      throw Error(Status::invalid_input,
+                  std::string(what) + ": the analysis moved or scaled Schur unknown " + std::to_string(u));
+  }
+}
+
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::require_condensed(const char* verb, bool transpose, bool on_device) const {
+  const char* condense = on_device ? "condense_device()" : "condense()";
+  if (condensed_analysis != this->analysis_count || condensed_factor != this->fstats.factorizations ||
+      condensed_on_device != on_device)
+    throw Error(Status::invalid_input, std::string(verb) + ": no " + condense + " since the last factor()");
+  if (condensed_transpose != transpose)
+    throw Error(Status::invalid_input, std::string(verb) + ": the last " + condense + " was " +
+                                           (condensed_transpose ? "transposed" : "not transposed") + ", this one is " +
+                                           (transpose ? "transposed" : "not transposed"));
+}
+
+template <class Scalar>
+void BasicSparseLU<Scalar>::Impl::record_condensed(bool transpose, bool on_device) {
+  condensed_analysis = this->analysis_count;
+  condensed_factor = this->fstats.factorizations;
+  condensed_transpose = transpose;
+  condensed_on_device = on_device;
+}
+
+template <class Scalar>
 void BasicSparseLU<Scalar>::set_schur_indices(std::vector<int32_t> indices) {
   if (!indices.empty()) refuse_complex<Scalar>("set_schur_indices()");
   this->template core_as<Impl>().schur_requested = std::move(indices);
@@ -138,16 +171,8 @@ void BasicSparseLU<Scalar>::schur_complement_device(Scalar* d_s, int64_t ld) {
   refuse_complex<Scalar>("schur_complement_device()");
   Impl& lu = this->template core_as<Impl>();
   lu.require_schur_factor("schur_complement_device()");
-  const Schedule& sc = lu.schedule;
-  const int64_t k = sc.schur_size;
-  const int32_t m = sc.n - sc.schur_size;
-  check_schur_destination("schur_complement_device()", "d_s", d_s, ld, k);
-  const std::vector<int32_t>& idx = lu.schur_active;
-  for (int64_t i = 0; i < k; ++i)
-    if (sc.row_perm_inv[idx[i]] != m + i || sc.col_perm_inv[idx[i]] != m + i || sc.row_scale[idx[i]] != 1.0 ||
-        sc.col_scale[idx[i]] != 1.0)
-      throw Error(Status::invalid_input, "schur_complement_device(): the analysis moved or scaled Schur unknown " +
-                                             std::to_string(idx[i]));
+  check_schur_destination("schur_complement_device()", "d_s", d_s, ld, lu.schedule.schur_size);
+  lu.require_schur_in_place("schur_complement_device()");
   if (!lu.engine->schur_block_device(d_s, ld))
     throw Error(Status::unsupported, std::string("schur_complement_device(): the factor is on the ") +
                                          std::string(to_string(lu.backend)) + " backend; use schur_complement()");
@@ -174,9 +199,36 @@ void BasicSparseLU<Scalar>::condense(const Scalar* b, Scalar* reduced, bool tran
   lu.engine->schur_forward(z, transpose);
   const std::vector<int32_t>& idx = lu.schur_active;
   for (size_t i = 0; i < idx.size(); ++i) reduced[i] = z[in_inv[idx[i]]] / in_scale[idx[i]];
-  lu.condensed_analysis = lu.analysis_count;
-  lu.condensed_factor = lu.fstats.factorizations;
-  lu.condensed_transpose = transpose;
+  lu.record_condensed(transpose, /*on_device=*/false);
+}
+
+// The engine's device sweeps do the permutations and scalings of condense() and expand()
+// above themselves, with the Schur block in place (checked).
+template <class Scalar>
+void BasicSparseLU<Scalar>::condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose) {
+  refuse_complex<Scalar>("condense_device()");
+  Impl& lu = this->template core_as<Impl>();
+  lu.require_schur_factor("condense_device()");
+  if (!d_b || (!d_reduced && lu.schedule.schur_size > 0))
+    throw Error(Status::invalid_input, "condense_device(): null right-hand side or reduced vector");
+  lu.require_schur_in_place("condense_device()");
+  lu.condensed_analysis = -1;  // until the sweep has run
+  if (!lu.engine->schur_condense_device(d_b, d_reduced, transpose))
+    throw Error(Status::unsupported, std::string("condense_device(): the factor is on the ") +
+                                         std::string(to_string(lu.backend)) + " backend; use condense()");
+  lu.record_condensed(transpose, /*on_device=*/true);
+}
+
+template <class Scalar>
+void BasicSparseLU<Scalar>::expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose) {
+  refuse_complex<Scalar>("expand_device()");
+  Impl& lu = this->template core_as<Impl>();
+  lu.require_schur_factor("expand_device()");
+  lu.require_condensed("expand_device()", transpose, /*on_device=*/true);
+  if ((!d_x2 && lu.schedule.schur_size > 0) || !d_x)
+    throw Error(Status::invalid_input, "expand_device(): null reduced solution or solution");
+  lu.condensed_analysis = -1;  // the engine's partial solution is swept in place: one expansion
+  lu.engine->schur_expand_device(d_x2, d_x, transpose);
 }
 
 // The unknowns of C (z = cs^-1 x, columns permuted; transpose: w = rs^-1 x, rows permuted)
@@ -186,12 +238,7 @@ void BasicSparseLU<Scalar>::expand(const Scalar* x2, Scalar* x, bool transpose) 
   refuse_complex<Scalar>("expand()");
   Impl& lu = this->template core_as<Impl>();
   lu.require_schur_factor("expand()");
-  if (lu.condensed_analysis != lu.analysis_count || lu.condensed_factor != lu.fstats.factorizations)
-    throw Error(Status::invalid_input, "expand(): no condense() since the last factor()");
-  if (lu.condensed_transpose != transpose)
-    throw Error(Status::invalid_input, std::string("expand(): the last condense() was ") +
-                                           (lu.condensed_transpose ? "transposed" : "not transposed") +
-                                           ", this expand() is " + (transpose ? "transposed" : "not transposed"));
+  lu.require_condensed("expand()", transpose, /*on_device=*/false);
   if (!x2 || !x) throw Error(Status::invalid_input, "expand(): null reduced solution or solution");
   const Schedule& sc = lu.schedule;
   const int32_t n = sc.n;
@@ -213,12 +260,16 @@ template void BasicSparseLU<double>::schur_complement(double*, int64_t);
 template void BasicSparseLU<double>::schur_complement_device(double*, int64_t);
 template void BasicSparseLU<double>::condense(const double*, double*, bool);
 template void BasicSparseLU<double>::expand(const double*, double*, bool);
+template void BasicSparseLU<double>::condense_device(const double*, double*, bool);
+template void BasicSparseLU<double>::expand_device(const double*, double*, bool);
 template void BasicSparseLU<Complex>::set_schur_indices(std::vector<int32_t>);
 template const std::vector<int32_t>& BasicSparseLU<Complex>::schur_indices() const noexcept;
 template void BasicSparseLU<Complex>::schur_complement(Complex*, int64_t);
 template void BasicSparseLU<Complex>::schur_complement_device(Complex*, int64_t);
 template void BasicSparseLU<Complex>::condense(const Complex*, Complex*, bool);
 template void BasicSparseLU<Complex>::expand(const Complex*, Complex*, bool);
+template void BasicSparseLU<Complex>::condense_device(const Complex*, Complex*, bool);
+template void BasicSparseLU<Complex>::expand_device(const Complex*, Complex*, bool);
 
 template Options BasicSparseLU<double>::Impl::schur_analysis_options(Options) const;
 template Schedule BasicSparseLU<double>::Impl::analyze_pattern(const CsrView<int32_t, double>&, const int32_t*);

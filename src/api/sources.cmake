@@ -18,6 +18,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/lapack_dense_root.cpp
   ${CMAKE_CURRENT_LIST_DIR}/split_lu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/split_solve.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/split_vector_maps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparse_ldlt_fallback.cpp
   ${CMAKE_CURRENT_LIST_DIR}/real_form.cpp

@@ -55,6 +55,7 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   int64_t condensed_analysis = -1;
   int64_t condensed_factor = -1;
   bool condensed_transpose = false;
+  bool condensed_on_device = false;  // by condense_device(): the partial solution is the engine's
 
   explicit Impl(const Options& o) : Core(o) {}
 
@@ -95,6 +96,14 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   void fit_schur_engine();
   void refuse_full_solve(const char* verb) const;
   void require_schur_factor(const char* verb) const;
+  // The Schur unknowns at C's last k places, unscaled (analyze_schur puts them there): what
+  // the device paths, which copy S_C and its vectors whole, rely on; Error(invalid_input)
+  // naming the first that is not, for `what`.
+  void require_schur_in_place(const char* what) const;
+  // condense()/condense_device() are what expand()/expand_device() (`verb`, on_device)
+  // continue: Error(invalid_input) otherwise.
+  void require_condensed(const char* verb, bool transpose, bool on_device) const;
+  void record_condensed(bool transpose, bool on_device);
   const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose) override;
 
   // --- sparse_lu_device.cpp: device-resident values and vectors ---

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "analysis/input_pattern.hpp"
@@ -46,6 +48,7 @@ Options SplitLU::Impl::half_options(int d) const {
 void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   Impl& s = *impl_;
   s.analyzed = s.factored = false;
+  s.device_path.reset();
   s.lu[0].reset();
   s.lu[1].reset();
   s.root.reset();
@@ -98,6 +101,10 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   s.a_colind = in.colind;
   s.a_rowptr64.assign(in.rowptr.begin(), in.rowptr.end());
   s.a_values.clear();
+  if (k > 0 && s.present(0) && s.present(1) && s.lu[0]->active_backend() == Backend::cuda &&
+      s.lu[1]->active_backend() == Backend::cuda)
+    s.device_path = api::make_split_device_path(s.partition, s.half, PatternRef{in.n, s.a_rowptr64.data(), s.a_colind.data()},
+                                                {s.devices[0], s.devices[1]}, s.options.cuda.staging);
   s.analyzed = true;
 }
 
@@ -112,22 +119,46 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   if (a.nrows != n || a.ncols != n || !a.rowptr || (nnz > 0 && (!a.colind || !a.values)) || a.rowptr[n] != nnz ||
       !std::equal(s.a_rowptr.begin(), s.a_rowptr.end(), a.rowptr))
     throw changed();
-  // The column indices compared, the values kept for the refinement's residuals and looked
-  // for NaN/Inf, each half of the entries on its own thread: on a large A these passes cost
-  // as much as a half's refactorization.
-  s.a_values.resize(static_cast<size_t>(nnz));
+  // The column indices compared, the values looked for NaN/Inf and (on the host path) kept
+  // for the refinement's residuals, each half of the entries on its own thread: on a large A
+  // these passes cost as much as a half's refactorization.
+  s.times = FactorTimes();
+  auto lap = [last = std::chrono::steady_clock::now()](double& into) mutable {
+    const auto now = std::chrono::steady_clock::now();
+    into = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  };
+  const bool keep = !s.device_path;
+  s.a_values.resize(keep ? static_cast<size_t>(nnz) : 0);
   bool same[2] = {true, true};
   int64_t bad[2] = {-1, -1};
+  // The device path's values go up beside the checks (A has nnz values, checked above): a
+  // failed check leaves them unused.
+  std::exception_ptr load_failed;
+  std::thread loader;
+  if (s.device_path)
+    loader = std::thread([&] {
+      try {
+        const auto l0 = std::chrono::steady_clock::now();
+        s.device_path->load(a.values);
+        s.times.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - l0).count();
+      } catch (...) {
+        load_failed = std::current_exception();
+      }
+    });
   api::run_both_halves([&](int d) {
     const int64_t begin = d == 0 ? 0 : nnz / 2, end = d == 0 ? nnz / 2 : nnz;
     same[d] = std::equal(s.a_colind.begin() + begin, s.a_colind.begin() + end, a.colind + begin);
     for (int64_t q = begin; q < end; ++q) {
       const double v = a.values[q];
-      s.a_values[static_cast<size_t>(q)] = v;
+      if (keep) s.a_values[static_cast<size_t>(q)] = v;
       if (bad[d] < 0 && !std::isfinite(v)) bad[d] = q;
     }
   });
+  if (loader.joinable()) loader.join();
   if (!same[0] || !same[1]) throw changed();
+  if (load_failed) std::rethrow_exception(load_failed);
+  lap(s.times.check_ms);
   const auto t0 = std::chrono::steady_clock::now();
   s.factored = false;
   const int64_t count = s.fstats.factorizations + 1;
@@ -166,8 +197,12 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
     for (int d = 0; d < 2; ++d) on_device[d] = s.root->device_block(d, k);
   api::run_both_halves([&](int d) {
     if (!s.present(d)) return;
-    s.half[d].gather_values(a.values);
-    s.half_stats[d] = s.lu[d]->factor(s.half[d].m.view());
+    if (s.device_path) {
+      s.half_stats[d] = s.lu[d]->factor_device(s.device_path->half_values(d));
+    } else {
+      s.half[d].gather_values(a.values);
+      s.half_stats[d] = s.lu[d]->factor(s.half[d].m.view());
+    }
     if (s.half_stats[d].status != Status::ok || k == 0) return;
     if (device_root) {
       s.lu[d]->schur_complement_device(on_device[d], k);
@@ -177,6 +212,7 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
     s.lu[d]->schur_complement(s.schur[d].data(), k);
   });
 
+  lap(s.times.halves_ms);
   bool any = false;
   for (int d = 0; d < 2; ++d) {
     if (!s.present(d)) continue;
@@ -210,6 +246,7 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
       for (const auto& [place, q] : s.separator_block) s.s_sum[place] += a.values[q];
     zero_pivot = s.root->factor(s.s_sum.data(), k);
   }
+  lap(s.times.root_ms);
   if (zero_pivot >= 0) {
     const int32_t column = s.partition.separator[zero_pivot];
     fail(Status::numerically_singular, column, 0.0,
@@ -247,6 +284,10 @@ const FactorStats& SplitLU::half_factor_stats(int d) const {
 const SparseLU* SplitLU::half(int d) const {
   if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half(): d = " + std::to_string(d));
   return impl_->lu[d].get();
+}
+const SplitLU::FactorTimes& SplitLU::factor_times() const noexcept { return impl_->times; }
+SplitLU::SolveTimes SplitLU::solve_times() const {
+  return impl_->device_path ? impl_->device_path->solve_times() : SolveTimes();
 }
 const SolveStats& SplitLU::solve_stats() const noexcept { return impl_->sstats; }
 const std::string& SplitLU::failure() const noexcept { return impl_->failure; }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/dense_root.hpp"
+#include "api/split_device.hpp"
 #include "api/split_halves.hpp"
 #include "api/split_partition.hpp"
 #include "cpu/refinement.hpp"
@@ -30,15 +31,20 @@ struct SplitLU::Impl {
   // right-hand side are zero (half 0's B_SS and b_S then enter on the host).
   std::array<std::unique_ptr<SparseLU>, 2> lu;
   std::unique_ptr<api::DenseRoot> root;
+  // Both halves and the root on the CUDA backend, with a separator: the values and the solves
+  // stay on the devices (api/split_device.hpp); otherwise the host path below.
+  std::unique_ptr<api::SplitDevicePath> device_path;
   // B's S x S entries (dense position in S, A's value position), for S when half 0 is absent.
   std::vector<std::pair<int64_t, int64_t>> separator_block;
 
-  // A's pattern (refinement reads it with 64-bit row pointers) and last factored values.
+  // A's pattern (refinement reads it with 64-bit row pointers) and last factored values (the
+  // host path's; the device path keeps them on the first device).
   std::vector<int32_t> a_rowptr, a_colind;
   std::vector<int64_t> a_rowptr64;
   std::vector<double> a_values;
 
   FactorStats fstats;
+  FactorTimes times;
   std::array<FactorStats, 2> half_stats;
   SolveStats sstats;
   std::string failure;
@@ -57,6 +63,7 @@ struct SplitLU::Impl {
   void require_factored() const;
   // x = op(A)^{-1} b by the halves and the root, no refinement (b and x do not alias).
   void split_solve(const double* b, double* x, bool transpose);
+  EngineSolveResult solve_on_devices(const double* b, double* x, bool transpose, int32_t steps);
   const SolveStats& solve(const double* b, double* x, bool transpose);
 };
 

@@ -58,22 +58,39 @@ void SplitLU::Impl::split_solve(const double* b, double* x, bool transpose) {
   for (int32_t v = 0; v < n; ++v) (transpose ? x[rows[v]] : x[v]) = x_of_b[v];
 }
 
+// The device path (api/split_device.hpp): b up, the split's solve and the refinement on the
+// devices, x down.
+EngineSolveResult SplitLU::Impl::solve_on_devices(const double* b, double* x, bool transpose, int32_t steps) {
+  return device_path->solve({lu[0].get(), lu[1].get()}, *root, b, x, transpose, steps,
+                            RefineTarget(options.refine_tolerance));
+}
+
 const SolveStats& SplitLU::Impl::solve(const double* b, double* x, bool transpose) {
   require_factored();
   const int32_t n = partition.n;
   if (n > 0 && (!b || !x)) throw Error(Status::invalid_input, "SplitLU::solve(): null right-hand side or solution");
   const auto t0 = std::chrono::steady_clock::now();
   sstats = SolveStats();
-  rhs_copy.assign(b, b + n);  // x may alias b, and the refinement reads b again
-  split_solve(rhs_copy.data(), x, transpose);
   const int32_t steps = options.refine_steps < 0 ? 3 : options.refine_steps;
+  EngineSolveResult r;
+  if (device_path) {
+    r = solve_on_devices(b, x, transpose, steps);
+  } else {
+    rhs_copy.assign(b, b + n);  // x may alias b, and the refinement reads b again
+    split_solve(rhs_copy.data(), x, transpose);
+    if (steps > 0 && n > 0) {
+      const reference::CsrRef a{n, a_rowptr64.data(), a_colind.data(), a_values.data()};
+      refine_work.resize(n);
+      const reference::RefineOutcome o = reference::refine_with<double>(
+          [&](const double* residual, double* d) { split_solve(residual, d, transpose); }, a, transpose,
+          rhs_copy.data(), x, steps, RefineTarget(options.refine_tolerance), refine_work);
+      r.refine_steps = o.steps;
+      r.backward_error = o.backward_error;
+      r.normwise_error = o.normwise_error;
+    }
+  }
   if (steps > 0 && n > 0) {
-    const reference::CsrRef a{n, a_rowptr64.data(), a_colind.data(), a_values.data()};
-    refine_work.resize(n);
-    const reference::RefineOutcome r = reference::refine_with<double>(
-        [&](const double* residual, double* d) { split_solve(residual, d, transpose); }, a, transpose, rhs_copy.data(), x, steps,
-        RefineTarget(options.refine_tolerance), refine_work);
-    sstats.refine_steps = r.steps;
+    sstats.refine_steps = r.refine_steps;
     sstats.backward_error = r.backward_error;
     sstats.normwise_error = r.normwise_error;
     sstats.inaccurate = !(r.backward_error <= options.backward_error_tolerance);

@@ -98,6 +98,26 @@ class BasicNumericEngine {
   // x1 = C11^{-1} (z1 - C12 x2) (transpose: C11^{-T} (z1 - C21^T x2)), the last k untouched.
   virtual void schur_forward(Scalar* z, bool transpose);
   virtual void schur_backward(Scalar* z, bool transpose);
+  // The same sweeps on device vectors (b and x on the engine's device; reduced and x2 on any
+  // device of the process), with the permutations and
+  // scalings around them, for a Schur schedule whose Schur unknowns sit unscaled at C's last
+  // k places (the analysis puts them there): condense takes b (n entries, A's numbering)
+  // and leaves the reduced right-hand side's k entries in d_reduced; expand takes x2 (k
+  // entries), finishes the sweep condense began (nothing else may run in between) and
+  // writes x (n entries, A's numbering). Synchronous. False where the engine's panels are
+  // not on a device (the CPU's): the caller then uses the host sweeps.
+  virtual bool schur_condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose) {
+    (void)d_b;
+    (void)d_reduced;
+    (void)transpose;
+    return false;
+  }
+  virtual bool schur_expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose) {
+    (void)d_x2;
+    (void)d_x;
+    (void)transpose;
+    return false;
+  }
 
   virtual Backend backend() const noexcept = 0;
   virtual int64_t device_bytes() const noexcept = 0;  // 0 on the CPU

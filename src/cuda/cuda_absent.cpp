@@ -2,6 +2,7 @@
 // engine cannot be built, and the GPU level analysis answers as every other CUDA path
 // does, so that callers fall back to the CPU where they can.
 #include "api/dense_root.hpp"
+#include "api/split_device.hpp"
 #include "core/numeric_engine.hpp"
 #include "cuda/trsv/trsv_levels.hpp"
 #include "gpuglu/device.hpp"
@@ -62,6 +63,11 @@ namespace api {
 
 std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t) {
   throw Error(Status::unsupported, "the split factorization's GPU root: built without CUDA");
+}
+
+std::unique_ptr<SplitDevicePath> make_split_device_path(const SplitPartition&, const std::array<SplitHalf, 2>&,
+                                                        PatternRef, std::array<int32_t, 2>, Staging) {
+  throw Error(Status::unsupported, "the split factorization's device path: built without CUDA");
 }
 
 }  // namespace api

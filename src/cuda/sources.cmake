@@ -40,6 +40,8 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/dense_panel_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/split/device_dense_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/split/cuda_dense_root.cu
+  ${CMAKE_CURRENT_LIST_DIR}/split/split_kernels.cu
+  ${CMAKE_CURRENT_LIST_DIR}/split/split_device_path.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/pivoted_panel_lu.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/device_panels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/panel_solve_kernels.cu

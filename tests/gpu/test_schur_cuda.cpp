@@ -2,8 +2,8 @@
 // oracle (tests/unit/cpu/test_schur_complement.cpp checks the CPU against dense algebra): S,
 // the reduced right-hand side and the expanded solution, plain and transposed, on matrices
 // whose factorization runs every kind of supernode the GPU plan has (panel, blocked, GEMM),
-// one that pivots inside supernodes, a refactorization, and a factor on each visible device.
-// Skipped without a usable GPU.
+// one that pivots inside supernodes, a refactorization, and a factor on each visible device;
+// condense and expand on device vectors against the host's. Skipped without a usable GPU.
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
@@ -18,6 +18,8 @@
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/lu.hpp"
+#include "device_array.hpp"
+#include "error_status.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "supernodal_pivoting_matrices.hpp"
 
@@ -163,6 +165,53 @@ TEST(CudaSchurComplement, the_schur_complement_goes_to_any_devices_memory) {
   cpu.analyze(a.view());
   ASSERT_EQ(cpu.factor(a.view()).status, Status::ok);
   EXPECT_THROW(cpu.schur_complement_device(back.data(), k), Error);
+}
+
+// condense_device / expand_device against condense / expand of the same factor, plain and
+// transposed, with b and x on the factor's device and the reduced vectors on it and on the
+// last visible one (a peer copy); each refuses to continue the other's condensation, a device
+// expansion is not repeated, and the CPU backend refuses both.
+TEST(CudaSchurComplement, device_vectors_condense_and_expand_as_host_vectors_do) {
+  GPUGLU_REQUIRE_GPU();
+  Csr a = gen::from_spec("convdiff3d:16x16x16:5");
+  const std::vector<int32_t> idx = plane(16, 16, 7);
+  const size_t k = idx.size(), n = static_cast<size_t>(a.nrows);
+  SparseLU lu(on(Backend::cuda));
+  lu.set_schur_indices(idx);
+  lu.analyze(a.view());
+  ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
+  std::vector<double> b(n), x2(k);
+  for (size_t i = 0; i < n; ++i) b[i] = std::cos(0.1 * static_cast<double>(i));
+  for (size_t i = 0; i < k; ++i) x2[i] = 1.0 + 0.01 * static_cast<double>(i);
+  const int32_t last = query_device().device_count - 1;
+  for (int32_t where : {0, last}) {
+    DeviceArray<double> d_b(b), d_x(n);
+    ASSERT_EQ(cudaSetDevice(where), cudaSuccess);
+    DeviceArray<double> d_x2(x2), d_reduced(k);
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    for (bool transpose : {false, true}) {
+      SCOPED_TRACE("reduced vectors on device " + std::to_string(where) + ", transpose " + std::to_string(transpose));
+      std::vector<double> reduced(k), x(n);
+      lu.condense(b.data(), reduced.data(), transpose);
+      EXPECT_THROW(lu.expand_device(d_x2.get(), d_x.get(), transpose), Error);  // the host's condensation
+      lu.expand(x2.data(), x.data(), transpose);
+      lu.condense_device(d_b.get(), d_reduced.get(), transpose);
+      EXPECT_THROW(lu.expand(x2.data(), x.data(), transpose), Error);  // the device's condensation
+      EXPECT_THROW(lu.expand_device(d_x2.get(), d_x.get(), !transpose), Error);
+      lu.expand_device(d_x2.get(), d_x.get(), transpose);
+      EXPECT_THROW(lu.expand_device(d_x2.get(), d_x.get(), transpose), Error);  // consumed
+      EXPECT_LE(relative_difference_inf(d_reduced.host(), reduced), 1e-13);
+      EXPECT_LE(relative_difference_inf(d_x.host(), x), 1e-13);
+      const std::vector<double> xd = d_x.host();
+      for (size_t i = 0; i < k; ++i) EXPECT_EQ(xd[static_cast<size_t>(idx[i])], x2[i]);
+    }
+  }
+  SparseLU cpu(on(Backend::cpu));
+  cpu.set_schur_indices(idx);
+  cpu.analyze(a.view());
+  ASSERT_EQ(cpu.factor(a.view()).status, Status::ok);
+  std::vector<double> reduced(k);
+  EXPECT_EQ(status_of([&] { cpu.condense_device(b.data(), reduced.data()); }), Status::unsupported);
 }
 
 }  // namespace

@@ -48,6 +48,10 @@ void expect_like_the_cpu(const Csr& a, const std::string& name) {
       c.solve(b.data(), xc.data());
       EXPECT_LT(backward_error(a.view(), xg.data(), b.data()), 1e-14);
     }
+    // The device path measures the backward error on the device, as the host path does.
+    EXPECT_GE(g.solve_stats().backward_error, 0.0);
+    EXPECT_LT(g.solve_stats().backward_error, 1e-14);
+    EXPECT_EQ(g.solve_stats().status, Status::ok);
     EXPECT_LT(relative_difference_inf(xg, xc), 1e-10) << "transpose " << transpose;
   }
 }
@@ -73,6 +77,37 @@ TEST(SplitFactor, a_refactorization_takes_the_new_values) {
   std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x(b.size());
   g.solve(b.data(), x.data());
   EXPECT_LT(backward_error(a.view(), x.data(), b.data()), 1e-14);
+}
+
+// x may alias b; without refinement no backward error is measured, and the answer still
+// holds (the devices' solve alone).
+TEST(SplitFactor, a_solve_in_place_and_one_without_refinement) {
+  GPUGLU_REQUIRE_GPU();
+  const Csr a = gen::from_spec("convdiff3d:16x16x16:20");
+  Options o = default_cuda_options();
+  SplitLU g(o, two_devices());
+  g.analyze(a.view());
+  ASSERT_EQ(g.factor(a.view()).status, Status::ok);
+  std::vector<double> b(static_cast<size_t>(a.nrows));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.2 * static_cast<double>(i));
+  for (bool transpose : {false, true}) {
+    std::vector<double> x = b;
+    if (transpose)
+      g.solve_transpose(x.data(), x.data());
+    else
+      g.solve(x.data(), x.data());
+    const Csr op = transpose ? gpuglu::transpose(a.view()) : a;
+    EXPECT_LT(backward_error(op.view(), x.data(), b.data()), 1e-14) << "transpose " << transpose;
+  }
+  o.refine_steps = 0;
+  SplitLU bare(o, two_devices());
+  bare.analyze(a.view());
+  ASSERT_EQ(bare.factor(a.view()).status, Status::ok);
+  std::vector<double> x(b.size());
+  bare.solve(b.data(), x.data());
+  EXPECT_EQ(bare.solve_stats().backward_error, -1.0);
+  EXPECT_EQ(bare.solve_stats().refine_steps, 0);
+  EXPECT_LT(relative_residual(a.view(), x.data(), b.data()), 1e-12);
 }
 
 }  // namespace

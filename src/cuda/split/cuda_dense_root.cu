@@ -23,6 +23,11 @@ class CudaDenseRoot final : public DenseRoot {
     if (!factored_) throw Error(Status::not_factored, "the split factorization's root has no factor");
     lu_->solve(rhs, transpose);
   }
+  double* device_rhs(int d) override { return lu_ ? lu_->rhs(d) : nullptr; }
+  void solve_device_rhs(bool transpose) override {
+    if (!factored_) throw Error(Status::not_factored, "the split factorization's root has no factor");
+    lu_->solve_rhs(transpose);
+  }
   double* device_block(int d, int64_t k) override {
     fit(k);
     factored_ = false;

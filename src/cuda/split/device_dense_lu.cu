@@ -1,13 +1,17 @@
-// DeviceDenseLU (device_dense_lu.hpp): cuSOLVER's getrf/getrs and cuBLAS's geam on one stream.
+// DeviceDenseLU (device_dense_lu.hpp): cuSOLVER's getrf, cuBLAS's geam and trsv on one stream.
 #include "cuda/split/device_dense_lu.hpp"
 
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
 #include <limits>
+#include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/split/split_kernels.cuh"
 #include "cuda/supernodal/cublas_check.hpp"
 #include "cuda/supernodal/cusolver_check.hpp"
 #include "gpuglu/status.hpp"
@@ -28,7 +32,9 @@ DeviceDenseLU::DeviceDenseLU(int device, int64_t k) : device_(device), k_(k) {
   a_ = mem_.allocate<double>(kk, "the root's matrix");
   b_ = mem_.allocate<double>(kk, "the root's second block");
   x_ = mem_.allocate<double>(static_cast<size_t>(k), "the root's right-hand side");
+  y_ = mem_.allocate<double>(static_cast<size_t>(k), "the root's second right-hand side");
   pivots_ = mem_.allocate<int>(static_cast<size_t>(k), "the root's pivots");
+  perm_ = mem_.allocate<int64_t>(static_cast<size_t>(k), "the root's row permutation");
   info_ = mem_.allocate<int>(1, "the root's info");
   int lwork = 0;
   const int n = static_cast<int>(k);
@@ -68,7 +74,34 @@ int64_t DeviceDenseLU::factor() {
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(&info, info_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   if (info < 0) throw Error(Status::device_error, "cusolverDnDgetrf: argument " + std::to_string(-info) + " invalid");
-  return info > 0 ? info - 1 : -1;
+  if (info > 0) return info - 1;
+  // P S = L U with P as LAPACK's swaps: (P v)[i] = v[perm[i]], applied by one gather.
+  std::vector<int> swaps(static_cast<size_t>(k_));
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(swaps.data(), pivots_, swaps.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  std::vector<int64_t> perm(swaps.size());
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  for (size_t i = 0; i < swaps.size(); ++i) std::swap(perm[i], perm[static_cast<size_t>(swaps[i] - 1)]);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(perm_, perm.data(), perm.size() * sizeof(int64_t), cudaMemcpyHostToDevice, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return -1;
+}
+
+// S x = v: L U x = P v; S^T x = v: U^T L^T (P x) = v. Two triangular solves of one vector
+// (cuBLAS's trsv) around the permutation; x_ in, x_ out, y_ the work vector.
+void DeviceDenseLU::solve_in_place(bool transpose) {
+  const int n = static_cast<int>(k_);
+  if (transpose) {
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(y_, x_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, a_, n, y_, 1));
+    kernels::launch_scatter(k_, perm_, y_, x_, stream_);
+    return;
+  }
+  kernels::launch_gather_or_zero(k_, perm_, x_, y_, stream_);
+  GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, a_, n, y_, 1));
+  GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, y_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
 }
 
 void DeviceDenseLU::solve(double* x_host, bool transpose) {
@@ -77,9 +110,18 @@ void DeviceDenseLU::solve(double* x_host, bool transpose) {
   const int n = static_cast<int>(k_);
   const size_t bytes = static_cast<size_t>(k_) * sizeof(double);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, x_host, bytes, cudaMemcpyHostToDevice, stream_));
-  GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrs(solver_, transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, 1, a_, n, pivots_, x_, n,
-                                         info_));
+  solve_in_place(transpose);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_host, x_, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void DeviceDenseLU::solve_rhs(bool transpose) {
+  if (k_ == 0) return;
+  DeviceScope scope(device_);
+  const int n = static_cast<int>(k_);
+  const double one = 1.0;
+  GPUGLU_CUBLAS_CHECK(cublasDaxpy(blas_, n, &one, y_, 1, x_, 1));
+  solve_in_place(transpose);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

@@ -335,6 +335,18 @@ void CudaSupernodalLU::schur_backward(double* z, bool transpose) {
   supernodal_->panel_solves->schur_sweep(z, transpose, /*forward=*/false);
 }
 
+bool CudaSupernodalLU::schur_condense_device(const double* d_b, double* d_reduced, bool transpose) {
+  DeviceScope scope(device());
+  supernodal_->panel_solves->schur_condense(d_b, d_reduced, transpose);
+  return true;
+}
+
+bool CudaSupernodalLU::schur_expand_device(const double* d_x2, double* d_x, bool transpose) {
+  DeviceScope scope(device());
+  supernodal_->panel_solves->schur_expand(d_x2, d_x, transpose);
+  return true;
+}
+
 int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return supernodal_->pivot_fallbacks; }
 
 int64_t CudaSupernodalLU::pivoted_supernodes() const noexcept { return supernodal_->pivoted_count; }

@@ -69,6 +69,8 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   bool schur_block_device(double* d_s, int64_t ld) override;
   void schur_forward(double* z, bool transpose) override;
   void schur_backward(double* z, bool transpose) override;
+  bool schur_condense_device(const double* d_b, double* d_reduced, bool transpose) override;
+  bool schur_expand_device(const double* d_x2, double* d_x, bool transpose) override;
 
  private:
   SupernodalRecipe* supernodal_ = nullptr;  // the recipe, owned by the shell

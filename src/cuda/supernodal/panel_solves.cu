@@ -4,11 +4,13 @@
 #include "cuda/supernodal/panel_solves.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "analysis/supernode_targets.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/common/factor_kernels.cuh"
+#include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
 
@@ -30,7 +32,7 @@ int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 
 
 PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
                          DeviceMemory& mem, cudaStream_t stream, kernels::PanelSolveD d)
-    : n_(s.n), stream_(stream), d_(d) {
+    : n_(s.n), stream_(stream), d_(d), schur_size_(s.schur_size), schur_graphs_(tuning.level_graph) {
   const Supernodes& sn = s.supernodes;
   args_.structure = structure;
   args_.level_nodes = mem.upload(sn.level_nodes, "the supernodes in level order");
@@ -64,13 +66,22 @@ void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tu
   std::vector<int2> tasks(w.node.size());
   for (size_t i = 0; i < tasks.size(); ++i) tasks[i] = make_int2(w.node[i], w.tile[i]);
   const SupernodeTargets d = supernode_targets(sn);
+  // Schur-complement mode: the sweeps stop at the Schur supernode, the last level's only one,
+  // whose tasks are the last groups: they are left out of both sweeps (the backward sweep's
+  // ticket i takes group num_groups - 1 - i, so the others keep their order), and no
+  // supernode waits backward on its tiles (x2 is in place before the sweep starts).
+  const int32_t schur_node = schur_size_ > 0 && count > 0 ? sn.level_nodes.back() : -1;
+  if (schur_node >= 0 && (sn.cols(schur_node) != schur_size_ || sn.level_ptr[sn.num_levels() - 1] != count - 1))
+    throw Error(Status::invalid_input, "PanelSolves: the Schur unknowns (" + std::to_string(schur_size_) +
+                                           ") are not the last level's only supernode");
   counters_size_ = 2 + 4 * static_cast<size_t>(count);
   std::vector<int32_t> init(counters_size_, 0);
   int32_t* pending_forward = init.data() + 2;
   int32_t* pending_backward = pending_forward + count;
   for (int32_t t = 0; t < count; ++t) {
     for (int64_t i = d.source_ptr[t]; i < d.source_ptr[t + 1]; ++i) pending_forward[t] += tiles(d.source[i]);
-    for (int64_t i = d.target_ptr[t]; i < d.target_ptr[t + 1]; ++i) pending_backward[t] += tiles(d.target[i]);
+    for (int64_t i = d.target_ptr[t]; i < d.target_ptr[t + 1]; ++i)
+      if (d.target[i] != schur_node) pending_backward[t] += tiles(d.target[i]);
   }
   counters_init_ = mem.upload(init, "the panel solves' initial counters");
   counters_ = mem.allocate<int32_t>(init.size(), "the panel solves' counters");
@@ -87,6 +98,11 @@ void PanelSolves::init_self_scheduled(const Supernodes& sn, const CudaTuning& tu
   forward_sync_ = {dev_tasks, dev_groups, dev_by_warps, num_groups, counters_, pending, done, target_ptr, target};
   backward_sync_ = {dev_tasks,    dev_groups, dev_by_warps, num_groups, counters_ + 1, pending + count,
                     done + count, source_ptr, source};
+  if (schur_node >= 0) {
+    int32_t kept = num_groups;
+    while (kept > 0 && w.node[static_cast<size_t>(w.group_ptr[kept - 1])] == schur_node) --kept;
+    forward_sync_.num_groups = backward_sync_.num_groups = kept;
+  }
 }
 
 void PanelSolves::init_levels(const Supernodes& sn) {
@@ -137,23 +153,72 @@ void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
     kernels::launch_panel_solve(down, args_, it->begin, it->count, it->threads, it->staged_cols, work_, stream);
 }
 
-void PanelSolves::schur_sweep(double* z, bool transpose, bool forward) {
-  if (n_ == 0) return;
-  const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(work_, z, bytes, cudaMemcpyHostToDevice, stream_));
+void PanelSolves::enqueue_schur_levels(bool transpose, bool forward, cudaStream_t stream) const {
+  if (counters_ != nullptr) {  // self-scheduled, the Schur supernode's groups left out (init_self_scheduled)
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
+                                      cudaMemcpyDeviceToDevice, stream));
+    if (forward)
+      kernels::launch_panel_sweep(transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower, args_,
+                                  forward_sync_, sweep_threads_, work_, stream);
+    else
+      kernels::launch_panel_sweep(transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper, args_,
+                                  backward_sync_, sweep_threads_, work_, stream);
+    return;
+  }
   const size_t levels = levels_.empty() ? 0 : levels_.size() - 1;  // the last: the Schur supernode
   if (forward) {
     const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
     for (size_t l = 0; l < levels; ++l)
       kernels::launch_panel_solve(up, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
-                                  levels_[l].staged_cols, work_, stream_);
+                                  levels_[l].staged_cols, work_, stream);
   } else {
     const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
     for (size_t l = levels; l-- > 0;)
       kernels::launch_panel_solve(down, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
-                                  levels_[l].staged_cols, work_, stream_);
+                                  levels_[l].staged_cols, work_, stream);
   }
+}
+
+void PanelSolves::run_schur_levels(bool transpose, bool forward) {
+  if (!schur_graphs_) {
+    enqueue_schur_levels(transpose, forward, stream_);
+    return;
+  }
+  CapturedGraph& graph = schur_graph_[2 * static_cast<int>(transpose) + static_cast<int>(forward)];
+  if (!graph.captured())
+    graph.capture(stream_, [&](cudaStream_t st) { enqueue_schur_levels(transpose, forward, st); });
+  graph.launch(stream_);
+}
+
+void PanelSolves::schur_sweep(double* z, bool transpose, bool forward) {
+  if (n_ == 0) return;
+  const size_t bytes = static_cast<size_t>(n_) * sizeof(double);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(work_, z, bytes, cudaMemcpyHostToDevice, stream_));
+  run_schur_levels(transpose, forward);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(z, work_, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+// As solve_device's gather, with the Schur block left where the analysis put it.
+void PanelSolves::schur_condense(const double* in, double* reduced, bool transpose) {
+  if (n_ == 0) return;
+  kernels::launch_gather_scaled(n_, transpose ? col_perm_ : row_perm_, transpose ? col_scale_ : row_scale_, in, work_,
+                                stream_);
+  run_schur_levels(transpose, /*forward=*/true);
+  if (schur_size_ > 0)
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(reduced, work_ + (n_ - schur_size_),
+                                      static_cast<size_t>(schur_size_) * sizeof(double), cudaMemcpyDefault, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void PanelSolves::schur_expand(const double* x2, double* out, bool transpose) {
+  if (n_ == 0) return;
+  if (schur_size_ > 0)
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(work_ + (n_ - schur_size_), x2, static_cast<size_t>(schur_size_) * sizeof(double),
+                                      cudaMemcpyDefault, stream_));
+  run_schur_levels(transpose, /*forward=*/false);
+  kernels::launch_scatter_scaled(n_, transpose ? row_perm_ : col_perm_, transpose ? row_scale_ : col_scale_, work_,
+                                 out, stream_);
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

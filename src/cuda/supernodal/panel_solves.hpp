@@ -48,11 +48,23 @@ class PanelSolves final : public DeviceSolve {
 
   bool uses_graph() const noexcept { return forward_.captured(); }
   // Schur-complement mode (Schedule::schur_size > 0; core/numeric_engine.hpp's schur_forward /
-  // schur_backward): z (n entries, host, C's numbering) swept level by level up to the last
-  // level - the Schur supernode alone - or down from it, the Schur entries left as they are;
+  // schur_backward): z (n entries, host, C's numbering) swept up to the last level - the Schur
+  // supernode alone - or down from it, the Schur entries left as they are;
   // the forward sweeps push into the rows below them, so the Schur entries end as the reduced
   // right-hand side. Synchronous (z is uploaded and downloaded).
   void schur_sweep(double* z, bool transpose, bool forward);
+  // The same on device vectors, with the permutations and scalings done here (as
+  // solve_device's): condense gathers in (n entries, A's numbering) into the work vector,
+  // sweeps forward and copies the Schur block's k entries (the last k of C, unscaled: the
+  // Schur analysis puts them there) to reduced; expand puts x2 (k entries) into the block,
+  // sweeps backward from the work vector condense left, and scatters all n entries to out
+  // (x2's own at the Schur unknowns). in and out are the kernels' (this device's memory);
+  // reduced and x2 may lie on any device of the process (copied with cudaMemcpyDefault).
+  // Nothing may use the work vector in between, and an expansion consumes the condensed
+  // vector (it is swept in place): one expand per condense.
+  // Both synchronous: on return their results are complete.
+  void schur_condense(const double* in, double* reduced, bool transpose);
+  void schur_expand(const double* x2, double* out, bool transpose);
 
  private:
   struct Level {
@@ -65,6 +77,11 @@ class PanelSolves final : public DeviceSolve {
   void init_levels(const Supernodes& sn);
   // The two sweeps of one direction on work_ (an LDL^T's: L, D, L^T whatever the direction).
   void enqueue_sweeps(bool transpose, cudaStream_t stream) const;
+  // Schur-complement mode: one direction's sweep short of the Schur supernode on work_ (the
+  // self-scheduled one, or level by level), as a captured graph where the tuning allows
+  // (captured on first use).
+  void enqueue_schur_levels(bool transpose, bool forward, cudaStream_t stream) const;
+  void run_schur_levels(bool transpose, bool forward);
 
   int32_t n_ = 0;
   cudaStream_t stream_;
@@ -84,6 +101,9 @@ class PanelSolves final : public DeviceSolve {
   double* col_scale_ = nullptr;
   double* work_ = nullptr;
   CapturedGraph forward_, transposed_;
+  int32_t schur_size_ = 0;
+  bool schur_graphs_ = false;      // tuning.level_graph: the Schur sweeps are captured too
+  CapturedGraph schur_graph_[4];  // [2 transpose + forward]
 };
 
 }  // namespace gpuglu::cuda
