@@ -228,7 +228,9 @@ void BasicSparseLU<Scalar>::expand_device(const Scalar* d_x2, Scalar* d_x, bool 
   if ((!d_x2 && lu.schedule.schur_size > 0) || !d_x)
     throw Error(Status::invalid_input, "expand_device(): null reduced solution or solution");
   lu.condensed_analysis = -1;  // the engine's partial solution is swept in place: one expansion
-  lu.engine->schur_expand_device(d_x2, d_x, transpose);
+  if (!lu.engine->schur_expand_device(d_x2, d_x, transpose))
+    throw Error(Status::unsupported, std::string("expand_device(): the factor is on the ") +
+                                         std::string(to_string(lu.backend)) + " backend; use expand()");
 }
 
 // The unknowns of C (z = cs^-1 x, columns permuted; transpose: w = rs^-1 x, rows permuted)
