@@ -244,6 +244,28 @@ TEST(SplitLu, ReportsFactorAndSolveMisuse) {
   EXPECT_NE(message.find("is inf"), std::string::npos) << message;
 }
 
+// factor()'s checks run over A's entries in two halves on two threads: the first NaN/Inf in
+// A's order is the one reported, and a changed column in the second half is found.
+TEST(SplitLu, ChecksFindTheFirstBadEntryAndAChangedPattern) {
+  Csr a = gen::from_spec("lap3d7:16x16x16");
+  const int64_t nnz = a.nnz();
+  SplitLU split(cpu_options());
+  split.analyze(a.view());
+  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+  const std::vector<double> values = a.values;
+  a.values[static_cast<size_t>(nnz - 5)] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
+  EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[static_cast<size_t>(nnz - 5)]);
+  a.values[10] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
+  EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[10]);
+  a.values = values;
+  Csr other = a;
+  other.colind[static_cast<size_t>(nnz - 2)] = other.colind[static_cast<size_t>(nnz - 3)];
+  EXPECT_EQ(status_of([&] { split.factor(other.view()); }), Status::pattern_changed);
+  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+}
+
 // Without the matching B = A and the partition depends on A's graph only; a first analysis
 // of a grid shows where the separator lies, and a second matrix of the same graph is made
 // to fail there.
