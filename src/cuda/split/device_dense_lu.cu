@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/gather_kernels.cuh"
 #include "cuda/split/split_kernels.cuh"
 #include "cuda/supernodal/cublas_check.hpp"
 #include "cuda/supernodal/cusolver_check.hpp"
@@ -70,15 +71,15 @@ int64_t DeviceDenseLU::factor() {
   DeviceScope scope(device_);
   const int n = static_cast<int>(k_);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, pivots_, info_));
+  // info and the pivots come back together: P S = L U with P as LAPACK's swaps, turned into
+  // (P v)[i] = v[perm[i]], applied by one gather.
   int info = 0;
+  std::vector<int> swaps(static_cast<size_t>(k_));
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(&info, info_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(swaps.data(), pivots_, swaps.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   if (info < 0) throw Error(Status::device_error, "cusolverDnDgetrf: argument " + std::to_string(-info) + " invalid");
   if (info > 0) return info - 1;
-  // P S = L U with P as LAPACK's swaps: (P v)[i] = v[perm[i]], applied by one gather.
-  std::vector<int> swaps(static_cast<size_t>(k_));
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(swaps.data(), pivots_, swaps.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
-  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   std::vector<int64_t> perm(swaps.size());
   std::iota(perm.begin(), perm.end(), int64_t{0});
   for (size_t i = 0; i < swaps.size(); ++i) std::swap(perm[i], perm[static_cast<size_t>(swaps[i] - 1)]);
@@ -98,7 +99,7 @@ void DeviceDenseLU::solve_in_place(bool transpose) {
     kernels::launch_scatter(k_, perm_, y_, x_, stream_);
     return;
   }
-  kernels::launch_gather_or_zero(k_, perm_, x_, y_, stream_);
+  launch_gather(k_, perm_, x_, y_, stream_);
   GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, a_, n, y_, 1));
   GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, y_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
@@ -107,7 +108,6 @@ void DeviceDenseLU::solve_in_place(bool transpose) {
 void DeviceDenseLU::solve(double* x_host, bool transpose) {
   if (k_ == 0) return;
   DeviceScope scope(device_);
-  const int n = static_cast<int>(k_);
   const size_t bytes = static_cast<size_t>(k_) * sizeof(double);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, x_host, bytes, cudaMemcpyHostToDevice, stream_));
   solve_in_place(transpose);

@@ -66,10 +66,10 @@ class CudaSplitPath final : public SplitDevicePath, private cuda::DeviceSolve {
       half_size_[d] = halves[d].size();
       value_count_[d] = static_cast<int64_t>(halves[d].source.size());
       value_source_[d] = mem0_.upload(halves[d].source, "a half's value positions in A");
+      written_[d] = static_cast<int64_t>(maps.out[d][0].size());  // either direction's
       for (int t = 0; t < 2; ++t) {
         in_map_[d][t] = mem0_.upload(maps.in[d][t], "a half's right-hand side map");
         out_map_[d][t] = mem0_.upload(maps.out[d][t], "a half's solution map");
-        written_[d] = static_cast<int64_t>(maps.out[d][t].size());
       }
     }
     m_values_[0] = mem0_.allocate<double>(static_cast<size_t>(value_count_[0]), "half 0's values");

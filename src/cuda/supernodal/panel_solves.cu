@@ -28,6 +28,14 @@ constexpr int kSweepThreads = 256;
 
 int round_up_32(int64_t v) { return static_cast<int>(std::max<int64_t>(32, (v + 31) / 32 * 32)); }
 
+// A x = b: L ascending (forward), U descending. A^T x = b: U^T ascending, L^T descending.
+// An LDL^T (symmetric): L ascending, L^T descending, either way.
+kernels::PanelSweep sweep_kind(bool transpose, bool forward, bool symmetric = false) {
+  if (symmetric) transpose = false;
+  if (forward) return transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
+  return transpose || symmetric ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
+}
+
 }  // namespace
 
 PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& structure, const CudaTuning& tuning,
@@ -45,8 +53,11 @@ PanelSolves::PanelSolves(const Schedule& s, const kernels::SupernodeArgs& struct
   if (n_ == 0) return;
   if (tuning.supernodal_self_scheduled_solve)
     init_self_scheduled(sn, tuning, mem);
-  if (!tuning.supernodal_self_scheduled_solve || s.schur_size > 0) init_levels(sn);
-  if (tuning.level_graph) {
+  else
+    init_levels(sn);
+  // A Schur factor solves no system with A (SparseLU refuses it): only its Schur sweeps,
+  // captured on first use (run_schur_levels).
+  if (tuning.level_graph && schur_size_ == 0) {
     forward_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(false, st); });
     if (!d_.kind) transposed_.capture(stream_, [this](cudaStream_t st) { enqueue_sweeps(true, st); });
   }
@@ -130,14 +141,11 @@ void PanelSolves::init_levels(const Supernodes& sn) {
   }
 }
 
-// A x = b: L ascending, U descending. A^T x = b: U^T ascending, L^T descending.
-// An LDL^T: L ascending, D, L^T descending, either way.
+// An LDL^T's D between its two sweeps.
 void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
   const bool symmetric = d_.kind != nullptr;
-  if (symmetric) transpose = false;
-  const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
-  const kernels::PanelSweep down = transpose || symmetric ? kernels::PanelSweep::lower_transpose
-                                                          : kernels::PanelSweep::upper;
+  const kernels::PanelSweep up = sweep_kind(transpose, /*forward=*/true, symmetric);
+  const kernels::PanelSweep down = sweep_kind(transpose, /*forward=*/false, symmetric);
   if (counters_ != nullptr) {  // self-scheduled
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
                                       cudaMemcpyDeviceToDevice, stream));
@@ -154,28 +162,17 @@ void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
 }
 
 void PanelSolves::enqueue_schur_levels(bool transpose, bool forward, cudaStream_t stream) const {
+  const kernels::PanelSweep kind = sweep_kind(transpose, forward);
   if (counters_ != nullptr) {  // self-scheduled, the Schur supernode's groups left out (init_self_scheduled)
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
                                       cudaMemcpyDeviceToDevice, stream));
-    if (forward)
-      kernels::launch_panel_sweep(transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower, args_,
-                                  forward_sync_, sweep_threads_, work_, stream);
-    else
-      kernels::launch_panel_sweep(transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper, args_,
-                                  backward_sync_, sweep_threads_, work_, stream);
+    kernels::launch_panel_sweep(kind, args_, forward ? forward_sync_ : backward_sync_, sweep_threads_, work_, stream);
     return;
   }
   const size_t levels = levels_.empty() ? 0 : levels_.size() - 1;  // the last: the Schur supernode
-  if (forward) {
-    const kernels::PanelSweep up = transpose ? kernels::PanelSweep::upper_transpose : kernels::PanelSweep::lower;
-    for (size_t l = 0; l < levels; ++l)
-      kernels::launch_panel_solve(up, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
-                                  levels_[l].staged_cols, work_, stream);
-  } else {
-    const kernels::PanelSweep down = transpose ? kernels::PanelSweep::lower_transpose : kernels::PanelSweep::upper;
-    for (size_t l = levels; l-- > 0;)
-      kernels::launch_panel_solve(down, args_, levels_[l].begin, levels_[l].count, levels_[l].threads,
-                                  levels_[l].staged_cols, work_, stream);
+  for (size_t i = 0; i < levels; ++i) {
+    const Level& lv = levels_[forward ? i : levels - 1 - i];
+    kernels::launch_panel_solve(kind, args_, lv.begin, lv.count, lv.threads, lv.staged_cols, work_, stream);
   }
 }
 

@@ -87,7 +87,7 @@ class PanelSolves final : public DeviceSolve {
   cudaStream_t stream_;
   kernels::PanelSolveArgs args_{};
   kernels::PanelSolveD d_{};
-  std::vector<Level> levels_;  // empty when self-scheduled, unless in Schur-complement mode
+  std::vector<Level> levels_;  // empty when self-scheduled
   // Self-scheduled: the sweeps' block, and their counters (panel_solves.cu) with their initial
   // values.
   int sweep_threads_ = 0;
