@@ -173,8 +173,11 @@ int main(int argc, char** argv) {
         ex["split_load_ms"] = ft.load_ms;
         ex["split_halves_ms"] = ft.halves_ms;
         ex["split_root_ms"] = ft.root_ms;
-        std::printf("  last two_gpu factorization's parts: check %.2f (with the load %.2f), halves %.2f, root %.2f ms\n",
-                    ft.check_ms, ft.load_ms, ft.halves_ms, ft.root_ms);
+        ex["split_root_pivoted"] = split.root_pivoted() ? 1.0 : 0.0;
+        std::printf("  last two_gpu factorization's parts: check %.2f (with the load %.2f), halves %.2f, root %.2f ms "
+                    "(root %s)\n",
+                    ft.check_ms, ft.load_ms, ft.halves_ms, ft.root_ms,
+                    split.root_pivoted() ? "with partial pivoting" : "unpivoted");
         const gpuglu::SplitLU::SolveTimes st = split.solve_times();
         ex["split_solve_passes"] = static_cast<double>(st.passes);
         ex["split_solve_move_ms"] = st.move_ms;

@@ -486,7 +486,7 @@ fi
 
 if want multi_gpu; then
   devices=$(nvidia-smi -L | wc -l)
-  filter=${GPUGLU_DEVICE_MULTI_GPU_TESTS:-DeviceSelection|SplitFactor|CudaSchurComplement}
+  filter=${GPUGLU_DEVICE_MULTI_GPU_TESTS:-DeviceSelection|SplitFactor|SplitRoot|CudaSchurComplement}
   (cd "$build" && ctest -R "$filter" --output-on-failure --timeout 600) > "$out/multi_gpu_tests.log" 2>&1 || status=1
   grep -E "tests passed|Failed|Skipped|\*\*\*" "$out/multi_gpu_tests.log" | head -20
   for exe in $(cd "$build" && ctest -R "$filter" --show-only=json-v1 | python3 -c '

@@ -7,8 +7,11 @@
 //               Schur-complement mode (lu.hpp's set_schur_indices: S last) on device
 //               devices[d]; both halves are analyzed at once, on two threads.
 //   factor(A)   both halves at once, each leaving S_d = M_d's Schur complement; S = S_0 + S_1
-//               (= B_SS - B_S0 B_00^-1 B_0S - B_S1 B_11^-1 B_1S) summed on the host, then a
-//               dense LU with partial pivoting of S (the root: api/dense_root.hpp).
+//               (= B_SS - B_S0 B_00^-1 B_0S - B_S1 B_11^-1 B_1S) summed on the host (on the
+//               first device for GPU halves), then the dense LU of S (the root:
+//               api/dense_root.hpp): with partial pivoting on the host; on a GPU first without
+//               pivots, kept where every column passes the halves' static-pivot test, as one
+//               GPU's engine treats the same block, else again with partial pivoting.
 //   solve(b)    each half condenses its right-hand side, the root solves S x_S = the sum, each
 //               half expands x_S into its part; then iterative refinement against A.
 // Refactorization with new values of the analyzed pattern reuses the partition and both
@@ -104,6 +107,9 @@ class SplitLU {
   };
   SolveTimes solve_times() const;
   const SolveStats& solve_stats() const noexcept;
+  // The root's last factorization chose pivots (partial pivoting): always on the host; on a
+  // GPU only where the unpivoted LU failed the static-pivot test.
+  bool root_pivoted() const noexcept;
   // Why the last factorization failed, in words (empty after a success).
   const std::string& failure() const noexcept;
 

@@ -13,8 +13,8 @@ void DenseRoot::solve_device_rhs(bool) {
 }
 
 // The halves' backend decides: a GPU pair keeps S on the GPU, a CPU pair on the host.
-std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device) {
-  if (backend == Backend::cuda) return make_cuda_dense_root(device);
+std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule) {
+  if (backend == Backend::cuda) return make_cuda_dense_root(device, rule);
   return make_lapack_dense_root();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/numeric_types.hpp"
 #include "gpuglu/options.hpp"
 
 namespace gpuglu::api {
@@ -44,16 +45,20 @@ class DenseRoot {
   // S x = device_rhs(0) + device_rhs(1) (S^T x when transpose), x left in device_rhs(0);
   // synchronous. Only after a successful factorization: Error(not_factored) otherwise.
   virtual void solve_device_rhs(bool transpose);
+  // The last factorization chose pivots (partial pivoting); false: S = L U as it stands.
+  virtual bool pivoted() const noexcept { return true; }
 };
 
 // The root for a resolved backend (cpu or cuda; the halves' active one) and, for cuda, the
-// device ordinal it works on.
-std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device);
+// device ordinal it works on and the static-pivot test its unpivoted factorization must pass
+// (the halves' rule).
+std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule);
 
-// The host's: LAPACK's dgetrf / dgetrs (api/lapack_dense_root.cpp).
+// The host's: LAPACK's dgetrf / dgetrs, always with partial pivoting (api/lapack_dense_root.cpp).
 std::unique_ptr<DenseRoot> make_lapack_dense_root();
-// The device's: cuSOLVER's getrf / getrs on `device` (cuda/split/cuda_dense_root.cu; a build
-// without CUDA throws Error(unsupported)).
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device);
+// The device's: cuSOLVER's getrf on `device`, unpivoted where S passes rule's test, else with
+// partial pivoting (cuda/split/device_dense_lu.hpp; a build without CUDA throws
+// Error(unsupported)).
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule);
 
 }  // namespace gpuglu::api

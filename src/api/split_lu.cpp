@@ -95,7 +95,7 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   });
   const int first = s.present(0) ? 0 : 1;
   const Backend root_backend = s.present(first) ? s.lu[first]->active_backend() : Backend::cpu;
-  s.root = api::make_dense_root(root_backend, s.devices[0]);
+  s.root = api::make_dense_root(root_backend, s.devices[0], PivotRule::from(s.options));
 
   s.a_rowptr = in.rowptr;
   s.a_colind = in.colind;
@@ -291,5 +291,6 @@ SplitLU::SolveTimes SplitLU::solve_times() const {
 }
 const SolveStats& SplitLU::solve_stats() const noexcept { return impl_->sstats; }
 const std::string& SplitLU::failure() const noexcept { return impl_->failure; }
+bool SplitLU::root_pivoted() const noexcept { return impl_->root && impl_->root->pivoted(); }
 
 }  // namespace gpuglu

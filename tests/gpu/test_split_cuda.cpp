@@ -2,16 +2,22 @@
 // first and the last visible: two distinct GPUs where there are two, the same one otherwise),
 // their Schur blocks handed device to device (peer to peer across GPUs) to the root's
 // cuSOLVER LU, against the CPU backend's SplitLU (the oracle) and A: solves and transposed
-// solves, a refactorization with new values, a matrix that pivots. Skipped without a usable GPU.
+// solves, a refactorization with new values, a matrix that pivots; and the GPU root alone
+// against LAPACK's (the host root): unpivoted where S passes the static-pivot test, partial
+// pivoting where it does not. Skipped without a usable GPU.
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "api/dense_root.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/matrix_ops.hpp"
@@ -108,6 +114,82 @@ TEST(SplitFactor, a_solve_in_place_and_one_without_refinement) {
   EXPECT_EQ(bare.solve_stats().backward_error, -1.0);
   EXPECT_EQ(bare.solve_stats().refine_steps, 0);
   EXPECT_LT(relative_residual(a.view(), x.data(), b.data()), 1e-12);
+}
+
+// S (k x k, column-major): a dense, diagonally dominant matrix, then `edit` applied.
+template <class Edit>
+std::vector<double> root_matrix(int64_t k, Edit edit) {
+  std::vector<double> s(static_cast<size_t>(k * k));
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < k; ++i)
+      s[static_cast<size_t>(i + j * k)] = std::sin(0.7 * static_cast<double>(i) + 1.3 * static_cast<double>(j)) +
+                                          (i == j ? 2.0 * static_cast<double>(k) : 0.0);
+  edit(s);
+  return s;
+}
+
+// The GPU root's solves (host and device right-hand sides, both transposes) against LAPACK's
+// root on the same S, and whether it pivoted.
+void expect_root_like_lapack(const std::vector<double>& s, int64_t k, bool pivots, const std::string& name) {
+  SCOPED_TRACE(name);
+  const PivotRule rule = PivotRule::from(Options());
+  std::unique_ptr<api::DenseRoot> gpu = api::make_cuda_dense_root(0, rule), cpu = api::make_lapack_dense_root();
+  ASSERT_EQ(cpu->factor(s.data(), k), -1);
+  ASSERT_EQ(gpu->factor(s.data(), k), -1);
+  EXPECT_EQ(gpu->pivoted(), pivots);
+  EXPECT_TRUE(cpu->pivoted());
+  std::vector<double> rhs(static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i) rhs[static_cast<size_t>(i)] = std::cos(0.4 * static_cast<double>(i));
+  for (bool transpose : {false, true}) {
+    std::vector<double> xc = rhs, xg = rhs;
+    cpu->solve(xc.data(), transpose);
+    gpu->solve(xg.data(), transpose);
+    EXPECT_LT(relative_difference_inf(xg, xc), 1e-12) << "transpose " << transpose;
+  }
+  // The device right-hand sides: rhs split into two summands, as the halves hand them over.
+  std::vector<double> half(rhs.size()), rest(rhs.size());
+  for (size_t i = 0; i < rhs.size(); ++i) {
+    half[i] = 0.25 * rhs[i];
+    rest[i] = rhs[i] - half[i];
+  }
+  std::vector<double> xc = rhs;
+  cpu->solve(xc.data(), false);
+  // The blocks' buffers are the root's own (device_block), so the matrix is placed again.
+  double* block0 = gpu->device_block(0, k);
+  double* block1 = gpu->device_block(1, k);
+  const size_t bytes = s.size() * sizeof(double);
+  ASSERT_EQ(cudaMemcpy(block0, s.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemset(block1, 0, bytes), cudaSuccess);
+  ASSERT_EQ(gpu->factor_device_blocks(), -1);
+  EXPECT_EQ(gpu->pivoted(), pivots);
+  ASSERT_EQ(cudaMemcpy(gpu->device_rhs(0), half.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(gpu->device_rhs(1), rest.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+  gpu->solve_device_rhs(false);
+  std::vector<double> xg(rhs.size());
+  ASSERT_EQ(cudaMemcpy(xg.data(), gpu->device_rhs(0), rhs.size() * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_LT(relative_difference_inf(xg, xc), 1e-12);
+}
+
+TEST(SplitRoot, unpivoted_where_the_test_passes_partial_pivoting_where_not) {
+  GPUGLU_REQUIRE_GPU();
+  const int64_t k = 300;
+  expect_root_like_lapack(root_matrix(k, [](std::vector<double>&) {}), k, false, "diagonally dominant");
+  // An exactly zero first pivot (getrf's info), and a tiny one (the test: 1e-15 of its column).
+  expect_root_like_lapack(root_matrix(k, [](std::vector<double>& s) { s[0] = 0.0; }), k, true, "zero pivot");
+  expect_root_like_lapack(root_matrix(k, [&](std::vector<double>& s) {
+                            for (int64_t i = 0; i < k; ++i) s[static_cast<size_t>(i)] *= 1e-15 / std::fabs(s[0]);
+                            s[1] = 1.0;
+                          }),
+                          k, true, "tiny pivot");
+  // A zero column: no pivot order helps; both roots name it.
+  const int64_t zero = 17;
+  const std::vector<double> singular = root_matrix(k, [&](std::vector<double>& s) {
+    std::fill(s.begin() + zero * k, s.begin() + (zero + 1) * k, 0.0);
+  });
+  std::unique_ptr<api::DenseRoot> gpu = api::make_cuda_dense_root(0, PivotRule::from(Options()));
+  EXPECT_EQ(gpu->factor(singular.data(), k), zero);
+  EXPECT_EQ(api::make_lapack_dense_root()->factor(singular.data(), k), zero);
+  EXPECT_THROW(gpu->solve_device_rhs(false), Error);
 }
 
 }  // namespace

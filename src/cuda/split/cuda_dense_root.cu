@@ -12,7 +12,7 @@ namespace {
 
 class CudaDenseRoot final : public DenseRoot {
  public:
-  explicit CudaDenseRoot(int32_t device) : device_(device) {}
+  CudaDenseRoot(int32_t device, const PivotRule& rule) : device_(device), rule_(rule) {}
 
   int64_t factor(const double* s, int64_t k) override {
     fit(k);
@@ -33,6 +33,7 @@ class CudaDenseRoot final : public DenseRoot {
     factored_ = false;
     return d == 0 ? lu_->matrix() : lu_->block();
   }
+  bool pivoted() const noexcept override { return lu_ && lu_->pivoted(); }
   int64_t factor_device_blocks() override {
     if (!lu_) throw Error(Status::invalid_input, "the split factorization's root: no device blocks were placed");
     lu_->add_block();
@@ -43,7 +44,7 @@ class CudaDenseRoot final : public DenseRoot {
   void fit(int64_t k) {
     if (!lu_ || lu_->size() != k) {
       lu_.reset();
-      lu_ = std::make_unique<cuda::DeviceDenseLU>(device_, k);
+      lu_ = std::make_unique<cuda::DeviceDenseLU>(device_, k, rule_);
     }
   }
   int64_t finish(int64_t zero_pivot) {
@@ -52,12 +53,15 @@ class CudaDenseRoot final : public DenseRoot {
   }
 
   int32_t device_;
+  PivotRule rule_;
   std::unique_ptr<cuda::DeviceDenseLU> lu_;
   bool factored_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device) { return std::make_unique<CudaDenseRoot>(device); }
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule) {
+  return std::make_unique<CudaDenseRoot>(device, rule);
+}
 
 }  // namespace gpuglu::api

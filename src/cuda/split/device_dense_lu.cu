@@ -1,4 +1,5 @@
-// DeviceDenseLU (device_dense_lu.hpp): cuSOLVER's getrf, cuBLAS's geam and trsv on one stream.
+// DeviceDenseLU (device_dense_lu.hpp): cuSOLVER's getrf, cuBLAS's geam and trsv on one stream;
+// the unpivoted factor's static-pivot test a warp per column, as DensePanelLU's.
 #include "cuda/split/device_dense_lu.hpp"
 
 #include <cublas_v2.h>
@@ -13,13 +14,34 @@
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/common/gather_kernels.cuh"
 #include "cuda/split/split_kernels.cuh"
+#include "cuda/supernodal/panel_device.cuh"
 #include "cuda/supernodal/cublas_check.hpp"
 #include "cuda/supernodal/cusolver_check.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
 
-DeviceDenseLU::DeviceDenseLU(int device, int64_t k) : device_(device), k_(k) {
+namespace kernels {
+namespace {
+
+constexpr int kRootCheckWarps = 8;
+
+// Column c of the unpivoted factor (L and U in place, k x k) against the test at its pivot
+// step (factored_column: the panel kernels' magnitude), a warp per column; a failure or a
+// NaN/Inf sets *failed.
+__global__ void __launch_bounds__(kRootCheckWarps * 32)
+    root_pivot_check_kernel(const double* lu, int32_t k, double threshold, double zero_pivot, int* failed) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int32_t c = static_cast<int32_t>(blockIdx.x) * kRootCheckWarps + static_cast<int32_t>(threadIdx.x >> 5);
+  if (c >= k) return;  // uniform over the warp
+  const FactoredColumn col = factored_column(lu + static_cast<int64_t>(c) * k, k, c, lane);
+  if (lane == 0 && (!col.finite || pivot_is_tiny(col.apiv, col.colmax, threshold, zero_pivot))) atomicExch(failed, 1);
+}
+
+}  // namespace
+}  // namespace kernels
+
+DeviceDenseLU::DeviceDenseLU(int device, int64_t k, const PivotRule& rule) : device_(device), k_(k), rule_(rule) {
   if (k > std::numeric_limits<int>::max())
     throw Error(Status::index_overflow, "the split factorization's root: k = " + std::to_string(k) +
                                             " exceeds cuSOLVER's 32-bit dense LU");
@@ -36,7 +58,7 @@ DeviceDenseLU::DeviceDenseLU(int device, int64_t k) : device_(device), k_(k) {
   y_ = mem_.allocate<double>(static_cast<size_t>(k), "the root's second right-hand side");
   pivots_ = mem_.allocate<int>(static_cast<size_t>(k), "the root's pivots");
   perm_ = mem_.allocate<int64_t>(static_cast<size_t>(k), "the root's row permutation");
-  info_ = mem_.allocate<int>(1, "the root's info");
+  info_ = mem_.allocate<int>(2, "the root's info and pivot test");
   int lwork = 0;
   const int n = static_cast<int>(k);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(solver_, n, n, a_, n > 0 ? n : 1, &lwork));
@@ -66,9 +88,31 @@ void DeviceDenseLU::add_block() {
   GPUGLU_CUBLAS_CHECK(cublasDgeam(blas_, CUBLAS_OP_N, CUBLAS_OP_N, n, n, &one, a_, n, &one, b_, n, a_, n));
 }
 
+bool DeviceDenseLU::unpivoted_factor() {
+  const int n = static_cast<int>(k_);
+  const size_t bytes = static_cast<size_t>(k_ * k_) * sizeof(double);
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, bytes, cudaMemcpyDeviceToDevice, stream_));
+  GPUGLU_CUDA_CHECK(cudaMemsetAsync(info_, 0, 2 * sizeof(int), stream_));
+  GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, nullptr, info_));
+  const unsigned blocks = static_cast<unsigned>((k_ + kernels::kRootCheckWarps - 1) / kernels::kRootCheckWarps);
+  kernels::root_pivot_check_kernel<<<blocks, kernels::kRootCheckWarps * 32, 0, stream_>>>(a_, n, rule_.threshold,
+                                                                                           rule_.zero_pivot, info_ + 1);
+  GPUGLU_CUDA_CHECK(cudaGetLastError());
+  int info[2] = {0, 0};
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(info, info_, sizeof(info), cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (info[0] < 0) throw Error(Status::device_error, "cusolverDnDgetrf: argument " + std::to_string(-info[0]) + " invalid");
+  if (info[0] == 0 && info[1] == 0) return true;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, b_, bytes, cudaMemcpyDeviceToDevice, stream_));
+  return false;
+}
+
 int64_t DeviceDenseLU::factor() {
+  pivoted_ = false;
   if (k_ == 0) return -1;
   DeviceScope scope(device_);
+  if (unpivoted_factor()) return -1;
+  pivoted_ = true;
   const int n = static_cast<int>(k_);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, pivots_, info_));
   // info and the pivots come back together: P S = L U with P as LAPACK's swaps, turned into
@@ -92,6 +136,14 @@ int64_t DeviceDenseLU::factor() {
 // (cuBLAS's trsv) around the permutation; x_ in, x_ out, y_ the work vector.
 void DeviceDenseLU::solve_in_place(bool transpose) {
   const int n = static_cast<int>(k_);
+  if (!pivoted_) {
+    const cublasOperation_t op = transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasFillMode_t first = transpose ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    const cublasFillMode_t second = transpose ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, first, op, transpose ? CUBLAS_DIAG_NON_UNIT : CUBLAS_DIAG_UNIT, n, a_, n, x_, 1));
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, second, op, transpose ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, n, a_, n, x_, 1));
+    return;
+  }
   if (transpose) {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(y_, x_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
     GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));

@@ -1,6 +1,10 @@
 #pragma once
 // The split factorization's root (api/split_lu.cpp): the separator's k x k Schur complement
-// S = S_0 + S_1, dense, factored with partial pivoting by cuSOLVER's getrf on one GPU. The
+// S = S_0 + S_1, dense, factored by cuSOLVER's getrf on one GPU: first without pivoting, as
+// one GPU's engine factors the same block when it is a supernode of its own (DensePanelLU),
+// under the same static-pivot test checked on the result; where a column fails it (or a pivot
+// is exactly zero) S is restored and factored again with partial pivoting. The unpivoted
+// factorization skips getrf's pivot search and row swaps, which bound it at the root's sizes. The
 // halves' blocks arrive device to device (SparseLU::schur_complement_device: the root's own
 // GPU's by a copy, the other's peer to peer), so S never passes through the host; the
 // right-hand sides of the solves either come from the host (solve) or stay on the device
@@ -9,6 +13,7 @@
 
 #include <cstdint>
 
+#include "core/numeric_types.hpp"
 #include "cuda/common/device_memory.hpp"
 
 struct cusolverDnContext;
@@ -19,8 +24,9 @@ namespace gpuglu::cuda {
 class DeviceDenseLU {
  public:
   // Buffers for k x k on device `device`: the matrix, one more block, the pivots and the
-  // workspace. Throws Error(out_of_memory / device_error).
-  DeviceDenseLU(int device, int64_t k);
+  // workspace. rule: the static-pivot test the unpivoted factorization must pass (its
+  // threshold and zero_pivot; PivotRule::tiny). Throws Error(out_of_memory / device_error).
+  DeviceDenseLU(int device, int64_t k, const PivotRule& rule);
   ~DeviceDenseLU();
   DeviceDenseLU(const DeviceDenseLU&) = delete;
   DeviceDenseLU& operator=(const DeviceDenseLU&) = delete;
@@ -32,11 +38,14 @@ class DeviceDenseLU {
   double* matrix() noexcept { return a_; }
   double* block() noexcept { return b_; }
   void upload(const double* s_host);  // the matrix from host memory
-  void add_block();                   // matrix += block
-  // getrf: -1, or the first column (0-based) whose pivot is exactly zero (cuSOLVER's info).
+  void add_block();                   // matrix += block (block() is free afterwards)
+  // The factorization above (block() holds the copy of S it restores from): -1, or the first
+  // column (0-based) whose pivot is exactly zero under partial pivoting (cuSOLVER's info).
   // The solves are two trsv around the pivots' permutation; cuSOLVER's getrs of one
   // right-hand side was slower (docs/performance.md, two GPUs).
   int64_t factor();
+  // The last factor() fell back to partial pivoting.
+  bool pivoted() const noexcept { return pivoted_; }
   // x = S^{-1} x (transpose: S^{-T} x), x on the host (k entries).
   void solve(double* x_host, bool transpose);
   // Two device vectors of k on device() for the halves' reduced right-hand sides, and the
@@ -52,8 +61,11 @@ class DeviceDenseLU {
   cusolverDnContext* solver_ = nullptr;
   cublasContext* blas_ = nullptr;
   double *a_ = nullptr, *b_ = nullptr, *work_ = nullptr, *x_ = nullptr, *y_ = nullptr;
-  int *pivots_ = nullptr, *info_ = nullptr;
-  int64_t* perm_ = nullptr;  // the pivots as one row permutation (factor())
+  int *pivots_ = nullptr, *info_ = nullptr;  // info_[0]: getrf's info; info_[1]: a column failed the test
+  int64_t* perm_ = nullptr;  // the pivots as one row permutation (factor()); unused when !pivoted_
+  PivotRule rule_;
+  bool pivoted_ = false;
+  bool unpivoted_factor();  // getrf without pivots and the test; false: S restored into a_
   void solve_in_place(bool transpose);  // x_ = S^{-1} x_ (S^{-T}); y_ is overwritten
 };
 
