@@ -9,6 +9,8 @@
 // tiny pivot is perturbed and refinement repairs the solve; where it cannot (backward error
 // above Options::backward_error_tolerance), gpuglu's LU on the same matrix takes over,
 // automatically and visibly (FactorStats::lu_fallback) - never a success with a wrong answer.
+// Schur complements (set_schur_indices, condense, expand: solver.hpp) keep the Schur
+// unknowns out of the supernodal LDL^T of A11, with S = A22 - A21 A11^{-1} A12 symmetric.
 // BasicSparseLDLT<Scalar> is one template: SparseLDLT (double) and SparseLDLTComplex
 // (std::complex<double>, CPU backend), which factors a complex symmetric A = A^T as L D L^T
 // or a Hermitian A = A^H as L D L^H (Symmetry, given to analyze()).

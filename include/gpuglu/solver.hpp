@@ -149,6 +149,54 @@ class BasicSparseSolver {
   const SolveStats& solve_device(const Scalar* d_b, Scalar* d_x);
   const SolveStats& solve_transpose_device(const Scalar* d_b, Scalar* d_x);
 
+  // --- Schur complements (PETSc's MatFactorSetSchurIS; docs/design.md, "Schur complements") ---
+  // The unknowns I = indices (A's numbering) are kept out of the factorization: A11 (the
+  // rest, J) is factored and S = A22 - A21 A11^{-1} A12 (k x k, k = |I|) is left for the
+  // caller, as MUMPS and cuDSS do it. Takes effect at the next analyze(), which checks the
+  // indices (sorted, unique, in [0, n): Error(invalid_input) naming the first that is not);
+  // empty: none, an ordinary factorization. With indices, analyze() needs the supernodal
+  // engine: SparseLU's supernodal LU (lu_engine auto picks it; column, ILU and
+  // PivotPolicy::repivot throw Error(unsupported)), SparseLDLT's supernodal LDL^T (S
+  // symmetric; ldlt_engine column and ICC throw Error(unsupported)). The matching, scaling
+  // and ordering are A11's, and the pivot policy's recoveries are limited: the LU's to a
+  // fresh analysis of new values (the others change the engine or the order of I), the
+  // LDL^T's to none (its fallbacks to the column LDL^T and to the LU keep no Schur block:
+  // tiny pivots of A11 are perturbed under automatic, reported under report).
+  // k == n is allowed: A11 is empty and S = A. solve() and solve_transpose() throw
+  // Error(unsupported) then: condense, solve the reduced system, expand. Complex scalars:
+  // Error(unsupported) (the supernodal engines are real only).
+  void set_schur_indices(std::vector<int32_t> indices);
+  const std::vector<int32_t>& schur_indices() const noexcept;  // as set (the next analyze()'s)
+  // After a successful factor(): S, column-major k x k with leading dimension ld >= k, rows
+  // and columns in the indices' order, in A's numbering and scale (the analysis leaves the
+  // Schur unknowns unscaled and matched to themselves, so S is exact up to the rounding of
+  // A11's factorization). S is not checked: a singular S is the caller's to judge.
+  void schur_complement(Scalar* s, int64_t ld);
+  // The same S into device memory d_s (any device of this process: a GPU factor copies it
+  // device to device, peer to peer across GPUs), for a caller that goes on on the GPU (the
+  // split factorization's root). Error(unsupported) for a factor on the CPU backend.
+  void schur_complement_device(Scalar* d_s, int64_t ld);
+  // reduced (k entries, the indices' order) = b2 - A21 A11^{-1} b1 for b (n entries, A's
+  // numbering); transpose: b2 - A12^T A11^{-T} b1, the reduced right-hand side of A^T x = b.
+  // The partial solution A11's sweep leaves is kept for expand(). No iterative refinement
+  // here or in expand(): a residual needs the whole x, and x2 comes from a reduced system
+  // that belongs to the caller, who judges its accuracy.
+  void condense(const Scalar* b, Scalar* reduced, bool transpose = false);
+  // x (n entries, A's numbering) = x2 (k entries, the indices' order) at the Schur unknowns
+  // and x1 = A11^{-1} (b1 - A12 x2) elsewhere (transpose: A11^{-T} (b1 - A21^T x2)), b being
+  // the last condense()'s, which must have had the same transpose and followed the last
+  // factor(): Error(invalid_input) otherwise. May be called again with another x2.
+  void expand(const Scalar* x2, Scalar* x, bool transpose = false);
+  // condense() and expand() on device memory, for a caller that goes on on the GPU (the split
+  // factorization's solves): b and x (n entries) on the factor's device, which its kernels
+  // read and write; reduced and x2 (k entries) on any device of this process (copied device
+  // to device). Synchronous. A factor on the CPU backend: Error(unsupported).
+  // expand_device() continues the last condense_device(), once: the engine sweeps its partial
+  // solution in place (expand() keeps the host's for another x2). Each refuses to continue the
+  // other's condensation, and expand_device() a second time (Error(invalid_input)).
+  void condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose = false);
+  void expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose = false);
+
   // Refinement is a property of the solve, not of the factors: change it between solves
   // (e.g. 0 to time the bare triangular solves) without a new analysis or factorization.
   // steps 0 also turns off the backward-error check, and with it every recovery a solve

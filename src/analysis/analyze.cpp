@@ -183,9 +183,7 @@ Schedule analyze_schur_impl(const CsrView<I, double>& input, const std::vector<i
     m11 = analysis::compute_matching(a11.pattern, cols11, options.matching, options.scaling);
   } catch (const Error& e) {
     if (e.status() != Status::structurally_singular) throw;
-    throw Error(e.status(), std::string("Schur complement: A11 (A without the ") + std::to_string(k) +
-                                " Schur rows and columns; its rows numbered 0.." + std::to_string(m - 1) +
-                                " in A's order) cannot be factored: " + e.what());
+    throw analysis::a11_singular(e, k, m);
   }
   const analysis::Matching matching = analysis::lift_matching(m11, split, a.n);
   analysis::record_matching(s, matching);

@@ -18,6 +18,7 @@
 #include "analysis/symmetric_input.hpp"
 #include "analysis/symmetric_pairs.hpp"
 #include "analysis/symmetric_symbolic.hpp"
+#include "analysis/schur_ordering.hpp"
 #include "analysis/supernodal_factor.hpp"
 #include "analysis/supernodal_symbolic.hpp"
 #include "analysis/symmetric_graph.hpp"
@@ -118,11 +119,9 @@ namespace analysis {
 
 namespace {
 
-// The supernodal LDL^T's symbolic part: CHOLMOD's supernodes of C = A(q, q) itself (its
-// postorder becomes q), L-only panels, the counts and the value map into the panels.
-void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const SymmetricGraph& g,
-                           const std::vector<int32_t>& q, int threads) {
-  SupernodalPattern sp = supernodal_symbolic(g, q, threads, /*with_upper=*/false);
+// The supernodal LDL^T's symbolic part from CHOLMOD's supernodes of C = A(q, q) itself (their
+// postorder sp.q becomes q): L-only panels, the counts and the value map into the panels.
+void finish_supernodal_ldlt(Schedule& s, const SymmetricInput& a, SupernodalPattern sp, int threads) {
   set_symmetric_permutation(s, sp.q);
   s.kind = FactorKind::supernodal_ldlt;
   s.supernodes = std::move(sp.supernodes);
@@ -134,6 +133,11 @@ void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const Symmetric
   s.times.sn_factor_ms = steps.lap_ms();
   build_supernodal_ldlt_value_map(s, a, threads);
   s.times.sn_value_map_ms = steps.lap_ms();
+}
+
+void build_supernodal_ldlt(Schedule& s, const SymmetricInput& a, const SymmetricGraph& g,
+                           const std::vector<int32_t>& q, int threads) {
+  finish_supernodal_ldlt(s, a, supernodal_symbolic(g, q, threads, /*with_upper=*/false), threads);
 }
 
 // The ordering half of the LDL^T analysis: the symmetric scaling (skipped without
@@ -225,6 +229,89 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   analysis::assign_kernel_modes(s, options.modes);
   s.times.levels_ms = clock.lap_ms();
   s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms + s.times.levels_ms;
+  return s;
+}
+
+Schedule analyze_symmetric_schur_input(const SymmetricInput& a, const std::vector<int32_t>& schur,
+                                       const Options& requested, const int32_t* given_perm) {
+  analysis::Stopwatch clock;
+  Options options = requested;
+  if (options.ilu_levels >= 0)
+    throw Error(Status::unsupported, "Schur complements need a complete factorization, not ICC(" +
+                                         std::to_string(options.ilu_levels) + ") (PETSc: -pc_type cholesky)");
+  if (options.ldlt_engine == LuEngine::column)
+    throw Error(Status::unsupported,
+                "Schur complements are computed by the supernodal LDL^T only, and ldlt_engine is column "
+                "(PETSc: -mat_gpuglu_ldlt_engine supernodal)");
+  check_schur_indices(schur, a.n);
+  const auto k = static_cast<int32_t>(schur.size());
+  const int32_t m = a.n - k;
+  options.ordering = resolve_ordering(options.ordering, m, /*tree_engine=*/true);
+  Schedule s;
+  s.n = a.n;
+  s.input_nnz = a.nnz();
+  s.ordering = options.ordering;
+  s.schur_size = k;
+
+  // A11 over its full pattern (a is full storage: its values follow its pattern).
+  const SchurSplit split = split_schur(a.n, schur);
+  InputPattern full;
+  full.n = a.n;
+  full.rowptr = a.colptr;
+  full.colind = a.rowind;
+  full.values = a.values;
+  const ComplementBlock b11 = complement_block(full, split);
+  // A structurally singular A11 has no S; its static pivots would be perturbed into a wrong
+  // one, with no solve of A to notice (the LU's matching finds it the same way).
+  try {
+    (void)compute_matching(b11.pattern, columns_of(b11.pattern), /*use_mc64=*/false, /*use_scaling=*/false);
+  } catch (const Error& e) {
+    if (e.status() != Status::structurally_singular) throw;
+    throw a11_singular(e, k, m);
+  }
+  SymmetricInput a11;
+  a11.n = m;
+  a11.colptr = b11.pattern.rowptr;
+  a11.rowind = b11.pattern.colind;
+  a11.source.resize(a11.rowind.size());
+  std::iota(a11.source.begin(), a11.source.end(), int64_t{0});
+  a11.values = a.values ? b11.values.data() : nullptr;
+
+  // A11's scaling, ordering and symmetric pairs (those of its small diagonals, all inside
+  // A11); the Schur unknowns keep scale 1, so that S_C is S, and follow A11's order.
+  std::vector<int32_t> given11;
+  if (options.ordering == Ordering::given) given11 = restrict_given_ordering(given_perm, split);
+  OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  if (!a11.values) options.scaling = false;
+  SymmetricOrder order = order_symmetric(a11, options, given11.empty() ? nullptr : given11.data(), work);
+  std::vector<double> scale(static_cast<size_t>(a.n), 1.0);
+  if (options.scaling && m > 0 && !order.sc.row_of_col.empty()) {
+    s.scaled = true;
+    s.scales_clamped = order.scales_clamped;
+    for (int32_t j = 0; j < m; ++j) scale[split.complement[j]] = order.sc.scale[j];
+  }
+  s.row_scale = scale;
+  s.col_scale = std::move(scale);
+  s.symmetric_pairs = order.pairs;
+  s.times.matching_ms = order.scaling_ms;
+  std::vector<int32_t> q = schur_last(order.q, split, schur);
+  s.times.ordering_ms = clock.lap_ms() - order.scaling_ms;
+
+  // The Schur block dense in CHOLMOD's graph: its unknowns end the elimination tree's one
+  // chain, so the postorder keeps them last (or they are moved there and kept).
+  const SymmetricGraph g =
+      symmetric_graph(with_dense_block(MatchedPattern{a.n, a.colptr, a.rowind}, schur), options.num_threads);
+  SupernodalPattern sp = supernodal_symbolic(g, q, options.num_threads, /*with_upper=*/false);
+  if (!schur_trails(sp.q, schur)) {
+    q = move_schur_last(sp.q, schur);
+    sp = supernodal_symbolic(g, q, options.num_threads, /*with_upper=*/false, /*postorder=*/false);
+    if (!schur_trails(sp.q, schur))
+      throw Error(Status::invalid_input, "internal: CHOLMOD did not keep the Schur unknowns last");
+  }
+  isolate_schur_supernode(sp.supernodes, k, /*with_upper=*/false);
+  finish_supernodal_ldlt(s, a, std::move(sp), options.num_threads);
+  s.times.symbolic_ms = clock.lap_ms();
+  s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
   return s;
 }
 

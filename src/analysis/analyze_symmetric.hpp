@@ -14,6 +14,16 @@ namespace gpuglu::analysis {
 // The schedule's value map follows a's stored entries (a.entry_row / entry_col).
 Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options, const int32_t* given_perm);
 
+// The supernodal LDL^T with the unknowns `schur` (sorted, unique, in [0, n); A's numbering)
+// kept out of the factorization (Schedule::schur_size; lu.hpp's set_schur_indices, as
+// analyze_schur is for the LU): the scaling and ordering are those of A11 (A without them),
+// the Schur unknowns come last, unscaled and in the caller's order, as one supernode the
+// factorization only gathers updates into. a: full storage (full_storage()). Throws
+// Error(unsupported) for ICC (ilu_levels >= 0) and ldlt_engine column, invalid_input naming
+// the first bad index, and what analyze_symmetric_input throws.
+Schedule analyze_symmetric_schur_input(const SymmetricInput& a, const std::vector<int32_t>& schur,
+                                       const Options& options, const int32_t* given_perm);
+
 // The LDL^T analysis's ordering of a (its symmetric scaling and fill-reducing ordering, and the
 // symmetric pairs of its small diagonals: symmetric_pairs.hpp), new -> old, for the supernodal
 // LU's recovery ladder (api/recovery.cpp): a KKT system's static LU pivots on nested

@@ -53,6 +53,12 @@ ComplementBlock complement_block(const InputPattern& a, const SchurSplit& split)
   return out;
 }
 
+Error a11_singular(const Error& e, int32_t k, int32_t m) {
+  return Error(e.status(), std::string("Schur complement: A11 (A without the ") + std::to_string(k) +
+                               " Schur rows and columns; its rows numbered 0.." + std::to_string(m - 1) +
+                               " in A's order) cannot be factored: " + e.what());
+}
+
 Matching lift_matching(const Matching& m11, const SchurSplit& split, int32_t n) {
   Matching m;
   m.matched = m11.matched;

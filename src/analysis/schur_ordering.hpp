@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/input_pattern.hpp"
+#include "gpuglu/status.hpp"
 #include "analysis/matching.hpp"
 #include "analysis/ordering.hpp"
 #include "gpuglu/supernodes.hpp"
@@ -35,6 +36,10 @@ struct ComplementBlock {
   std::vector<double> values;
 };
 ComplementBlock complement_block(const InputPattern& a, const SchurSplit& split);
+
+// A structurally singular A11 (its matching's Error e) as the Schur analyses report it: A has
+// k Schur unknowns and A11 the other m.
+Error a11_singular(const Error& e, int32_t k, int32_t m);
 
 // A11's matching and scaling in A's numbering: row_of_col and the scales of J from m11, and
 // the unknowns of I matched to themselves with scale 1 (S then is A's, only permuted).

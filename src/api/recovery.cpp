@@ -78,7 +78,7 @@ template <class Scalar>
 RecoveryReason BasicSparseLU<Scalar>::Impl::assess_factor() {
   if (this->fstats.status == Status::numerically_singular) return RecoveryReason::tiny_pivot;
   // A Schur factor solves no system with A, so there is no check solve to run.
-  if (schur_mode()) return RecoveryReason::none;
+  if (this->schur_mode()) return RecoveryReason::none;
   const bool suspicious = this->fstats.growth > this->options.check_growth || this->schedule.scales_clamped > 0;
   if (this->fstats.status != Status::ok || !suspicious || max_refine_steps() == 0) return RecoveryReason::none;
   this->fstats.check_backward_error = this->check_solve();
@@ -113,7 +113,7 @@ bool BasicSparseLU<Scalar>::Impl::recover(RecoveryReason why, const std::functio
     if (accept()) return true;
   }
   // A Schur factor keeps to the supernodal LU with I last: the rungs below change one or the other.
-  if (schur_mode()) return false;
+  if (this->schur_mode()) return false;
   if (this->schedule.supernodal() && reanalyze_paired()) {
     reanalyzed = true;
     restart(reanalyzed);

@@ -38,6 +38,17 @@ struct BasicSparseSolver<Scalar>::Core {
   std::vector<Scalar> rhs_copy;          // b, where a solve's x overwrites it and it is read again
   std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
   std::vector<Scalar> device_staging;    // device data for an engine of host arrays
+  // Schur-complement mode (schur_mode.cpp): the indices set for the next analyze(), those of
+  // the current schedule, and condense()'s partial solution (C's numbering) with the analysis
+  // and factorization it belongs to and its transpose flag.
+  std::vector<int32_t> schur_requested;
+  std::vector<int32_t> schur_active;
+  std::vector<Scalar> schur_work;
+  std::vector<Scalar> schur_expanded;  // expand()'s copy of schur_work (kept for another x2), reused
+  int64_t condensed_analysis = -1;
+  int64_t condensed_factor = -1;
+  bool condensed_transpose = false;
+  bool condensed_on_device = false;  // by condense_device(): the partial solution is the engine's
 
   explicit Core(const Options& o);
   virtual ~Core() = default;
@@ -89,6 +100,24 @@ struct BasicSparseSolver<Scalar>::Core {
   double check_solve();
   void factor_with_shifts();
   void set_failure_column(int32_t column);
+
+  // --- Schur-complement mode (schur_mode.cpp; solver.hpp's set_schur_indices) ---
+  bool schur_mode() const noexcept { return !schur_active.empty(); }
+  // After the engine is made: a Schur schedule on an engine that keeps no Schur block goes to
+  // the CPU engine (pattern: the engine's residual pattern) under backend auto, and is
+  // refused (Error(unsupported)) under cuda.
+  void fit_schur_engine(PatternRef pattern, bool hermitian);
+  // solve() and its device and transposed forms (`verb`) in Schur mode: Error(unsupported).
+  void refuse_full_solve(const char* verb) const;
+  void require_schur_factor(const char* verb) const;
+  // The Schur unknowns at C's last k places, unscaled (the Schur analyses put them there):
+  // what the device paths, which copy S_C and its vectors whole, rely on; Error(invalid_input)
+  // naming the first that is not, for `what`.
+  void require_schur_in_place(const char* what) const;
+  // condense()/condense_device() are what expand()/expand_device() (`verb`, on_device)
+  // continue: Error(invalid_input) otherwise.
+  void require_condensed(const char* verb, bool transpose, bool on_device) const;
+  void record_condensed(bool transpose, bool on_device);
 };
 
 namespace api {

@@ -12,6 +12,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sparse_lu_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schur_complement.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schur_mode.cpp
   ${CMAKE_CURRENT_LIST_DIR}/split_partition.cpp
   ${CMAKE_CURRENT_LIST_DIR}/split_halves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dense_root.cpp

@@ -45,7 +45,12 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   discard();
   api::check_backend_request<Scalar>(this->options);
   hermitian = is_complex_v<Scalar> && symmetry == Symmetry::hermitian;
-  Options o = api::ldlt_analysis_options<Scalar>(this->options);
+  this->schur_active = this->schur_requested;
+  Options requested = this->options;
+  // The one engine that keeps a Schur block, where automatic would choose; an explicit column
+  // engine is refused by the analysis.
+  if (this->schur_mode() && requested.ldlt_engine == LuEngine::automatic) requested.ldlt_engine = LuEngine::supernodal;
+  Options o = api::ldlt_analysis_options<Scalar>(requested);
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
@@ -73,6 +78,9 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     gather_full_values(a.values);
     std::vector<double> full_magnitudes;
     const double* values = analysis_values(full_magnitudes);
+    if (this->schur_mode())
+      return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values), this->schur_active,
+                                                     o, given);
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
   warm_up.wait();
@@ -98,6 +106,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   try {
     this->engine = api::make_engine<Scalar>(this->schedule, full, this->options, this->device, &this->backend,
                                             &this->fallback_reason, hermitian);
+    this->fit_schur_engine(full, hermitian);
   } catch (...) {
     this->device_claim.release();  // no engine holds the device: the next factor may take it
     throw;
@@ -158,7 +167,9 @@ const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor(const Scalar* values)
     if (this->options.pivot_policy == PivotPolicy::automatic) rule.policy = PivotPolicy::perturb;
     factor_once(rule);
   }
-  if (!this->schedule.incomplete && this->fstats.status != Status::nan_or_inf) {
+  // A Schur factor solves nothing to check itself with, and its fallbacks would keep no Schur
+  // block: its tiny pivots stay perturbed (automatic, perturb) or reported (report).
+  if (!this->schedule.incomplete && this->fstats.status != Status::nan_or_inf && !this->schur_mode()) {
     const bool tiny = this->fstats.status == Status::numerically_singular;
     if (this->options.pivot_policy == PivotPolicy::automatic) {
       const RecoveryReason why = assess_factor();
@@ -167,6 +178,24 @@ const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor(const Scalar* values)
       fall_back_to_lu(RecoveryReason::tiny_pivot);
     }
   }
+  return this->finish_factor(t0);
+}
+
+template <class Scalar>
+const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor_device(const Scalar* d_values) {
+  const bool direct = this->analyzed && this->schur_mode() && !this->schedule.incomplete && source.empty() &&
+                      mirrored.empty() && this->engine->supports_device_pointers();
+  if (!direct) return Core::refactor_device(d_values);
+  if (!d_values && !full_values.empty()) throw Error(Status::invalid_input, "factor_device(): the matrix has no values");
+  const auto t0 = std::chrono::steady_clock::now();
+  this->start_factor();
+  using_lu = false;
+  PivotRule rule = PivotRule::from(this->options);
+  if (this->options.pivot_policy == PivotPolicy::automatic) rule.policy = PivotPolicy::perturb;
+  const EngineFactorResult r = this->engine->factor_device(d_values, rule);
+  // full_values keep the last host values: only a NaN/Inf's report reads them here.
+  if (r.bad_entry >= 0) this->engine->download_input(full_values.data());
+  api::read_factor_result(r, this->schedule, full_colind.data(), full_values.data(), this->fstats);
   return this->finish_factor(t0);
 }
 
@@ -206,6 +235,7 @@ EngineSolveResult BasicSparseLDLT<Scalar>::Impl::solve_one(const Scalar* b, Scal
 template <class Scalar>
 const SolveStats& BasicSparseLDLT<Scalar>::Impl::solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x,
                                                        int64_t ldx, bool transpose) {
+  this->refuse_full_solve(transpose ? "solve_transpose()" : "solve()");
   if (!transpose || !hermitian) return Core::solve(nrhs, b, ldb, x, ldx, false);
   this->check_solve_arguments(nrhs, b, ldb, x, ldx);
   const int64_t n = this->schedule.n;
@@ -249,6 +279,10 @@ void BasicSparseLDLT<Scalar>::Impl::solve_column(const Scalar* b, Scalar* x, boo
 template <class Scalar>
 Inertia BasicSparseLDLT<Scalar>::Impl::inertia() const {
   if (!this->factored) throw Error(Status::not_factored, "inertia(): the last factorization failed or none was done");
+  if (this->schur_mode())
+    throw Error(Status::unsupported,
+                "inertia(): the factor leaves its Schur block S unfactored; A's inertia is A11's and S's together "
+                "(Haynsworth), and S is the caller's to factor");
   if (using_lu)
     throw Error(Status::unsupported,
                 "inertia(): the LDL^T fell back to LU (" + std::string(to_string(this->fstats.recovery)) +

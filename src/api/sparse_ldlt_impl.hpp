@@ -77,8 +77,11 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   const SolveStats& solve_with_lu(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx);
   void set_refinement(int32_t steps, double tolerance) override;
   int64_t device_bytes() const noexcept override;
-  // The LDL^T's engines take the host path (solver_device.cpp), as the LU fallback would.
+  // The LDL^T's engines take the host path (solver_device.cpp), as the LU fallback would,
+  // except a Schur factor of a full-storage A (the split's halves: no fallback, no mirror
+  // map), whose values go device to device into an engine that reads them there.
   bool device_data_direct() const noexcept override { return false; }
+  const FactorStats& refactor_device(const Scalar* d_values) override;
 };
 
 }  // namespace gpuglu

@@ -60,8 +60,8 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   auto set_analysis_options = [&](bool for_cpu) {
     analysis_options = api::analysis_options<Scalar>(this->options, !for_cpu);
     if (for_cpu) analysis_options.backend = Backend::cpu;  // the analysis leaves out what only a GPU reads
-    schur_active = schur_requested;
-    if (schur_mode()) analysis_options = schur_analysis_options(analysis_options);
+    this->schur_active = this->schur_requested;
+    if (this->schur_mode()) analysis_options = schur_analysis_options(analysis_options);
   };
   set_analysis_options(cpu_first);
   api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || chosen != Chosen::after);  // while the CPU analyzes
@@ -98,7 +98,7 @@ void BasicSparseLU<Scalar>::Impl::attach_engine() {
   try {
     this->engine = api::make_engine<Scalar>(this->schedule, pattern_ref(), this->options, this->device,
                                             &this->backend, &this->fallback_reason);
-    fit_schur_engine();
+    this->fit_schur_engine(pattern_ref(), /*hermitian=*/false);
   } catch (...) {
     this->device_claim.release();  // no engine holds the device: the next factor may take it
     throw;

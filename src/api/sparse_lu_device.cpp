@@ -64,7 +64,7 @@ EngineSolveResult BasicSparseLU<Scalar>::Impl::solve_one_device(const Scalar* d_
 
 template <class Scalar>
 const SolveStats& BasicSparseLU<Scalar>::Impl::solve_device(const Scalar* d_b, Scalar* d_x, bool transpose) {
-  refuse_full_solve(transpose ? "solve_transpose_device()" : "solve_device()");
+  this->refuse_full_solve(transpose ? "solve_transpose_device()" : "solve_device()");
   this->check_device_solve_arguments(d_b, d_x);
   const auto t0 = std::chrono::steady_clock::now();
   this->sstats = SolveStats();

@@ -45,17 +45,6 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   bool values_on_device = false;
   const Scalar* device_values = nullptr;
   int32_t last_first_perturbed = -1;  // of the last engine run (NumericStats::first_perturbed)
-  // Schur-complement mode (schur_complement.cpp): the indices set for the next analyze(),
-  // those of the current schedule, and condense()'s partial solution (C's numbering) with
-  // the analysis and factorization it belongs to and its transpose flag.
-  std::vector<int32_t> schur_requested;
-  std::vector<int32_t> schur_active;
-  std::vector<Scalar> schur_work;
-  std::vector<Scalar> schur_expanded;  // expand()'s copy of schur_work (kept for another x2), reused
-  int64_t condensed_analysis = -1;
-  int64_t condensed_factor = -1;
-  bool condensed_transpose = false;
-  bool condensed_on_device = false;  // by condense_device(): the partial solution is the engine's
 
   explicit Impl(const Options& o) : Core(o) {}
 
@@ -83,27 +72,13 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   Schedule analyze_values();
   Schedule analyze_partial_pivoting();
 
-  // --- schur_complement.cpp: Schur-complement mode ---
-  bool schur_mode() const noexcept { return !schur_active.empty(); }
+  // --- schur_complement.cpp: the LU's Schur-complement analysis (the verbs: schur_mode.cpp) ---
   // The options of a Schur analysis (the supernodal LU), or Error(unsupported) naming the
   // option that rules it out.
   Options schur_analysis_options(Options resolved) const;
   // analyze() or, in Schur mode, analyze_schur() of a (complex: its magnitudes' view).
   template <class I>
   Schedule analyze_pattern(const CsrView<I, double>& a, const int32_t* given);
-  // After make_engine: a Schur schedule on an engine that keeps no Schur block goes to the
-  // CPU engine under backend auto, and is refused (Error(unsupported)) under cuda.
-  void fit_schur_engine();
-  void refuse_full_solve(const char* verb) const;
-  void require_schur_factor(const char* verb) const;
-  // The Schur unknowns at C's last k places, unscaled (analyze_schur puts them there): what
-  // the device paths, which copy S_C and its vectors whole, rely on; Error(invalid_input)
-  // naming the first that is not, for `what`.
-  void require_schur_in_place(const char* what) const;
-  // condense()/condense_device() are what expand()/expand_device() (`verb`, on_device)
-  // continue: Error(invalid_input) otherwise.
-  void require_condensed(const char* verb, bool transpose, bool on_device) const;
-  void record_condensed(bool transpose, bool on_device);
   const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose) override;
 
   // --- sparse_lu_device.cpp: device-resident values and vectors ---

@@ -137,7 +137,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
     return true;
   }
   bool supports_schur() const noexcept override {
-    return std::is_same_v<T, double> && s_.kind == FactorKind::supernodal_lu;
+    return std::is_same_v<T, double> &&
+           (s_.kind == FactorKind::supernodal_lu || s_.kind == FactorKind::supernodal_ldlt);
   }
   void schur_block(T* s, int64_t ld) override {
     if constexpr (std::is_same_v<T, double>)
@@ -146,15 +147,21 @@ class CpuEngine final : public BasicNumericEngine<T> {
       BasicNumericEngine<T>::schur_block(s, ld);
   }
   void schur_forward(T* z, bool transpose) override {
-    if constexpr (std::is_same_v<T, double>)
-      reference::schur_forward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
-    else
+    if constexpr (std::is_same_v<T, double>) {
+      if (s_.kind == FactorKind::supernodal_ldlt)
+        reference::schur_ldlt_forward_sweep(s_, panels_.data(), pivots(), z);
+      else
+        reference::schur_forward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
+    } else
       BasicNumericEngine<T>::schur_forward(z, transpose);
   }
   void schur_backward(T* z, bool transpose) override {
-    if constexpr (std::is_same_v<T, double>)
-      reference::schur_backward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
-    else
+    if constexpr (std::is_same_v<T, double>) {
+      if (s_.kind == FactorKind::supernodal_ldlt)
+        reference::schur_ldlt_backward_sweep(s_, panels_.data(), pivots(), z);
+      else
+        reference::schur_backward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
+    } else
       BasicNumericEngine<T>::schur_backward(z, transpose);
   }
   Backend backend() const noexcept override { return Backend::cpu; }

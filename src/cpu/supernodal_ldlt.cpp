@@ -289,9 +289,19 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> work(static_cast<size_t>(team));
   std::atomic<bool> unstable{false};
+  const int32_t schur = s.schur_supernode();
   NumericStats stats = factor_by_levels(
       sn, team,
       [&](int32_t node) {
+        if (node == schur) {
+          // The Schur block only gathers its descendants' updates: S is the caller's to factor.
+          // Its columns keep their order, as 1 x 1 "pivots" that nothing reads as D.
+          for (int32_t j = sn.first[node]; j < sn.first[node + 1]; ++j) {
+            pivots.perm[j] = j - sn.first[node];
+            pivots.kind[j] = kPivotOne;
+          }
+          return NodeOutcome{};
+        }
         NodeFactor f(sn, node, panels, pivots, rule, pivoted != nullptr && pivoted[node] == 0);
         NodeOutcome o = f.run();
         if (f.unstable()) {
@@ -310,23 +320,27 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   return stats;
 }
 
+void ldlt_diagonal_solve(const Schedule& s, const double* panels, const LdltPivots& pivots, double* y, int32_t count) {
+  const Supernodes& sn = s.supernodes;
+  for (int32_t j = 0; j < count; ++j) {  // in pivot order
+    if (pivots.kind[j] == kPivotSecondOfTwo) continue;  // its pair's first column solved it
+    const double d1 = panels[sn.pivot_position(j)];
+    if (pivots.kind[j] == kPivotOne)
+      y[j] /= d1;
+    else
+      solve_two_by_two(d1, pivots.off[j], panels[sn.pivot_position(j + 1)], y[j], y[j + 1]);
+  }
+}
+
 // The supernodal LU's L sweeps on the L panels (supernodal_solve.hpp), each supernode's
 // entries of x in its pivot order, and D between them: the GPU's order of work
 // (cuda/supernodal/panel_solves.hpp).
 void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,
                            double* x, double* work) {
-  const Supernodes& sn = s.supernodes;
   const SupernodeRowOrder rows{nullptr, pivots.perm};
   solve_permuted(s, b, x, work, false, [&](double* y) {
     supernodal_lower_unit_solve(s, panels, y, rows);
-    for (int32_t j = 0; j < s.n; ++j) {  // D^{-1}, in pivot order
-      if (pivots.kind[j] == kPivotSecondOfTwo) continue;  // its pair's first column solved it
-      const double d1 = panels[sn.pivot_position(j)];
-      if (pivots.kind[j] == kPivotOne)
-        y[j] /= d1;
-      else
-        solve_two_by_two(d1, pivots.off[j], panels[sn.pivot_position(j + 1)], y[j], y[j + 1]);
-    }
+    ldlt_diagonal_solve(s, panels, pivots, y, s.n);
     supernodal_lower_unit_transpose_solve(s, panels, y, rows);
   });
 }

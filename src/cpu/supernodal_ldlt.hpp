@@ -40,7 +40,7 @@ struct LdltPivots {
 
 // Factors the panels in place (C's values scattered, the diagonal shift added), level by
 // level of the supernodal tree, OpenMP over a level's supernodes (threads; 0: OpenMP's
-// default). The pivots are written. pivoted (count entries, or null: all 1): a supernode t with
+// default); a Schur schedule's last supernode only gathers the updates (supernodal_schur.hpp). The pivots are written. pivoted (count entries, or null: all 1): a supernode t with
 // pivoted[t] == 0 is factored without pivots first (core/bunch_kaufman.hpp); one whose attempt
 // fails gets pivoted[t] = 1, *unpivoted_failed says so, and the panels are to be scattered and
 // factored again (the stats mean nothing then).
@@ -51,6 +51,10 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
 // and x may alias.
 void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPivots& pivots, const double* b,
                            double* x, double* work);
+
+// y := D^{-1} y on C's first `count` unknowns (in each supernode's pivot order; count ends
+// between pivot blocks: n, or n - schur_size).
+void ldlt_diagonal_solve(const Schedule& s, const double* panels, const LdltPivots& pivots, double* y, int32_t count);
 
 // The signs of D (its 2 x 2 blocks by their determinant's sign).
 PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots);

@@ -10,7 +10,7 @@ namespace gpuglu::reference {
 namespace {
 
 void require_schur(const Schedule& s, const char* what) {
-  if (s.kind != FactorKind::supernodal_lu || s.schur_supernode() < 0)
+  if ((s.kind != FactorKind::supernodal_lu && s.kind != FactorKind::supernodal_ldlt) || s.schur_supernode() < 0)
     throw Error(Status::invalid_input, std::string(what) + ": the schedule keeps no Schur block");
 }
 
@@ -22,12 +22,14 @@ void read_schur_block(const Schedule& sched, const double* panels, double* s, in
   const int32_t t = sched.schur_supernode();
   const int64_t k = sched.schur_size;
   const double* l = panels + sn.l_ptr[t];  // its rows are its columns: nr == ns == k
+  const bool lower_only = sched.kind == FactorKind::supernodal_ldlt;
   for (int64_t j = 0; j < k; ++j)
-    for (int64_t i = 0; i < k; ++i) s[i + j * ld] = l[i + j * k];
+    for (int64_t i = 0; i < k; ++i) s[i + j * ld] = lower_only && i < j ? l[j + i * k] : l[i + j * k];
 }
 
 void schur_forward_sweep(const Schedule& s, const double* panels, double* z, bool transpose, SupernodeRowOrder rows) {
   require_schur(s, "schur_forward_sweep");
+  if (s.kind != FactorKind::supernodal_lu) throw Error(Status::invalid_input, "schur_forward_sweep: an LDL^T schedule");
   if (transpose)
     supernodal_upper_transpose_solve(s, panels, z);
   else
@@ -36,10 +38,24 @@ void schur_forward_sweep(const Schedule& s, const double* panels, double* z, boo
 
 void schur_backward_sweep(const Schedule& s, const double* panels, double* z, bool transpose, SupernodeRowOrder rows) {
   require_schur(s, "schur_backward_sweep");
+  if (s.kind != FactorKind::supernodal_lu) throw Error(Status::invalid_input, "schur_backward_sweep: an LDL^T schedule");
   if (transpose)
     supernodal_lower_unit_transpose_solve(s, panels, z, rows);
   else
     supernodal_upper_solve(s, panels, z);
+}
+
+void schur_ldlt_forward_sweep(const Schedule& s, const double* panels, const LdltPivots& pivots, double* z) {
+  require_schur(s, "schur_ldlt_forward_sweep");
+  if (s.kind != FactorKind::supernodal_ldlt) throw Error(Status::invalid_input, "schur_ldlt_forward_sweep: an LU schedule");
+  supernodal_lower_unit_solve(s, panels, z, SupernodeRowOrder{nullptr, pivots.perm});
+}
+
+void schur_ldlt_backward_sweep(const Schedule& s, const double* panels, const LdltPivots& pivots, double* z) {
+  require_schur(s, "schur_ldlt_backward_sweep");
+  if (s.kind != FactorKind::supernodal_ldlt) throw Error(Status::invalid_input, "schur_ldlt_backward_sweep: an LU schedule");
+  ldlt_diagonal_solve(s, panels, pivots, z, s.n - s.schur_size);
+  supernodal_lower_unit_transpose_solve(s, panels, z, SupernodeRowOrder{nullptr, pivots.perm});
 }
 
 }  // namespace gpuglu::reference

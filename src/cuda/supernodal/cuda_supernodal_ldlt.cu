@@ -349,10 +349,30 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   void enqueue_factor(const PivotRule& rule) {
     panels->enqueue_scatter(rule, c.stream);
     kernels::launch_ldlt_reset_pivots(args, s_.n, c.stream);
-    for (const LdltPlan::Level& lv : plan.levels) {
-      for (const int part : {1, 0, 3, 2}) enqueue_part(lv, part);  // the wide ones beside the batched kernels
+    for (size_t l = 0; l < factored_levels(); ++l) {
+      for (const int part : {1, 0, 3, 2}) enqueue_part(plan.levels[l], part);  // the wide ones beside the batched kernels
       lanes->join();
     }
+  }
+
+  // Schur-complement mode (Schedule::schur_size > 0): the last level - the Schur supernode
+  // alone - only gathers its descendants' updates and is never factored.
+  size_t factored_levels() const {
+    return plan.levels.size() - (s_.schur_size > 0 && !plan.levels.empty() ? 1 : 0);
+  }
+
+  // S_C, both triangles (the updates write the lower one: its mirror goes into the unused
+  // upper one first), into host or device memory alike (cudaMemcpyDefault: a destination on
+  // another GPU is a peer copy). Its panel is k x k with leading dimension k.
+  void read_schur_block(double* s, int64_t ld) {
+    const int32_t t = s_.schur_supernode();
+    const int64_t k = s_.schur_size;
+    kernels::launch_ldlt_mirror(args, t, static_cast<int32_t>(k), c.stream);
+    GPUGLU_CUDA_CHECK(cudaMemcpy2DAsync(s, static_cast<size_t>(ld) * sizeof(double),
+                                        args.sn.panels + s_.supernodes.l_ptr[t], static_cast<size_t>(k) * sizeof(double),
+                                        static_cast<size_t>(k) * sizeof(double), static_cast<size_t>(k),
+                                        cudaMemcpyDefault, c.stream));
+    GPUGLU_CUDA_CHECK(cudaStreamSynchronize(c.stream));
   }
 
   // One attempt: the scatter and the levels, timed, then the state read back; replayed as a
@@ -372,7 +392,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   // unpivoted attempt's supernodes take Bunch-Kaufman), so that this times what factor() runs.
   std::vector<LevelProfile> profile_levels(const PivotRule& rule) {
     if (unpivoted) (void)factor(rule);
-    const size_t levels = plan.levels.size();
+    const size_t levels = factored_levels();
     std::vector<cudaEvent_t> ev(levels * 4 + 1, nullptr);
     for (cudaEvent_t& e : ev) GPUGLU_CUDA_CHECK(cudaEventCreate(&e));
     panels->enqueue_scatter(rule, c.stream);
@@ -479,6 +499,42 @@ bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
 CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   const LdltPlan& p = ldlt_->plan;
   return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size())};
+}
+
+bool CudaSupernodalLDLT::supports_schur() const noexcept { return true; }
+
+void CudaSupernodalLDLT::schur_block(double* s, int64_t ld) {
+  DeviceScope scope(device());
+  ldlt_->read_schur_block(s, ld);
+}
+
+bool CudaSupernodalLDLT::schur_block_device(double* d_s, int64_t ld) {
+  DeviceScope scope(device());
+  ldlt_->read_schur_block(d_s, ld);
+  return true;
+}
+
+// A = A^T: the transposed sweeps are the same (PanelSolves ignores transpose for an LDL^T).
+void CudaSupernodalLDLT::schur_forward(double* z, bool) {
+  DeviceScope scope(device());
+  ldlt_->solve->schur_sweep(z, false, /*forward=*/true);
+}
+
+void CudaSupernodalLDLT::schur_backward(double* z, bool) {
+  DeviceScope scope(device());
+  ldlt_->solve->schur_sweep(z, false, /*forward=*/false);
+}
+
+bool CudaSupernodalLDLT::schur_condense_device(const double* d_b, double* d_reduced, bool) {
+  DeviceScope scope(device());
+  ldlt_->solve->schur_condense(d_b, d_reduced, false);
+  return true;
+}
+
+bool CudaSupernodalLDLT::schur_expand_device(const double* d_x2, double* d_x, bool) {
+  DeviceScope scope(device());
+  ldlt_->solve->schur_expand(d_x2, d_x, false);
+  return true;
 }
 
 int64_t CudaSupernodalLDLT::pivot_fallbacks() const noexcept { return ldlt_->pivot_fallbacks; }

@@ -161,8 +161,12 @@ void PanelSolves::enqueue_sweeps(bool transpose, cudaStream_t stream) const {
     kernels::launch_panel_solve(down, args_, it->begin, it->count, it->threads, it->staged_cols, work_, stream);
 }
 
+// An LDL^T's D (of A11's unknowns alone) before its backward sweep: z1 := L11^{-T}
+// (D11^{-1} z1 - L21^T x2).
 void PanelSolves::enqueue_schur_levels(bool transpose, bool forward, cudaStream_t stream) const {
-  const kernels::PanelSweep kind = sweep_kind(transpose, forward);
+  const bool symmetric = d_.kind != nullptr;
+  const kernels::PanelSweep kind = sweep_kind(transpose, forward, symmetric);
+  if (symmetric && !forward) kernels::launch_panel_d_solve(args_, d_, n_ - schur_size_, work_, stream);
   if (counters_ != nullptr) {  // self-scheduled, the Schur supernode's groups left out (init_self_scheduled)
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(counters_, counters_init_, counters_size_ * sizeof(int32_t),
                                       cudaMemcpyDeviceToDevice, stream));

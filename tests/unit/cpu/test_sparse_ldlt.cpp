@@ -31,18 +31,6 @@ Options cpu_options(int threads = 4) {
   return o;
 }
 
-// The lower (or upper) triangle of a symmetric A, as PETSc's SBAIJ stores the upper one.
-Csr triangle_of(const Csr& a, StoredTriangle t) {
-  std::vector<Triplet<int32_t, double>> e;
-  for (int32_t i = 0; i < a.nrows; ++i)
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-      const int32_t c = a.colind[p];
-      if ((t == StoredTriangle::lower && c <= i) || (t == StoredTriangle::upper && c >= i))
-        e.push_back({i, c, a.values[p]});
-    }
-  return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, e);
-}
-
 void expect_solves(SparseLDLT& f, const Csr& a, uint64_t seed) {
   const std::vector<double> b = rhs_for_known_solution(a, seed);
   std::vector<double> x(b.size());
