@@ -228,8 +228,9 @@ CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const
 
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
-                              std::vector<double>& x, Extras& extra, bool bunch_kaufman) {
+                              std::vector<double>& x, Extras& extra, bool bunch_kaufman, int devices) {
   CudssCase<double> c;
+  c.devices = devices;
   c.bunch_kaufman = bunch_kaufman && !spd;
   if (c.bunch_kaufman) extra["peer_pivot"] = std::string("bunch-kaufman, 2 refinement steps");
   c.m = &lower;

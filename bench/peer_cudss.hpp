@@ -34,10 +34,11 @@ CudssFirstSolve run_cudss_first_solve(const CsrMatrix<int32_t, double>& a, const
 // on lower's; x is the solution of the last solve (the caller checks it against A); extra
 // gets cuDSS's own statistics (INFO, perturbed pivots, inertia, nnz, peak device memory).
 // budget_ms as fit_to_budget. bunch_kaufman (indefinite only): cuDSS 1.0's Bunch-Kaufman
-// pivoting with 2 steps of its refinement instead of its defaults.
+// pivoting with 2 steps of its refinement instead of its defaults. devices > 1: its multi-GPU
+// mode, as run_cudss's.
 PeerTimes run_cudss_symmetric(const CsrMatrix<int32_t, double>& lower, const std::vector<double>& second_values,
                               bool spd, const std::vector<double>& b, const PeerRun& r, double budget_ms,
-                              std::vector<double>& x, Extras& extra, bool bunch_kaufman = false);
+                              std::vector<double>& x, Extras& extra, bool bunch_kaufman = false, int devices = 1);
 
 // cuDSS on complex values (CUDA_C_64F), gpuglu_complex_bench's peer: general = LU of the full
 // matrix m (CUDSS_MTYPE_GENERAL); symmetric (A = A^T) and hermitian (A = A^H) = LDL^T / LDL^H

@@ -1,7 +1,9 @@
 // gpuglu_split_bench (issue 30): one LU factorization over two GPUs (SplitLU: the top
 // separator's halves on devices 0 and 1, the dense root on device 0) against the same
 // solver on one GPU (SparseLU) and cuDSS on one GPU and in its multi-GPU mode, same run, same
-// machine, same values. Per matrix: the analysis, the first factorization, the median
+// machine, same values; with --ldlt the LDL^T split (SplitFactorization::ldlt) against
+// SparseLDLT on one GPU and cuDSS's symmetric factorization (--spd: its Cholesky) on one GPU
+// and in its multi-GPU mode, on symmetric matrices (the second value set kept symmetric). Per matrix: the analysis, the first factorization, the median
 // refactorization and solve after a warm-up, the relative residual and backward error of
 // every solve; records two_gpu (peer one_gpu), two_gpu (peer cudss_mg) and cudss_mg (peer
 // cudss) to --out. Host arrays on every side but cuDSS's (its data on device 0; its uploads
@@ -9,6 +11,7 @@
 //
 //   gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup 1] [--repeat 5]
 //                      [--out docs/performance/results.jsonl] [--no-cudss] [--refine-steps N]
+//                      [--ldlt [--spd]]
 // --refine-steps: Options::refine_steps of both of ours (default -1: up to 3 while the
 // backward error exceeds the tolerance; 0: one solve, no refinement).
 #include <chrono>
@@ -24,6 +27,7 @@
 #include "bench_matrices.hpp"
 #include "cli.hpp"
 #include "gpuglu/device.hpp"
+#include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "gpuglu/split_lu.hpp"
@@ -43,13 +47,30 @@ struct Args {
   std::string out;
   bool cudss = true;
   int refine_steps = -1;
+  bool ldlt = false, spd = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   if (!why.empty()) std::cerr << "gpuglu_split_bench: " << why << "\n";
   std::cerr << "usage: gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup N] [--repeat N] [--out FILE]"
-               " [--no-cudss] [--refine-steps N]\n";
+               " [--no-cudss] [--refine-steps N] [--ldlt [--spd]]\n";
   std::exit(why.empty() ? 0 : 2);
+}
+
+// A's lower triangle with the diagonal (cuDSS's CUDSS_MVIEW_LOWER input).
+gpuglu::CsrMatrix<int32_t, double> lower_triangle(const gpuglu::CsrMatrix<int32_t, double>& a) {
+  gpuglu::CsrMatrix<int32_t, double> l;
+  l.nrows = l.ncols = a.nrows;
+  l.rowptr.assign(static_cast<size_t>(a.nrows) + 1, 0);
+  for (int32_t i = 0; i < a.nrows; ++i) {
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (a.colind[p] <= i) {
+        l.colind.push_back(a.colind[p]);
+        l.values.push_back(a.values[p]);
+      }
+    l.rowptr[i + 1] = static_cast<int32_t>(l.colind.size());
+  }
+  return l;
 }
 
 double now_ms() {
@@ -124,6 +145,8 @@ int main(int argc, char** argv) {
     else if (in.key() == "--out") args.out = in.value();
     else if (in.key() == "--no-cudss") args.cudss = false;
     else if (in.key() == "--refine-steps") args.refine_steps = in.integer(-1, 10);
+    else if (in.key() == "--ldlt") args.ldlt = true;
+    else if (in.key() == "--spd") args.spd = true;
     else usage("unknown argument " + in.key());
   }
   if (args.matrices.empty()) usage("no --matrix");
@@ -137,24 +160,33 @@ int main(int argc, char** argv) {
   for (const std::string& spec : args.matrices) {
     try {
       const gb::BenchMatrix m = gb::load_bench_matrix(spec);
-      gpuglu::CsrMatrix<int32_t, double> a2 = m.a;  // the second value set: a few per cent off A's
-      for (size_t p = 0; p < a2.values.size(); ++p) a2.values[p] *= 1.0 + 0.01 * static_cast<double>(p % 5) / 5.0;
+      // The second value set: a few per cent off A's (by position; symmetric for --ldlt, from the
+      // entry's row and column).
+      gpuglu::CsrMatrix<int32_t, double> a2 = m.a;
+      for (int32_t i = 0; i < a2.nrows; ++i)
+        for (int32_t p = a2.rowptr[i]; p < a2.rowptr[i + 1]; ++p) {
+          const int64_t key = args.ldlt ? static_cast<int64_t>(i) + a2.colind[p] : p;
+          a2.values[p] *= 1.0 + 0.01 * static_cast<double>(key % 5) / 5.0;
+        }
       std::vector<double> xtrue(static_cast<size_t>(m.a.nrows)), b(xtrue.size());
       for (size_t i = 0; i < xtrue.size(); ++i) xtrue[i] = 1.0 + static_cast<double>(i % 7) / 7.0;
       gpuglu::spmv(m.a.view(), xtrue.data(), b.data());
       gpuglu::Options o;
       o.backend = gpuglu::Backend::cuda;
       o.refine_steps = args.refine_steps;
-      gpuglu::SparseLU one_solver([&] {
-        gpuglu::Options p = o;
-        p.device = 0;
-        return p;
-      }());
-      const Side one = time_solver("one_gpu", one_solver, m.a, a2, b, args);
+      gpuglu::Options o0 = o;
+      o0.device = 0;
+      gpuglu::SparseLU one_lu(o0);
+      gpuglu::SparseLDLT one_ldlt(o0);
+      gpuglu::BasicSparseSolver<double>& one_solver = args.ldlt ? static_cast<gpuglu::BasicSparseSolver<double>&>(one_ldlt)
+                                                                : one_lu;
+      const Side one = args.ldlt ? time_solver("one_gpu", one_ldlt, m.a, a2, b, args)
+                                 : time_solver("one_gpu", one_lu, m.a, a2, b, args);
       gb::Extras ex_one;
       ex_one["nnz_factor_one_gpu"] = static_cast<double>(one_solver.schedule().nnz_factor());
+      ex_one["factorization"] = std::string(args.ldlt ? "ldlt" : "lu");
       Side two;
-      gpuglu::SplitLU split(o, {0, 1});
+      gpuglu::SplitLU split(o, {0, 1}, args.ldlt ? gpuglu::SplitFactorization::ldlt : gpuglu::SplitFactorization::lu);
       try {
         two = time_solver("two_gpu", split, m.a, a2, b, args);
       } catch (const std::exception& e) {
@@ -173,11 +205,10 @@ int main(int argc, char** argv) {
         ex["split_load_ms"] = ft.load_ms;
         ex["split_halves_ms"] = ft.halves_ms;
         ex["split_root_ms"] = ft.root_ms;
-        ex["split_root_pivoted"] = split.root_pivoted() ? 1.0 : 0.0;
+        ex["split_root"] = std::string(gpuglu::to_string(split.root_factorization()));
         std::printf("  last two_gpu factorization's parts: check %.2f (with the load %.2f), halves %.2f, root %.2f ms "
-                    "(root %s)\n",
-                    ft.check_ms, ft.load_ms, ft.halves_ms, ft.root_ms,
-                    split.root_pivoted() ? "with partial pivoting" : "unpivoted");
+                    "(root: %s)\n",
+                    ft.check_ms, ft.load_ms, ft.halves_ms, ft.root_ms, gpuglu::to_string(split.root_factorization()));
         const gpuglu::SplitLU::SolveTimes st = split.solve_times();
         ex["split_solve_passes"] = static_cast<double>(st.passes);
         ex["split_solve_move_ms"] = st.move_ms;
@@ -204,7 +235,17 @@ int main(int argc, char** argv) {
         const gb::PeerRun pr{args.warmup, args.repeat};
         for (Side* c : {&cudss1, &cudss2}) {
           try {
-            const gb::PeerTimes t = gb::run_cudss(m.a, b, pr, c == &cudss2 ? 2 : 1);
+            const int devices = c == &cudss2 ? 2 : 1;
+            gb::PeerTimes t;
+            if (args.ldlt) {
+              const gpuglu::CsrMatrix<int32_t, double> lower = lower_triangle(m.a), lower2 = lower_triangle(a2);
+              std::vector<double> x;
+              gb::Extras peer_extra;
+              t = gb::run_cudss_symmetric(lower, lower2.values, args.spd, b, pr, /*budget_ms=*/0.0, x, peer_extra,
+                                          /*bunch_kaufman=*/false, devices);
+            } else {
+              t = gb::run_cudss(m.a, b, pr, devices);
+            }
             c->analyze_ms = t.analyze_ms;
             c->factor_ms = t.factor_ms;
             c->refactor_ms = t.refactor_ms;

@@ -5,6 +5,8 @@
 // PETSc's Cholesky is gpuglu's LDL^T (static pivots, symmetric scaling): it takes SPD and
 // symmetric indefinite matrices alike and falls back to gpuglu's LU where its pivots cannot
 // give a backward error within the tolerance (reported by -info and -ksp_view).
+// -mat_gpuglu_devices 2 splits a Cholesky factor of an AIJ matrix over two devices (SplitLU's
+// LDL^T split, split_factor.cpp); SBAIJ (one triangle) and ICC refuse it.
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -13,7 +15,9 @@ namespace {
 
 PetscErrorCode MatCholeskyFactorNumeric_GPUGLU(Mat F, Mat A, const MatFactorInfo*) {
   PetscFunctionBegin;
-  if (schur_active(factor_of(F)))
+  if (split_active(factor_of(F)))
+    PetscCall(split_numeric(F, A));
+  else if (schur_active(factor_of(F)))
     PetscCall(schur_numeric(F, A));
   else
     PetscCall(factor_numeric(F, A));
@@ -58,11 +62,24 @@ PetscErrorCode symmetric_input(Mat F, Mat A, Solver::SymmetricInput* in) {
 
 PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool incomplete) {
   Factor* f = factor_of(F);
-  Solver::SymmetricInput in;
 
   PetscFunctionBegin;
   PetscCall(set_options(F, A, info, f));
-  PetscCall(refuse_split(F, f));  // -mat_gpuglu_devices 2 splits LU factors only
+  f->split.lu.reset();
+  f->split.fallback.clear();
+  if (incomplete) PetscCall(refuse_split(F, f));  // -mat_gpuglu_devices 2 splits complete factors only
+  if (!incomplete && f->devices == DevicesOption::split) {
+    PetscBool sbaij;
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+    PetscCheck(!sbaij, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "gpuglu: %s %" PetscInt_FMT " splits a Cholesky factor of an AIJ matrix (both triangles); this one is "
+               "SBAIJ (one triangle): use MATAIJ or %s %" PetscInt_FMT,
+               DevicesOption::name, f->devices, DevicesOption::name, DevicesOption::one);
+    PetscCall(take_ordering(F, A, perm, f));
+    PetscCall(split_symbolic(F, A));  // the LDL^T split, or SparseLDLT where a half is structurally singular
+    F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
+    PetscFunctionReturn(0);
+  }
   if (incomplete) {
     // ICC(k) in PETSc's ordering (natural by default), as PETSc's own ICC, so that Krylov
     // iteration counts match it; its shift type comes from MatFactorInfo (positive
@@ -80,14 +97,22 @@ PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool i
     F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
     PetscFunctionReturn(0);
   }
-  PetscCall(symmetric_input(F, A, &in));
-  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT", [&] { f->solver.make_ldlt(f->options, in); }));
+  PetscCall(make_cholesky_solver(F, A));
   PetscCall(analyze(F, A));
   F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
   PetscFunctionReturn(0);
 }
 
 }  // namespace
+
+PetscErrorCode make_cholesky_solver(Mat F, Mat A) {
+  Factor* f = factor_of(F);
+  Solver::SymmetricInput in;
+  PetscFunctionBegin;
+  PetscCall(symmetric_input(F, A, &in));
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLDLT", [&] { f->solver.make_ldlt(f->options, in); }));
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode MatCholeskyFactorSymbolic_GPUGLU(Mat F, Mat A, IS perm, const MatFactorInfo* info) {
   PetscFunctionBegin;
@@ -109,6 +134,10 @@ PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, Pets
   Inertia in;
 
   PetscFunctionBegin;
+  PetscCheck(!split_active(f), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "gpuglu: MatGetInertia: the factor is split over two devices (%s %" PetscInt_FMT "), whose root S has no "
+             "D of its own; use %s %" PetscInt_FMT,
+             DevicesOption::name, f->devices, DevicesOption::name, DevicesOption::one);
   PetscCheck(!schur_active(f), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "gpuglu: MatGetInertia: a Cholesky factor with a Schur IS is gpuglu's LU, which has no D; the inertia of "
              "A is that of A11 plus that of S (Haynsworth)");

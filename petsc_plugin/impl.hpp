@@ -228,14 +228,18 @@ PetscErrorCode schur_view(Mat F, PetscViewer viewer);
 PetscErrorCode schur_destroy(Mat F);
 // split_factor.cpp: -mat_gpuglu_devices 2, an LU factor split over two devices by SplitLU.
 // split_active(): the factor's last symbolic phase took the split (and did not fall back).
-// refuse_split(): the symbolic phases that cannot split (ILU, Cholesky, ICC) refuse devices 2.
-// split_symbolic(): SplitLU::analyze, falling back to the one-device SparseLU where a half is
-// structurally singular; split_numeric(): SplitLU::factor, its failure a MatFactorError;
+// refuse_split(): the symbolic phases that cannot split (ILU, ICC) refuse devices 2.
+// split_symbolic(): SplitLU::analyze (an LU, or for a Cholesky factor an LDL^T split of an AIJ
+// A), falling back to the one-device SparseLU (SparseLDLT) where a half is structurally
+// singular; split_numeric(): SplitLU::factor, its failure a MatFactorError;
 // the solves through the host (CUDA vectors are read and written there); split_view() the
 // -ksp_view lines of a split factor, or of the fallback.
 bool split_active(const Factor* f);
 PetscErrorCode refuse_split(Mat F, const Factor* f);
 PetscErrorCode split_symbolic(Mat F, Mat A);
+// The one-device Cholesky factor's solver (SparseLDLT) for A as factor_cholesky.cpp reads it
+// (the split's fallback).
+PetscErrorCode make_cholesky_solver(Mat F, Mat A);
 PetscErrorCode split_numeric(Mat F, Mat A);
 PetscErrorCode split_vec_solve(Mat F, Vec b, Vec x, bool transpose);
 PetscErrorCode split_mat_solve(Mat F, Mat B, Mat X, bool transpose);

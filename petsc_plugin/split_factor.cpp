@@ -1,13 +1,15 @@
-// -mat_gpuglu_devices 2: one LU factor of a sequential matrix split over two devices by
-// gpuglu::SplitLU (include/gpuglu/split_lu.hpp; docs/user_guide.md, "One LU over two GPUs"):
-//   MatLUFactorSymbolic            -> SplitLU::analyze (a half structurally singular: the
-//                                     ordinary one-device SparseLU instead, said by -ksp_view)
-//   MatLUFactorNumeric             -> SplitLU::factor (a failure is a MatFactorError)
+// -mat_gpuglu_devices 2: one LU or Cholesky factor of a sequential matrix split over two
+// devices by gpuglu::SplitLU (include/gpuglu/split_lu.hpp; docs/user_guide.md, "One LU over
+// two GPUs"); a Cholesky factor is its LDL^T split (SplitFactorization::ldlt), of an AIJ A:
+//   MatLU/CholeskyFactorSymbolic   -> SplitLU::analyze (a half structurally singular: the
+//                                     ordinary one-device SparseLU / SparseLDLT instead, said
+//                                     by -ksp_view)
+//   MatLU/CholeskyFactorNumeric    -> SplitLU::factor (a failure is a MatFactorError)
 //   MatSolve, MatSolveTranspose    -> SplitLU::solve / solve_transpose
 //   MatMatSolve(Transpose)         -> the same, column by column
-// The split is a real LU only: complex scalars, a Schur IS and -mat_gpuglu_ordering petsc are
-// refused, and so are -mat_gpuglu_devices 2 on ILU, Cholesky and ICC factors. A's values and
-// the vectors go through the host (a CUDA PETSc's device arrays are read and written there).
+// The split is real only: complex scalars, a Schur IS and -mat_gpuglu_ordering petsc are
+// refused, and so are -mat_gpuglu_devices 2 on ILU and ICC factors and on SBAIJ. A's values
+// and the vectors go through the host (a CUDA PETSc's device arrays are read and written there).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -110,9 +112,13 @@ PetscErrorCode split_analyze(Mat F, Mat A) {
   if (fall_back) {
     f->split.lu.reset();
     f->split.fallback = failure;
-    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_devices 2: %s; this factor runs on one device (SparseLU)\n",
-                        failure.c_str()));
-    PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
+    const bool cholesky = F->factortype == MAT_FACTOR_CHOLESKY;
+    PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_devices 2: %s; this factor runs on one device (%s)\n",
+                        failure.c_str(), cholesky ? "SparseLDLT" : "SparseLU"));
+    if (cholesky)
+      PetscCall(make_cholesky_solver(F, A));
+    else
+      PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
     PetscCall(analyze(F, A));
     PetscFunctionReturn(0);
   }
@@ -199,7 +205,7 @@ PetscErrorCode report_split_solve(Mat F, bool* failed) {
   PetscFunctionReturn(0);
 }
 
-const char* backend_words(const SparseLU* h) {
+const char* backend_words(const BasicSparseSolver<double>* h) {
   return h->active_backend() == Backend::cuda ? "cuda" : "cpu";
 }
 
@@ -212,8 +218,8 @@ bool split_active(const Factor* f) { return f->split.lu != nullptr; }
 PetscErrorCode refuse_split(Mat F, const Factor* f) {
   PetscFunctionBegin;
   PetscCheck(f->devices == DevicesOption::one, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "gpuglu: %s %" PetscInt_FMT " splits LU factors only (SplitLU); the %s factor runs on one device: use "
-             "%s %" PetscInt_FMT,
+             "gpuglu: %s %" PetscInt_FMT " splits LU and Cholesky factors only (SplitLU); the %s factor runs on one "
+             "device: use %s %" PetscInt_FMT,
              DevicesOption::name, f->devices, MatFactorTypes[F->factortype], DevicesOption::name, DevicesOption::one);
   PetscFunctionReturn(0);
 }
@@ -240,8 +246,10 @@ PetscErrorCode split_symbolic(Mat F, Mat A) {
              ": each half of the split orders its own block with gpuglu's orderings",
              DevicesOption::name, f->devices);
   const std::vector<int32_t> devices = split_devices(f);
+  const SplitFactorization how =
+      F->factortype == MAT_FACTOR_CHOLESKY ? SplitFactorization::ldlt : SplitFactorization::lu;
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SplitLU",
-                    [&] { f->split.lu = std::make_unique<SplitLU>(f->options, devices); }));
+                    [&] { f->split.lu = std::make_unique<SplitLU>(f->options, devices, how); }));
   PetscCall(split_analyze(F, A));
 #endif
   PetscFunctionReturn(0);
@@ -393,8 +401,10 @@ PetscErrorCode split_view(Mat F, PetscViewer viewer) {
   const Factor* f = factor_of(F);
   const SplitLU& s = *f->split.lu;
   const Options& o = f->options;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gpuglu sparse LU split over 2 devices (SplitLU: nested dissection's top "
-                                           "separator, two halves in Schur-complement mode, a dense root):\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "gpuglu sparse %s split over 2 devices (SplitLU: nested dissection's top "
+                                   "separator, two halves in Schur-complement mode, a dense root):\n",
+                                   s.factorization() == SplitFactorization::ldlt ? "LDL^T" : "LU"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (s.analyzed())
     PetscCall(PetscViewerASCIIPrintf(viewer, "split over 2 devices (ordinals %d, %d): separator %d, parts %d / %d\n",
@@ -409,7 +419,7 @@ PetscErrorCode split_view(Mat F, PetscViewer viewer) {
                                    o.backend == Backend::cpu ? " (the CPU backend does not use the device ordinals)"
                                                              : ""));
   for (int d = 0; d < 2 && s.analyzed(); ++d) {
-    const SparseLU* h = s.half(d);
+    const BasicSparseSolver<double>* h = s.half(d);
     if (!h) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "half %d: empty part (no factor)\n", d));
       continue;
@@ -417,21 +427,25 @@ PetscErrorCode split_view(Mat F, PetscViewer viewer) {
     const Schedule& sc = h->schedule();
     if (h->active_backend() == Backend::cuda)
       PetscCall(PetscViewerASCIIPrintf(viewer,
-                                       "half %d: backend %s, LU engine %s, device GPU %d (%s), n %d, nnz(L+U) %" PetscInt64_FMT
+                                       "half %d: backend %s, factor %s, device GPU %d (%s), n %d, nnz(L+U) %" PetscInt64_FMT
                                        "\n",
-                                       d, backend_words(h), to_string(h->lu_engine()).data(), h->device_info().ordinal,
+                                       d, backend_words(h), to_string(sc.kind), h->device_info().ordinal,
                                        h->device_info().name.c_str(), sc.n, (PetscInt64)sc.nnz_factor()));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "half %d: backend %s, LU engine %s, n %d, nnz(L+U) %" PetscInt64_FMT "%s%s\n",
-                                       d, backend_words(h), to_string(h->lu_engine()).data(), sc.n,
+      PetscCall(PetscViewerASCIIPrintf(viewer, "half %d: backend %s, factor %s, n %d, nnz(L+U) %" PetscInt64_FMT "%s%s\n",
+                                       d, backend_words(h), to_string(sc.kind), sc.n,
                                        (PetscInt64)sc.nnz_factor(), h->backend_note().empty() ? "" : "; GPU not used: ",
                                        h->backend_note().c_str()));
   }
   if (s.analyzed()) {
     const bool root_on_gpu = s.half(s.half(0) ? 0 : 1) && s.half(s.half(0) ? 0 : 1)->active_backend() == Backend::cuda;
     if (root_on_gpu)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "root: dense LU with partial pivoting of S (%d x %d) on GPU %d\n",
-                                       s.separator_size(), s.separator_size(), s.devices()[0]));
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "root: dense S (%d x %d) on GPU %d, Cholesky for a symmetric S where it is positive "
+                                       "definite, else LU without pivots where they pass the pivot test, else with "
+                                       "partial pivoting; the last factorization: %s\n",
+                                       s.separator_size(), s.separator_size(), s.devices()[0],
+                                       to_string(s.root_factorization())));
     else
       PetscCall(PetscViewerASCIIPrintf(viewer, "root: dense LU with partial pivoting of S (%d x %d) on the CPU\n",
                                        s.separator_size(), s.separator_size()));

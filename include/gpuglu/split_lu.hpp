@@ -18,7 +18,10 @@
 // analyses: only values move, through maps made at analyze().
 // Each half is as accurate as a one-device factor of its block (static pivots, the halves'
 // own matching and scaling); tiny pivots gather in S, which the root pivots freely.
-// Not done: more than two devices, LDL^T, complex scalars, several right-hand sides at once.
+// SplitFactorization::ldlt splits a symmetric A the same way with SparseLDLTs as the halves
+// (no matching: B = A, and M_d is symmetric), S = S_0 + S_1 symmetric, and a root that tries
+// Cholesky first on a GPU (RootFactorization).
+// Not done: more than two devices, complex scalars, several right-hand sides at once.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -32,14 +35,25 @@
 
 namespace gpuglu {
 
+// What the halves are: SparseLUs of a general A, or SparseLDLTs of a symmetric one.
+enum class SplitFactorization : uint8_t { lu, ldlt };
+// How the root's last factorization went (api/dense_root.hpp): LU with partial pivoting (the
+// host's always), LU without pivots (kept where every column passes the halves' static-pivot
+// test), or Cholesky (an LDL^T split's S, where it is positive definite; GPU only).
+enum class RootFactorization : uint8_t { lu_pivoted, lu_unpivoted, cholesky };
+const char* to_string(RootFactorization r) noexcept;
+
 class SplitLU {
  public:
-  // options: what each half's SparseLU is given, except Options::device (devices[d] for half
-  // d; ignored on the CPU backend) and Options::num_threads (half of it for each half, or half
-  // of OpenMP's maximum when it is 0, at least 1). Ordering::given is refused at analyze()
-  // (Error(unsupported)): the halves order their own blocks. devices: exactly two ordinals
-  // (Error(invalid_input) otherwise); they may be equal.
-  explicit SplitLU(const Options& options, std::vector<int32_t> devices = {0, 1});
+  // options: what each half's SparseLU (SparseLDLT) is given, except Options::device
+  // (devices[d] for half d; ignored on the CPU backend) and Options::num_threads (half of it
+  // for each half, or half of OpenMP's maximum when it is 0, at least 1). Ordering::given is
+  // refused at analyze() (Error(unsupported)): the halves order their own blocks. devices:
+  // exactly two ordinals (Error(invalid_input) otherwise); they may be equal. factorization
+  // ldlt: A must be symmetric, both triangles stored (analyze() checks it: invalid_input
+  // naming the first asymmetric entry).
+  explicit SplitLU(const Options& options, std::vector<int32_t> devices = {0, 1},
+                   SplitFactorization factorization = SplitFactorization::lu);
   ~SplitLU();
   SplitLU(const SplitLU&) = delete;
   SplitLU& operator=(const SplitLU&) = delete;
@@ -85,9 +99,10 @@ class SplitLU {
   // Half d's own stats (columns in its block's numbering); a half with an empty part is not
   // built and has default stats.
   const FactorStats& half_factor_stats(int d) const;
-  // Half d's SparseLU (its backend, engine, device and schedule, in its block's numbering);
-  // nullptr before analyze() and for a half whose part is empty.
-  const SparseLU* half(int d) const;
+  // Half d's SparseLU or SparseLDLT (its backend, engine, device and schedule, in its block's
+  // numbering); nullptr before analyze() and for a half whose part is empty.
+  const BasicSparseSolver<double>* half(int d) const;
+  SplitFactorization factorization() const noexcept;
   // Where the last factor() spent its time (wall clock, ms): A's values checked (and kept for
   // the host path's refinement), both halves at once (their factorizations and Schur
   // complements), and the root; load_ms: A's values moved to the devices (the device path),
@@ -107,9 +122,8 @@ class SplitLU {
   };
   SolveTimes solve_times() const;
   const SolveStats& solve_stats() const noexcept;
-  // The root's last factorization chose pivots (partial pivoting): always on the host; on a
-  // GPU only where the unpivoted LU failed the static-pivot test.
-  bool root_pivoted() const noexcept;
+  // How the root's last factorization went (lu_pivoted before any).
+  RootFactorization root_factorization() const noexcept;
   // Why the last factorization failed, in words (empty after a success).
   const std::string& failure() const noexcept;
 

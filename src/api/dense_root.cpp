@@ -13,8 +13,8 @@ void DenseRoot::solve_device_rhs(bool) {
 }
 
 // The halves' backend decides: a GPU pair keeps S on the GPU, a CPU pair on the host.
-std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule) {
-  if (backend == Backend::cuda) return make_cuda_dense_root(device, rule);
+std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule, bool symmetric) {
+  if (backend == Backend::cuda) return make_cuda_dense_root(device, rule, symmetric);
   return make_lapack_dense_root();
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/numeric_types.hpp"
 #include "gpuglu/options.hpp"
+#include "gpuglu/split_lu.hpp"
 
 namespace gpuglu::api {
 
@@ -45,20 +46,20 @@ class DenseRoot {
   // S x = device_rhs(0) + device_rhs(1) (S^T x when transpose), x left in device_rhs(0);
   // synchronous. Only after a successful factorization: Error(not_factored) otherwise.
   virtual void solve_device_rhs(bool transpose);
-  // The last factorization chose pivots (partial pivoting); false: S = L U as it stands.
-  virtual bool pivoted() const noexcept { return true; }
+  // How the last factorization went (gpuglu/split_lu.hpp): the host's LU always pivots.
+  virtual RootFactorization factorization() const noexcept { return RootFactorization::lu_pivoted; }
 };
 
 // The root for a resolved backend (cpu or cuda; the halves' active one) and, for cuda, the
-// device ordinal it works on and the static-pivot test its unpivoted factorization must pass
-// (the halves' rule).
-std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule);
+// device ordinal it works on, the static-pivot test its unpivoted factorization must pass
+// (the halves' rule) and whether S is symmetric (an LDL^T split's: Cholesky is tried first).
+std::unique_ptr<DenseRoot> make_dense_root(Backend backend, int32_t device, const PivotRule& rule, bool symmetric);
 
 // The host's: LAPACK's dgetrf / dgetrs, always with partial pivoting (api/lapack_dense_root.cpp).
 std::unique_ptr<DenseRoot> make_lapack_dense_root();
-// The device's: cuSOLVER's getrf on `device`, unpivoted where S passes rule's test, else with
-// partial pivoting (cuda/split/device_dense_lu.hpp; a build without CUDA throws
-// Error(unsupported)).
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule);
+// The device's on `device`: for a symmetric S cuSOLVER's potrf first; then getrf, unpivoted
+// where S passes rule's test, else with partial pivoting (cuda/split/device_dense_lu.hpp; a
+// build without CUDA throws Error(unsupported)).
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule, bool symmetric = false);
 
 }  // namespace gpuglu::api

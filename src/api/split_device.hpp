@@ -4,7 +4,7 @@
 // once per factorization, to the first device, where each half's values are gathered (half
 // 1's then cross to its GPU peer to peer), and each half factors from device memory. A solve
 // stays on the devices from b's upload to x's download: each half condenses and expands on
-// its own GPU (SparseLU::condense_device / expand_device), the root sums the reduced
+// its own GPU (condense_device / expand_device: solver.hpp), the root sums the reduced
 // right-hand sides and solves on the first, and iterative refinement against A runs on the
 // first device as a one-GPU factor's does (cuda/engine/device_refinement.hpp).
 #include <array>
@@ -46,7 +46,8 @@ class SplitDevicePath {
   // x = op(A)^{-1} b (host arrays of n; they may alias) with the halves' last factors and the
   // root's, then up to max_steps refinement steps while target is not met (max_steps 0: no
   // backward error is measured). Synchronous.
-  virtual EngineSolveResult solve(const std::array<SparseLU*, 2>& halves, DenseRoot& root, const double* b, double* x,
+  virtual EngineSolveResult solve(const std::array<BasicSparseSolver<double>*, 2>& halves, DenseRoot& root,
+                                  const double* b, double* x,
                                   bool transpose, int32_t max_steps, const RefineTarget& target) = 0;
   // Where the last solve's passes (the first, and one per refinement step) spent their time.
   virtual SplitSolveTimes solve_times() const = 0;

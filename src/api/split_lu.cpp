@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "analysis/input_pattern.hpp"
+#include "analysis/symmetric_input.hpp"
 #include "api/both_halves.hpp"
 #include "api/split_lu_impl.hpp"
 
@@ -25,13 +26,24 @@ std::string half_name(int d, const api::SplitHalf& h) {
 
 }  // namespace
 
-SplitLU::SplitLU(const Options& options, std::vector<int32_t> devices) : impl_(std::make_unique<Impl>()) {
+const char* to_string(RootFactorization r) noexcept {
+  switch (r) {
+    case RootFactorization::lu_pivoted: return "LU with partial pivoting";
+    case RootFactorization::lu_unpivoted: return "LU without pivots";
+    case RootFactorization::cholesky: return "Cholesky";
+  }
+  return "?";
+}
+
+SplitLU::SplitLU(const Options& options, std::vector<int32_t> devices, SplitFactorization factorization)
+    : impl_(std::make_unique<Impl>()) {
   if (devices.size() != 2)
     throw Error(Status::invalid_input,
                 "SplitLU: " + std::to_string(devices.size()) + " device ordinals given; the split takes exactly two");
   validate(options);
   impl_->options = options;
   impl_->devices = std::move(devices);
+  impl_->factorization = factorization;
 }
 
 SplitLU::~SplitLU() = default;
@@ -58,8 +70,12 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   s.failure.clear();
   if (s.options.ordering == Ordering::given)
     throw Error(Status::unsupported, "SplitLU: ordering 'petsc' (given) is not supported: each half orders its own block");
-  const analysis::InputPattern in = analysis::check_input(a, s.options.matching);
-  s.partition = api::split_by_separator(in, s.options.matching, s.options.num_threads);
+  // An LDL^T split: A's symmetry checked once here, where its entries are A's (the halves'
+  // analyses then skip it); no matching, which would make B unsymmetric.
+  if (s.symmetric()) (void)analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true);
+  const bool matching = s.options.matching && !s.symmetric();
+  const analysis::InputPattern in = analysis::check_input(a, matching);
+  s.partition = api::split_by_separator(in, matching, s.options.num_threads);
   const int32_t k = s.k();
   for (int d = 0; d < 2; ++d) s.half[d] = api::build_half(a, s.partition, d);
 
@@ -77,7 +93,10 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
 
   for (int d = 0; d < 2; ++d)
     if (s.half[d].n_part > 0) {
-      s.lu[d] = std::make_unique<SparseLU>(s.half_options(d));
+      if (s.symmetric())
+        s.lu[d] = std::make_unique<SparseLDLT>(s.half_options(d));
+      else
+        s.lu[d] = std::make_unique<SparseLU>(s.half_options(d));
       std::vector<int32_t> schur(static_cast<size_t>(k));
       for (int32_t i = 0; i < k; ++i) schur[i] = s.half[d].n_part + i;
       s.lu[d]->set_schur_indices(std::move(schur));
@@ -87,7 +106,11 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   api::run_both_halves([&](int d) {
     if (!s.present(d)) return;
     try {
-      s.lu[d]->analyze(s.half[d].m.view());
+      if (s.symmetric())
+        static_cast<SparseLDLT&>(*s.lu[d]).analyze(s.half[d].m.view(), StoredTriangle::full, nullptr,
+                                                    /*check_symmetry=*/false);
+      else
+        static_cast<SparseLU&>(*s.lu[d]).analyze(s.half[d].m.view());
     } catch (const Error& e) {
       throw Error(e.status(), "SplitLU: " + half_name(d, s.half[d]) + ": " + e.what() +
                                   "; the split cannot be used for this matrix (factor it on one device)");
@@ -95,7 +118,7 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   });
   const int first = s.present(0) ? 0 : 1;
   const Backend root_backend = s.present(first) ? s.lu[first]->active_backend() : Backend::cpu;
-  s.root = api::make_dense_root(root_backend, s.devices[0], PivotRule::from(s.options));
+  s.root = api::make_dense_root(root_backend, s.devices[0], PivotRule::from(s.options), s.symmetric());
 
   s.a_rowptr = in.rowptr;
   s.a_colind = in.colind;
@@ -281,7 +304,7 @@ const FactorStats& SplitLU::half_factor_stats(int d) const {
   if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half_factor_stats(): d = " + std::to_string(d));
   return impl_->half_stats[d];
 }
-const SparseLU* SplitLU::half(int d) const {
+const BasicSparseSolver<double>* SplitLU::half(int d) const {
   if (d != 0 && d != 1) throw Error(Status::invalid_input, "SplitLU::half(): d = " + std::to_string(d));
   return impl_->lu[d].get();
 }
@@ -291,6 +314,9 @@ SplitLU::SolveTimes SplitLU::solve_times() const {
 }
 const SolveStats& SplitLU::solve_stats() const noexcept { return impl_->sstats; }
 const std::string& SplitLU::failure() const noexcept { return impl_->failure; }
-bool SplitLU::root_pivoted() const noexcept { return impl_->root && impl_->root->pivoted(); }
+RootFactorization SplitLU::root_factorization() const noexcept {
+  return impl_->root ? impl_->root->factorization() : RootFactorization::lu_pivoted;
+}
+SplitFactorization SplitLU::factorization() const noexcept { return impl_->factorization; }
 
 }  // namespace gpuglu

@@ -14,6 +14,7 @@
 #include "api/split_halves.hpp"
 #include "api/split_partition.hpp"
 #include "cpu/refinement.hpp"
+#include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/split_lu.hpp"
 
@@ -22,6 +23,8 @@ namespace gpuglu {
 struct SplitLU::Impl {
   Options options;
   std::vector<int32_t> devices;
+  SplitFactorization factorization = SplitFactorization::lu;
+  bool symmetric() const noexcept { return factorization == SplitFactorization::ldlt; }
 
   bool analyzed = false;
   bool factored = false;
@@ -29,7 +32,7 @@ struct SplitLU::Impl {
   std::array<api::SplitHalf, 2> half;
   // A half whose part is empty has no SparseLU: its Schur complement and reduced
   // right-hand side are zero (half 0's B_SS and b_S then enter on the host).
-  std::array<std::unique_ptr<SparseLU>, 2> lu;
+  std::array<std::unique_ptr<BasicSparseSolver<double>>, 2> lu;  // SparseLU or SparseLDLT
   std::unique_ptr<api::DenseRoot> root;
   // Both halves and the root on the CUDA backend, with a separator: the values and the solves
   // stay on the devices (api/split_device.hpp); otherwise the host path below.

@@ -61,7 +61,7 @@ trsv::TrsvAnalysis analyze_with_device_levels(const trsv::TriangleView& t, int d
 }  // namespace cuda
 namespace api {
 
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t, const PivotRule&) {
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t, const PivotRule&, bool) {
   throw Error(Status::unsupported, "the split factorization's GPU root: built without CUDA");
 }
 

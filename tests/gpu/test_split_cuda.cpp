@@ -33,11 +33,12 @@ std::vector<int32_t> two_devices() {
   return {0, std::max(0, count - 1)};
 }
 
-void expect_like_the_cpu(const Csr& a, const std::string& name) {
+void expect_like_the_cpu(const Csr& a, const std::string& name,
+                         SplitFactorization factorization = SplitFactorization::lu) {
   SCOPED_TRACE(name);
   Options gpu = default_cuda_options(), cpu;
   cpu.backend = Backend::cpu;
-  SplitLU g(gpu, two_devices()), c(cpu);
+  SplitLU g(gpu, two_devices(), factorization), c(cpu, {0, 1}, factorization);
   g.analyze(a.view());
   c.analyze(a.view());
   ASSERT_EQ(g.separator_size(), c.separator_size());
@@ -70,6 +71,20 @@ TEST(SplitFactor, two_devices_solve_as_the_cpu_split_does) {
   circuit.nodes = 30000;
   circuit.voltage_sources = 40;
   expect_like_the_cpu(gen::circuit_mna(circuit), "circuit:30000");
+}
+
+// The LDL^T split: SparseLDLT halves in Schur mode on the GPUs, the symmetric S's root by
+// Cholesky where S is positive definite (the SPD grid), by LU otherwise (the shifted one).
+TEST(SplitFactor, an_ldlt_split_solves_as_the_cpu_split_does) {
+  GPUGLU_REQUIRE_GPU();
+  expect_like_the_cpu(gen::from_spec("lap3d7:24x24x24"), "lap3d7:24^3", SplitFactorization::ldlt);
+  expect_like_the_cpu(gen::from_spec("shiftlap3d:20x20x20:0.8"), "shiftlap3d:20^3", SplitFactorization::ldlt);
+  SplitLU g(default_cuda_options(), two_devices(), SplitFactorization::ldlt);
+  const Csr a = gen::from_spec("lap3d7:16x16x16");
+  g.analyze(a.view());
+  ASSERT_EQ(g.half(0)->active_backend(), Backend::cuda);
+  ASSERT_EQ(g.factor(a.view()).status, Status::ok);
+  EXPECT_EQ(g.root_factorization(), RootFactorization::cholesky);
 }
 
 TEST(SplitFactor, a_refactorization_takes_the_new_values) {
@@ -130,14 +145,16 @@ std::vector<double> root_matrix(int64_t k, Edit edit) {
 
 // The GPU root's solves (host and device right-hand sides, both transposes) against LAPACK's
 // root on the same S, and whether it pivoted.
-void expect_root_like_lapack(const std::vector<double>& s, int64_t k, bool pivots, const std::string& name) {
+void expect_root_like_lapack(const std::vector<double>& s, int64_t k, RootFactorization how, const std::string& name,
+                             bool symmetric = false) {
   SCOPED_TRACE(name);
   const PivotRule rule = PivotRule::from(Options());
-  std::unique_ptr<api::DenseRoot> gpu = api::make_cuda_dense_root(0, rule), cpu = api::make_lapack_dense_root();
+  std::unique_ptr<api::DenseRoot> gpu = api::make_cuda_dense_root(0, rule, symmetric),
+                                  cpu = api::make_lapack_dense_root();
   ASSERT_EQ(cpu->factor(s.data(), k), -1);
   ASSERT_EQ(gpu->factor(s.data(), k), -1);
-  EXPECT_EQ(gpu->pivoted(), pivots);
-  EXPECT_TRUE(cpu->pivoted());
+  EXPECT_EQ(gpu->factorization(), how);
+  EXPECT_EQ(cpu->factorization(), RootFactorization::lu_pivoted);
   std::vector<double> rhs(static_cast<size_t>(k));
   for (int64_t i = 0; i < k; ++i) rhs[static_cast<size_t>(i)] = std::cos(0.4 * static_cast<double>(i));
   for (bool transpose : {false, true}) {
@@ -161,7 +178,7 @@ void expect_root_like_lapack(const std::vector<double>& s, int64_t k, bool pivot
   ASSERT_EQ(cudaMemcpy(block0, s.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(block1, 0, bytes), cudaSuccess);
   ASSERT_EQ(gpu->factor_device_blocks(), -1);
-  EXPECT_EQ(gpu->pivoted(), pivots);
+  EXPECT_EQ(gpu->factorization(), how);
   ASSERT_EQ(cudaMemcpy(gpu->device_rhs(0), half.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu->device_rhs(1), rest.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
   gpu->solve_device_rhs(false);
@@ -173,14 +190,28 @@ void expect_root_like_lapack(const std::vector<double>& s, int64_t k, bool pivot
 TEST(SplitRoot, unpivoted_where_the_test_passes_partial_pivoting_where_not) {
   GPUGLU_REQUIRE_GPU();
   const int64_t k = 300;
-  expect_root_like_lapack(root_matrix(k, [](std::vector<double>&) {}), k, false, "diagonally dominant");
+  expect_root_like_lapack(root_matrix(k, [](std::vector<double>&) {}), k, RootFactorization::lu_unpivoted,
+                          "diagonally dominant");
   // An exactly zero first pivot (getrf's info), and a tiny one (the test: 1e-15 of its column).
-  expect_root_like_lapack(root_matrix(k, [](std::vector<double>& s) { s[0] = 0.0; }), k, true, "zero pivot");
+  expect_root_like_lapack(root_matrix(k, [](std::vector<double>& s) { s[0] = 0.0; }), k,
+                          RootFactorization::lu_pivoted, "zero pivot");
   expect_root_like_lapack(root_matrix(k, [&](std::vector<double>& s) {
                             for (int64_t i = 0; i < k; ++i) s[static_cast<size_t>(i)] *= 1e-15 / std::fabs(s[0]);
                             s[1] = 1.0;
                           }),
-                          k, true, "tiny pivot");
+                          k, RootFactorization::lu_pivoted, "tiny pivot");
+  // Symmetric: Cholesky where S is positive definite; an indefinite S (a negative diagonal
+  // block) falls to the LU, unpivoted where that passes.
+  auto symmetric = [&](double sign) {
+    return root_matrix(k, [&](std::vector<double>& s) {
+      for (int64_t j = 0; j < k; ++j)
+        for (int64_t i = 0; i < k; ++i)
+          if (i != j) s[static_cast<size_t>(i + j * k)] = 0.5 * std::cos(0.3 * static_cast<double>(i + j));
+      for (int64_t i = 0; i < k / 3; ++i) s[static_cast<size_t>(i + i * k)] *= sign;
+    });
+  };
+  expect_root_like_lapack(symmetric(1.0), k, RootFactorization::cholesky, "symmetric positive definite", true);
+  expect_root_like_lapack(symmetric(-1.0), k, RootFactorization::lu_unpivoted, "symmetric indefinite", true);
   // A zero column: no pivot order helps; both roots name it.
   const int64_t zero = 17;
   const std::vector<double> singular = root_matrix(k, [&](std::vector<double>& s) {

@@ -4,11 +4,13 @@ static const char help[] =
     "  -no_register            do not call PetscGPUGLURegister() (load the plugin with -dll_append)\n"
     "  -residual_tol <tol>     the relative residual must be below this (default 1e-10)\n"
     "  -error_tol <tol>        the relative error must be below this (default 1e-6)\n"
-    "  -print_option_tables    print the core's name table of every -mat_gpuglu_* list option\n";
+    "  -print_option_tables    print the core's name table of every -mat_gpuglu_* list option\n"
+    "  -require_device         exit 77 (skipped) without a usable CUDA device\n";
 
 #include <cstdio>
 
 #include "common.hpp"
+#include "gpuglu/device.hpp"
 #include "gpuglu/options.hpp"
 
 namespace {
@@ -41,7 +43,7 @@ PetscErrorCode print_option_tables() {
 
 int main(int argc, char** argv) {
   char spec[256] = "lap2d5:20x20";
-  PetscBool no_register = PETSC_FALSE, print_tables = PETSC_FALSE;
+  PetscBool no_register = PETSC_FALSE, print_tables = PETSC_FALSE, require_device = PETSC_FALSE;
   PetscReal residual_tol = 1e-10, error_tol = 1e-6;
   gpuglu_test::Csr a;
   Mat A;
@@ -58,7 +60,13 @@ int main(int argc, char** argv) {
   PetscCall(PetscOptionsReal("-error_tol", "error tolerance", nullptr, error_tol, &error_tol, nullptr));
   PetscCall(PetscOptionsBool("-print_option_tables", "print the option name tables", nullptr, print_tables,
                              &print_tables, nullptr));
+  PetscCall(PetscOptionsBool("-require_device", "skip without a GPU", nullptr, require_device, &require_device, nullptr));
   PetscOptionsEnd();
+  if (require_device && !gpuglu::query_device().usable) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "skipped: no usable CUDA device (%s)\n", gpuglu::query_device().reason.c_str()));
+    PetscCall(PetscFinalize());
+    return 77;
+  }
   if (print_tables) PetscCall(print_option_tables());
   if (!no_register) PetscCall(PetscGPUGLURegister());
 
@@ -189,10 +197,15 @@ int main(int argc, char** argv) {
          nsize: 2
          args: -pc_type lu -matrix {{circuit:2000 convdiff3d:6x6x6}} -ksp_view
          filter: grep -E "KSP:|residual|relative error|gathered|split over 2 devices [(]"  | sed -E -e "s/ordinals [0-9]+, [0-9]+/ordinals A, B/" -e "s/separator [0-9]+, parts [0-9]+ . [0-9]+/separator K, parts P0 \/ P1/"
-      # LU only: Cholesky, ILU and ICC refuse the split with a PETSc error.
+      # Cholesky: the LDL^T split of an AIJ matrix (SplitFactorization::ldlt); ILU and ICC
+      # refuse the split with a PETSc error.
       test:
-         suffix: split_devices_cholesky_refused
-         args: -pc_type cholesky -matrix lap2d5:10x10
+         suffix: split_devices_cholesky
+         args: -pc_type cholesky -matrix lap2d5:30x30 -ksp_view
+         filter: grep -E "KSP:|residual|relative error|split over|half [01]:|root:" | sed -E -e "s/ordinals [0-9]+, [0-9]+/ordinals A, B/" -e "s/nnz[(]L[+]U[)] [0-9]+/nnz(L+U) N/"
+      test:
+         suffix: split_devices_icc_refused
+         args: -pc_type icc -matrix lap2d5:10x10
          filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"
       test:
          suffix: split_devices_ilu_refused

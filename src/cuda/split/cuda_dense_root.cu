@@ -12,7 +12,8 @@ namespace {
 
 class CudaDenseRoot final : public DenseRoot {
  public:
-  CudaDenseRoot(int32_t device, const PivotRule& rule) : device_(device), rule_(rule) {}
+  CudaDenseRoot(int32_t device, const PivotRule& rule, bool symmetric)
+      : device_(device), rule_(rule), symmetric_(symmetric) {}
 
   int64_t factor(const double* s, int64_t k) override {
     fit(k);
@@ -33,7 +34,9 @@ class CudaDenseRoot final : public DenseRoot {
     factored_ = false;
     return d == 0 ? lu_->matrix() : lu_->block();
   }
-  bool pivoted() const noexcept override { return lu_ && lu_->pivoted(); }
+  RootFactorization factorization() const noexcept override {
+    return lu_ ? lu_->factorization() : RootFactorization::lu_pivoted;
+  }
   int64_t factor_device_blocks() override {
     if (!lu_) throw Error(Status::invalid_input, "the split factorization's root: no device blocks were placed");
     lu_->add_block();
@@ -44,7 +47,7 @@ class CudaDenseRoot final : public DenseRoot {
   void fit(int64_t k) {
     if (!lu_ || lu_->size() != k) {
       lu_.reset();
-      lu_ = std::make_unique<cuda::DeviceDenseLU>(device_, k, rule_);
+      lu_ = std::make_unique<cuda::DeviceDenseLU>(device_, k, rule_, symmetric_);
     }
   }
   int64_t finish(int64_t zero_pivot) {
@@ -54,14 +57,15 @@ class CudaDenseRoot final : public DenseRoot {
 
   int32_t device_;
   PivotRule rule_;
+  bool symmetric_;
   std::unique_ptr<cuda::DeviceDenseLU> lu_;
   bool factored_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule) {
-  return std::make_unique<CudaDenseRoot>(device, rule);
+std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule, bool symmetric) {
+  return std::make_unique<CudaDenseRoot>(device, rule, symmetric);
 }
 
 }  // namespace gpuglu::api

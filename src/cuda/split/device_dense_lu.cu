@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -41,7 +42,8 @@ __global__ void __launch_bounds__(kRootCheckWarps * 32)
 }  // namespace
 }  // namespace kernels
 
-DeviceDenseLU::DeviceDenseLU(int device, int64_t k, const PivotRule& rule) : device_(device), k_(k), rule_(rule) {
+DeviceDenseLU::DeviceDenseLU(int device, int64_t k, const PivotRule& rule, bool symmetric)
+    : device_(device), k_(k), rule_(rule), symmetric_(symmetric) {
   if (k > std::numeric_limits<int>::max())
     throw Error(Status::index_overflow, "the split factorization's root: k = " + std::to_string(k) +
                                             " exceeds cuSOLVER's 32-bit dense LU");
@@ -62,7 +64,11 @@ DeviceDenseLU::DeviceDenseLU(int device, int64_t k, const PivotRule& rule) : dev
   int lwork = 0;
   const int n = static_cast<int>(k);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(solver_, n, n, a_, n > 0 ? n : 1, &lwork));
-  work_ = mem_.allocate<double>(static_cast<size_t>(lwork > 0 ? lwork : 1), "the root's getrf workspace");
+  if (symmetric_)
+    GPUGLU_CUSOLVER_CHECK(
+        cusolverDnDpotrf_bufferSize(solver_, CUBLAS_FILL_MODE_LOWER, n, a_, n > 0 ? n : 1, &lwork_potrf_));
+  lwork = std::max(lwork, lwork_potrf_);
+  work_ = mem_.allocate<double>(static_cast<size_t>(lwork > 0 ? lwork : 1), "the root's getrf / potrf workspace");
 }
 
 DeviceDenseLU::~DeviceDenseLU() {
@@ -88,10 +94,27 @@ void DeviceDenseLU::add_block() {
   GPUGLU_CUBLAS_CHECK(cublasDgeam(blas_, CUBLAS_OP_N, CUBLAS_OP_N, n, n, &one, a_, n, &one, b_, n, a_, n));
 }
 
-bool DeviceDenseLU::unpivoted_factor() {
+// S = L L^T where S is positive definite (info 0; a NaN or Inf in S fails too, whose column
+// the LU then names). The copy in b_ is made here for the steps after it.
+bool DeviceDenseLU::cholesky_factor() {
   const int n = static_cast<int>(k_);
   const size_t bytes = static_cast<size_t>(k_ * k_) * sizeof(double);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, bytes, cudaMemcpyDeviceToDevice, stream_));
+  GPUGLU_CUSOLVER_CHECK(cusolverDnDpotrf(solver_, CUBLAS_FILL_MODE_LOWER, n, a_, n, work_, lwork_potrf_, info_));
+  int info = 0;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(&info, info_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (info < 0) throw Error(Status::device_error, "cusolverDnDpotrf: argument " + std::to_string(-info) + " invalid");
+  if (info == 0) return true;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, b_, bytes, cudaMemcpyDeviceToDevice, stream_));
+  return false;
+}
+
+bool DeviceDenseLU::unpivoted_factor() {
+  const int n = static_cast<int>(k_);
+  const size_t bytes = static_cast<size_t>(k_ * k_) * sizeof(double);
+  // After a failed Cholesky, a_ is S again and b_ already its copy.
+  if (!symmetric_) GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, bytes, cudaMemcpyDeviceToDevice, stream_));
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(info_, 0, 2 * sizeof(int), stream_));
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, nullptr, info_));
   const unsigned blocks = static_cast<unsigned>((k_ + kernels::kRootCheckWarps - 1) / kernels::kRootCheckWarps);
@@ -108,11 +131,15 @@ bool DeviceDenseLU::unpivoted_factor() {
 }
 
 int64_t DeviceDenseLU::factor() {
-  pivoted_ = false;
+  how_ = RootFactorization::lu_unpivoted;
   if (k_ == 0) return -1;
   DeviceScope scope(device_);
+  if (symmetric_ && cholesky_factor()) {
+    how_ = RootFactorization::cholesky;
+    return -1;
+  }
   if (unpivoted_factor()) return -1;
-  pivoted_ = true;
+  how_ = RootFactorization::lu_pivoted;
   const int n = static_cast<int>(k_);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, pivots_, info_));
   // info and the pivots come back together: P S = L U with P as LAPACK's swaps, turned into
@@ -136,7 +163,12 @@ int64_t DeviceDenseLU::factor() {
 // (cuBLAS's trsv) around the permutation; x_ in, x_ out, y_ the work vector.
 void DeviceDenseLU::solve_in_place(bool transpose) {
   const int n = static_cast<int>(k_);
-  if (!pivoted_) {
+  if (how_ == RootFactorization::cholesky) {  // S = L L^T: L y = x, L^T x = y (either way)
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a_, n, x_, 1));
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, a_, n, x_, 1));
+    return;
+  }
+  if (how_ == RootFactorization::lu_unpivoted) {
     const cublasOperation_t op = transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasFillMode_t first = transpose ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
     const cublasFillMode_t second = transpose ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;

@@ -4,7 +4,9 @@
 // one GPU's engine factors the same block when it is a supernode of its own (DensePanelLU),
 // under the same static-pivot test checked on the result; where a column fails it (or a pivot
 // is exactly zero) S is restored and factored again with partial pivoting. The unpivoted
-// factorization skips getrf's pivot search and row swaps, which bound it at the root's sizes. The
+// factorization skips getrf's pivot search and row swaps, which bound it at the root's sizes.
+// A symmetric S (an LDL^T split's) is first given to potrf: Cholesky, half the flops, where S
+// is positive definite (potrf's info says where it is not, and the LU steps follow). The
 // halves' blocks arrive device to device (SparseLU::schur_complement_device: the root's own
 // GPU's by a copy, the other's peer to peer), so S never passes through the host; the
 // right-hand sides of the solves either come from the host (solve) or stay on the device
@@ -15,6 +17,7 @@
 
 #include "core/numeric_types.hpp"
 #include "cuda/common/device_memory.hpp"
+#include "gpuglu/split_lu.hpp"
 
 struct cusolverDnContext;
 struct cublasContext;
@@ -26,7 +29,7 @@ class DeviceDenseLU {
   // Buffers for k x k on device `device`: the matrix, one more block, the pivots and the
   // workspace. rule: the static-pivot test the unpivoted factorization must pass (its
   // threshold and zero_pivot; PivotRule::tiny). Throws Error(out_of_memory / device_error).
-  DeviceDenseLU(int device, int64_t k, const PivotRule& rule);
+  DeviceDenseLU(int device, int64_t k, const PivotRule& rule, bool symmetric = false);
   ~DeviceDenseLU();
   DeviceDenseLU(const DeviceDenseLU&) = delete;
   DeviceDenseLU& operator=(const DeviceDenseLU&) = delete;
@@ -44,8 +47,8 @@ class DeviceDenseLU {
   // The solves are two trsv around the pivots' permutation; cuSOLVER's getrs of one
   // right-hand side was slower (docs/performance.md, two GPUs).
   int64_t factor();
-  // The last factor() fell back to partial pivoting.
-  bool pivoted() const noexcept { return pivoted_; }
+  // How the last factor() went.
+  RootFactorization factorization() const noexcept { return how_; }
   // x = S^{-1} x (transpose: S^{-T} x), x on the host (k entries).
   void solve(double* x_host, bool transpose);
   // Two device vectors of k on device() for the halves' reduced right-hand sides, and the
@@ -62,10 +65,14 @@ class DeviceDenseLU {
   cublasContext* blas_ = nullptr;
   double *a_ = nullptr, *b_ = nullptr, *work_ = nullptr, *x_ = nullptr, *y_ = nullptr;
   int *pivots_ = nullptr, *info_ = nullptr;  // info_[0]: getrf's info; info_[1]: a column failed the test
-  int64_t* perm_ = nullptr;  // the pivots as one row permutation (factor()); unused when !pivoted_
+  int64_t* perm_ = nullptr;  // the pivots as one row permutation (factor()); lu_pivoted only
   PivotRule rule_;
-  bool pivoted_ = false;
-  bool unpivoted_factor();  // getrf without pivots and the test; false: S restored into a_
+  bool symmetric_;
+  RootFactorization how_ = RootFactorization::lu_pivoted;
+  int lwork_potrf_ = 0;
+  // Each returns false with S restored into a_ (block() holds the copy).
+  bool cholesky_factor();   // potrf
+  bool unpivoted_factor();  // getrf without pivots, and the test
   void solve_in_place(bool transpose);  // x_ = S^{-1} x_ (S^{-T}); y_ is overwritten
 };
 

@@ -109,7 +109,8 @@ class CudaSplitPath final : public SplitDevicePath, private cuda::DeviceSolve {
   const double* half_values(int d) const override { return m_values_[d]; }
   SplitSolveTimes solve_times() const override { return times_; }
 
-  EngineSolveResult solve(const std::array<SparseLU*, 2>& halves, DenseRoot& root, const double* b, double* x,
+  EngineSolveResult solve(const std::array<BasicSparseSolver<double>*, 2>& halves, DenseRoot& root, const double* b,
+                          double* x,
                           bool transpose, int32_t max_steps, const RefineTarget& target) override {
     halves_ = halves;
     root_ = &root;
@@ -173,7 +174,7 @@ class CudaSplitPath final : public SplitDevicePath, private cuda::DeviceSolve {
   double* values_stage_ = nullptr;
   double* vector_stage_ = nullptr;
   std::unique_ptr<cuda::DeviceRefinement> refinement_;
-  std::array<SparseLU*, 2> halves_{};
+  std::array<BasicSparseSolver<double>*, 2> halves_{};
   DenseRoot* root_ = nullptr;
   SplitSolveTimes times_;
 };

@@ -1,0 +1,122 @@
+// SplitLU with SplitFactorization::ldlt on the CPU backend (include/gpuglu/split_lu.hpp): the
+// halves are SparseLDLTs in Schur mode, S = S_0 + S_1 is symmetric. Solves against A and
+// against SparseLDLT's answer on SPD grids and an indefinite shifted Laplacian; a KKT system
+// whose half loses its pivots' partners;
+// refactorization with symmetric new values; the partition without the matching (B = A, the
+// parts uncoupled); an unsymmetric A refused by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "error_status.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/ldlt.hpp"
+#include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/split_lu.hpp"
+
+namespace gpuglu::test {
+namespace {
+
+using Csr = CsrMatrix<int32_t, double>;
+
+Options cpu_options() {
+  Options o;
+  o.backend = Backend::cpu;
+  o.num_threads = 2;
+  return o;
+}
+
+std::vector<double> smooth_rhs(int32_t n) {
+  std::vector<double> b(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) b[i] = 1.0 + std::sin(0.37 * i) + 0.01 * (i % 7);
+  return b;
+}
+
+std::vector<double> one_device_solution(const Csr& a, const std::vector<double>& b) {
+  SparseLDLT f(cpu_options());
+  f.analyze(a.view());
+  EXPECT_EQ(f.factor(a.view()).status, Status::ok);
+  std::vector<double> x(b.size());
+  f.solve(b.data(), x.data());
+  return x;
+}
+
+void expect_solves_like_sparse_ldlt(SplitLU& split, const Csr& a, const std::string& name) {
+  SCOPED_TRACE(name);
+  const std::vector<double> b = smooth_rhs(a.nrows);
+  const std::vector<double> x_one = one_device_solution(a, b);
+  for (bool transpose : {false, true}) {  // A = A^T: the same system
+    std::vector<double> x(b.size());
+    const SolveStats& st = transpose ? split.solve_transpose(b.data(), x.data()) : split.solve(b.data(), x.data());
+    EXPECT_EQ(st.status, Status::ok);
+    EXPECT_FALSE(st.inaccurate);
+    EXPECT_LE(relative_residual(a.view(), x.data(), b.data()), 1e-12);
+    EXPECT_LE(relative_difference_inf(x, x_one), 1e-10);
+  }
+}
+
+class SplitLdltOnGenerated : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SplitLdltOnGenerated, SolvesAsSparseLdltDoes) {
+  const Csr a = gen::from_spec(GetParam());
+  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  EXPECT_EQ(split.factorization(), SplitFactorization::ldlt);
+  split.analyze(a.view());
+  EXPECT_GT(split.separator_size(), 0);
+  ASSERT_NE(split.half(0), nullptr);
+  EXPECT_EQ(split.half(0)->schedule().kind, FactorKind::supernodal_ldlt);
+  EXPECT_EQ(split.half(0)->schedule().schur_size, split.separator_size());
+  // No matching: B = A, so no entry of A couples the two parts.
+  std::vector<int> where(static_cast<size_t>(a.nrows), 2);
+  for (int d = 0; d < 2; ++d)
+    for (int32_t v : split.part(d)) where[v] = d;
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (where[i] < 2) EXPECT_NE(where[a.colind[p]], 1 - where[i]);
+  ASSERT_EQ(split.factor(a.view()).status, Status::ok) << split.failure();
+  EXPECT_EQ(split.root_factorization(), RootFactorization::lu_pivoted);  // the host's root
+  expect_solves_like_sparse_ldlt(split, a, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generators, SplitLdltOnGenerated,
+                         ::testing::Values("lap2d5:40x40", "lap3d7:14x14x14", "shiftlap3d:12x12x12:0.9"));
+
+// A KKT system's separator can take a dual unknown's primal partners away from its part:
+// that half's A11 is structurally singular (the LU split's matching keeps partners together;
+// the LDL^T's has none), and the split says so and where, for the caller to factor A on one
+// device.
+TEST(SplitLdlt, AKktHalfLeftWithoutItsPartnersIsNamed) {
+  const Csr a = gen::from_spec("kkt:2000:600");
+  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  std::string message;
+  EXPECT_EQ(status_of([&] { split.analyze(a.view()); }, &message), Status::structurally_singular);
+  EXPECT_NE(message.find("half"), std::string::npos) << message;
+  EXPECT_NE(message.find("one device"), std::string::npos) << message;
+}
+
+TEST(SplitLdlt, RefactorsSymmetricNewValues) {
+  Csr a = gen::from_spec("lap3d7:12x12x12");
+  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  split.analyze(a.view());
+  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) a.values[p] *= 1.0 + 0.05 * ((i + a.colind[p]) % 4);
+  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+  expect_solves_like_sparse_ldlt(split, a, "refactored");
+}
+
+TEST(SplitLdlt, AnUnsymmetricMatrixIsRefusedByName) {
+  Csr a = gen::from_spec("lap2d5:8x8");
+  a.values[1] += 0.5;  // row 0's first off-diagonal entry
+  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  std::string message;
+  EXPECT_EQ(status_of([&] { split.analyze(a.view()); }, &message), Status::invalid_input);
+  EXPECT_NE(message.find("symmetric"), std::string::npos) << message;
+  EXPECT_FALSE(split.analyzed());
+}
+
+}  // namespace
+}  // namespace gpuglu::test
