@@ -110,7 +110,9 @@ use_bundled_mpi() {
 }
 
 if want tests; then
-  (cd "$build" && ctest -L gpu --output-on-failure --timeout 600) 2>&1 | tee "$out/gpu_tests.log"
+  # GPUGLU_DEVICE_TESTS_FILTER: a ctest -R filter within the gpu label (default: all of them).
+  (cd "$build" && ctest -L gpu ${GPUGLU_DEVICE_TESTS_FILTER:+-R "$GPUGLU_DEVICE_TESTS_FILTER"} --output-on-failure \
+     --timeout 600) 2>&1 | tee "$out/gpu_tests.log"
   [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 
