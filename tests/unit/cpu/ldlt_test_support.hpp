@@ -35,16 +35,18 @@ inline Inertia dense_inertia(const CsrMatrix<int32_t, double>& a, double tol = 1
   return in;
 }
 
-// The lower (or upper) triangle of a symmetric A, as PETSc's SBAIJ stores the upper one.
-inline CsrMatrix<int32_t, double> triangle_of(const CsrMatrix<int32_t, double>& a, StoredTriangle t) {
-  std::vector<Triplet<int32_t, double>> e;
+// The lower (or upper) triangle of a symmetric A, as PETSc's SBAIJ stores the upper one (real
+// or complex values).
+template <class V>
+CsrMatrix<int32_t, V> triangle_of(const CsrMatrix<int32_t, V>& a, StoredTriangle t) {
+  std::vector<Triplet<int32_t, V>> e;
   for (int32_t i = 0; i < a.nrows; ++i)
     for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
       const int32_t c = a.colind[p];
       if ((t == StoredTriangle::lower && c <= i) || (t == StoredTriangle::upper && c >= i))
         e.push_back({i, c, a.values[p]});
     }
-  return csr_from_triplets<int32_t, double>(a.nrows, a.ncols, e);
+  return csr_from_triplets<int32_t, V>(a.nrows, a.ncols, e);
 }
 
 // A random sparse symmetric matrix with diagonal signs mixed: indefinite, and - with

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "complex_test_support.hpp"
+#include "ldlt_test_support.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
@@ -22,17 +23,6 @@ extern "C" void zheev_(const char* jobz, const char* uplo, const int* n, std::co
 
 namespace gpuglu::test {
 namespace {
-
-CsrZ triangle(const CsrZ& a, StoredTriangle t) {
-  std::vector<Triplet<int32_t, Cplx>> e;
-  for (int32_t i = 0; i < a.nrows; ++i)
-    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-      const int32_t c = a.colind[p];
-      if ((t == StoredTriangle::lower && c <= i) || (t == StoredTriangle::upper && c >= i))
-        e.push_back({i, c, a.values[p]});
-    }
-  return csr_from_triplets<int32_t, Cplx>(a.nrows, a.ncols, e);
-}
 
 // The CPU options with the LDL^T engine under test.
 class ComplexLDLT : public testing::TestWithParam<LuEngine> {
@@ -52,7 +42,7 @@ INSTANTIATE_TEST_SUITE_P(Engines, ComplexLDLT, testing::Values(LuEngine::column,
 // Solves A x = b for a known x from `stored` (a's full matrix, or one triangle of it).
 std::vector<Cplx> expect_solves(const Options& o, const CsrZ& full, StoredTriangle stored, Symmetry sym,
                                 double forward_tol, SparseLDLTComplex* keep = nullptr) {
-  const CsrZ a = stored == StoredTriangle::full ? full : triangle(full, stored);
+  const CsrZ a = stored == StoredTriangle::full ? full : triangle_of(full, stored);
   SparseLDLTComplex own(o);
   SparseLDLTComplex& ldlt = keep ? *keep : own;
   ldlt.analyze(a.view(), stored, nullptr, true, false, sym);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "error_status.hpp"
+#include "split_test_support.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
@@ -22,21 +23,8 @@ namespace {
 
 using Csr = CsrMatrix<int32_t, double>;
 
-Options cpu_options() {
-  Options o;
-  o.backend = Backend::cpu;
-  o.num_threads = 2;
-  return o;
-}
-
-std::vector<double> smooth_rhs(int32_t n) {
-  std::vector<double> b(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) b[i] = 1.0 + std::sin(0.37 * i) + 0.01 * (i % 7);
-  return b;
-}
-
 std::vector<double> one_device_solution(const Csr& a, const std::vector<double>& b) {
-  SparseLDLT f(cpu_options());
+  SparseLDLT f(split_cpu_options());
   f.analyze(a.view());
   EXPECT_EQ(f.factor(a.view()).status, Status::ok);
   std::vector<double> x(b.size());
@@ -62,7 +50,7 @@ class SplitLdltOnGenerated : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SplitLdltOnGenerated, SolvesAsSparseLdltDoes) {
   const Csr a = gen::from_spec(GetParam());
-  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
   EXPECT_EQ(split.factorization(), SplitFactorization::ldlt);
   split.analyze(a.view());
   EXPECT_GT(split.separator_size(), 0);
@@ -90,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(Generators, SplitLdltOnGenerated,
 // device.
 TEST(SplitLdlt, AKktHalfLeftWithoutItsPartnersIsNamed) {
   const Csr a = gen::from_spec("kkt:2000:600");
-  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
   std::string message;
   EXPECT_EQ(status_of([&] { split.analyze(a.view()); }, &message), Status::structurally_singular);
   EXPECT_NE(message.find("half"), std::string::npos) << message;
@@ -99,7 +87,7 @@ TEST(SplitLdlt, AKktHalfLeftWithoutItsPartnersIsNamed) {
 
 TEST(SplitLdlt, RefactorsSymmetricNewValues) {
   Csr a = gen::from_spec("lap3d7:12x12x12");
-  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
   split.analyze(a.view());
   ASSERT_EQ(split.factor(a.view()).status, Status::ok);
   for (int32_t i = 0; i < a.nrows; ++i)
@@ -111,7 +99,7 @@ TEST(SplitLdlt, RefactorsSymmetricNewValues) {
 TEST(SplitLdlt, AnUnsymmetricMatrixIsRefusedByName) {
   Csr a = gen::from_spec("lap2d5:8x8");
   a.values[1] += 0.5;  // row 0's first off-diagonal entry
-  SplitLU split(cpu_options(), {0, 1}, SplitFactorization::ldlt);
+  SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
   std::string message;
   EXPECT_EQ(status_of([&] { split.analyze(a.view()); }, &message), Status::invalid_input);
   EXPECT_NE(message.find("symmetric"), std::string::npos) << message;

@@ -18,24 +18,12 @@
 #include "gpuglu/split_lu.hpp"
 #include "gpuglu/status.hpp"
 #include "error_status.hpp"
+#include "split_test_support.hpp"
 
 namespace gpuglu::test {
 namespace {
 
 using Csr = CsrMatrix<int32_t, double>;
-
-Options cpu_options() {
-  Options o;
-  o.backend = Backend::cpu;
-  o.num_threads = 2;
-  return o;
-}
-
-std::vector<double> smooth_rhs(int32_t n) {
-  std::vector<double> b(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) b[i] = 1.0 + std::sin(0.37 * i) + 0.01 * (i % 7);
-  return b;
-}
 
 double relative_residual_of(const Csr& a, const std::vector<double>& x, const std::vector<double>& b, bool transpose) {
   if (!transpose) return relative_residual(a.view(), x.data(), b.data());
@@ -45,7 +33,7 @@ double relative_residual_of(const Csr& a, const std::vector<double>& x, const st
 
 // SparseLU's answer on one device: the reference the split is compared with.
 std::vector<double> one_device_solution(const Csr& a, const std::vector<double>& b, bool transpose) {
-  SparseLU lu(cpu_options());
+  SparseLU lu(split_cpu_options());
   lu.analyze(a.view());
   EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
   std::vector<double> x(b.size());
@@ -98,7 +86,7 @@ class SplitLuOnGenerated : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SplitLuOnGenerated, SolvesAsSparseLuDoes) {
   const Csr a = gen::from_spec(GetParam());
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(a.view());
   expect_sound_partition(split, a);
   EXPECT_GT(split.separator_size(), 0);
@@ -119,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Generators, SplitLuOnGenerated,
 
 TEST(SplitLu, SeparatorOfA2dGridIsSmallAndBalanced) {
   const Csr a = gen::from_spec("lap2d5:40x40");
-  SplitLU split(cpu_options(), {3, 5});
+  SplitLU split(split_cpu_options(), {3, 5});
   split.analyze(a.view());
   const int32_t n = a.nrows;
   EXPECT_LT(split.separator_size(), n / 4);
@@ -131,7 +119,7 @@ TEST(SplitLu, SeparatorOfA2dGridIsSmallAndBalanced) {
 
 TEST(SplitLu, RefactorsNewValuesWithoutNewAnalysis) {
   Csr a = gen::from_spec("convdiff3d:10x10x10:20");
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(a.view());
   const std::vector<int32_t> separator = split.separator();
   ASSERT_EQ(split.factor(a.view()).status, Status::ok);
@@ -148,7 +136,7 @@ TEST(SplitLu, RefactorsNewValuesWithoutNewAnalysis) {
 
 TEST(SplitLu, SolveMayAliasRightHandSide) {
   const Csr a = gen::from_spec("lap2d5:20x20");
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(a.view());
   ASSERT_EQ(split.factor(a.view()).status, Status::ok);
   const std::vector<double> b = smooth_rhs(a.nrows);
@@ -169,7 +157,7 @@ TEST(SplitLu, BlockDiagonalMatrixHasNoSeparator) {
       t.push_back({g0.nrows + i, g0.nrows + g1.colind[p], g1.values[p]});
   const int32_t n = g0.nrows + g1.nrows;
   const Csr a = csr_from_triplets<int32_t, double>(n, n, t);
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(a.view());
   EXPECT_EQ(split.separator_size(), 0);
   EXPECT_GT(split.part_size(0), 0);
@@ -190,13 +178,13 @@ TEST(SplitLu, DegenerateSplitsStillSolve) {
   const Csr one = csr_from_triplets<int32_t, double>(1, 1, {{0, 0, -2.5}});
   for (const Csr* a : {&d, &tiny, &one}) {
     SCOPED_TRACE("n = " + std::to_string(a->nrows));
-    SplitLU split(cpu_options());
+    SplitLU split(split_cpu_options());
     split.analyze(a->view());
     EXPECT_EQ(split.separator_size(), 0);
     ASSERT_EQ(split.factor(a->view()).status, Status::ok) << split.failure();
     expect_solves_like_sparse_lu(split, *a, "degenerate");
   }
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(tiny.view());
   EXPECT_EQ(split.part_size(0), 3);
   EXPECT_EQ(split.part_size(1), 0);
@@ -204,7 +192,7 @@ TEST(SplitLu, DegenerateSplitsStillSolve) {
 }
 
 TEST(SplitLu, RejectsMalformedInput) {
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   const Csr rect = csr_from_triplets<int32_t, double>(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {1, 2, 1.0}});
   EXPECT_EQ(status_of([&] { split.analyze(rect.view()); }), Status::not_square);
   const Csr empty_row = csr_from_triplets<int32_t, double>(3, 3, {{0, 0, 1.0}, {0, 2, 1.0}, {2, 1, 1.0}});
@@ -217,8 +205,8 @@ TEST(SplitLu, RejectsMalformedInput) {
       3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 0, 1.0}, {2, 1, 1.0}, {2, 2, 1.0}});
   EXPECT_EQ(status_of([&] { split.analyze(struct_singular.view()); }), Status::structurally_singular);
   EXPECT_FALSE(split.analyzed());
-  EXPECT_EQ(status_of([] { SplitLU bad(cpu_options(), {0, 1, 2}); }), Status::invalid_input);
-  Options given = cpu_options();
+  EXPECT_EQ(status_of([] { SplitLU bad(split_cpu_options(), {0, 1, 2}); }), Status::invalid_input);
+  Options given = split_cpu_options();
   given.ordering = Ordering::given;
   SplitLU with_given(given);
   const Csr a = gen::from_spec("lap2d5:8x8");
@@ -227,7 +215,7 @@ TEST(SplitLu, RejectsMalformedInput) {
 
 TEST(SplitLu, ReportsFactorAndSolveMisuse) {
   Csr a = gen::from_spec("lap2d5:12x12");
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   std::vector<double> b = smooth_rhs(a.nrows), x(b.size());
   EXPECT_EQ(status_of([&] { split.factor(a.view()); }), Status::not_analyzed);
   split.analyze(a.view());
@@ -249,7 +237,7 @@ TEST(SplitLu, ReportsFactorAndSolveMisuse) {
 TEST(SplitLu, ChecksFindTheFirstBadEntryAndAChangedPattern) {
   Csr a = gen::from_spec("lap3d7:16x16x16");
   const int64_t nnz = a.nnz();
-  SplitLU split(cpu_options());
+  SplitLU split(split_cpu_options());
   split.analyze(a.view());
   ASSERT_EQ(split.factor(a.view()).status, Status::ok);
   const std::vector<double> values = a.values;
@@ -270,7 +258,7 @@ TEST(SplitLu, ChecksFindTheFirstBadEntryAndAChangedPattern) {
 // of a grid shows where the separator lies, and a second matrix of the same graph is made
 // to fail there.
 Options unmatched() {
-  Options o = cpu_options();
+  Options o = split_cpu_options();
   o.matching = false;
   return o;
 }
