@@ -92,8 +92,7 @@ PetscErrorCode symbolic(Mat F, Mat A, IS perm, const MatFactorInfo* info, bool i
   }
   PetscCall(take_ordering(F, A, perm, f));
   if (schur_active(f)) {
-    // The LDL^T keeps no Schur block: gpuglu's LU of the full A does (schur.cpp).
-    PetscCall(schur_symbolic(F, A, f));
+    PetscCall(schur_symbolic(F, A, f));  // the LDL^T's Schur mode (schur.cpp)
     F->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GPUGLU;
     PetscFunctionReturn(0);
   }
@@ -139,8 +138,8 @@ PetscErrorCode MatGetInertia_GPUGLU(Mat F, PetscInt* nneg, PetscInt* nzero, Pets
              "D of its own; use %s %" PetscInt_FMT,
              DevicesOption::name, f->devices, DevicesOption::name, DevicesOption::one);
   PetscCheck(!schur_active(f), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "gpuglu: MatGetInertia: a Cholesky factor with a Schur IS is gpuglu's LU, which has no D; the inertia of "
-             "A is that of A11 plus that of S (Haynsworth)");
+             "gpuglu: MatGetInertia: a Cholesky factor with a Schur IS leaves S unfactored; the inertia of A is that "
+             "of A11 plus that of S (Haynsworth)");
   PetscCheck(f->solver.symmetric(), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "gpuglu: MatGetInertia needs a Cholesky factor (-pc_type cholesky), not an %s one",
              MatFactorTypes[F->factortype]);

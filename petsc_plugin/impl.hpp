@@ -128,12 +128,10 @@ struct Factor {
   int64_t numerics = 0, device_numerics = 0;
   int64_t vec_solves = 0, device_vec_solves = 0;
 
-  // MatFactorSetSchurIS (schur.cpp): the IS's indices (sorted, unique), given to the LU at
-  // every symbolic phase; F->schur receives S after every numeric one. A Cholesky factor with
-  // a Schur IS is gpuglu's LU of the full symmetric A (the LDL^T keeps no Schur block), and
-  // an SBAIJ A reaches it through schur_full, A converted to AIJ at each factorization.
+  // MatFactorSetSchurIS (schur.cpp): the IS's indices (sorted, unique), given to the LU (the
+  // LDL^T for a Cholesky factor) at every symbolic phase; F->schur receives S after every
+  // numeric one.
   std::vector<int32_t> schur_indices;
-  Mat schur_full = nullptr;
 
   // -mat_gpuglu_devices (DevicesOption): 2 splits an LU over two devices (split_factor.cpp).
   PetscInt devices = DevicesOption::one;
@@ -213,9 +211,9 @@ PetscErrorCode MatSolveTranspose_GPUGLU(Mat F, Vec b, Vec x);
 PetscErrorCode MatMatSolve_GPUGLU(Mat F, Mat B, Mat X);
 PetscErrorCode MatMatSolveTranspose_GPUGLU(Mat F, Mat B, Mat X);
 // schur.cpp: PETSc's Schur-complement interface (MatFactorSetSchurIS_C, composed on every
-// factor type: ILU and ICC refuse it) on SparseLU's Schur mode. schur_active(): an IS of at
-// least one index was set. schur_symbolic(): the LU with the indices, for LU and Cholesky
-// factors alike; schur_numeric(): the numeric phase and S into F->schur; the solves condense,
+// factor type: ILU and ICC refuse it) on the core's Schur mode. schur_active(): an IS of at
+// least one index was set. schur_symbolic(): the LU (LDL^T for a Cholesky factor) with the
+// indices; schur_numeric(): the numeric phase and S into F->schur; the solves condense,
 // solve with S through PETSc's MatFactorSolveSchurComplement(Transpose), and expand.
 PetscErrorCode MatFactorSetSchurIS_GPUGLU(Mat F, IS is);
 PetscErrorCode MatFactorSetSchurIS_GPUGLU_Gathered(Mat F, IS is);

@@ -1,16 +1,15 @@
 // PETSc's Schur-complement interface on a gpuglu factor (MatFactorSetSchurIS and what
-// PETSc's matrix.c builds on F->schur), backed by SparseLU's Schur mode (gpuglu/lu.hpp:
-// set_schur_indices, schur_complement, condense, expand). What the user sees follows
-// PETSc's MUMPS interface:
+// PETSc's matrix.c builds on F->schur), backed by the core's Schur mode (gpuglu/solver.hpp:
+// set_schur_indices, schur_complement, condense, expand) of SparseLU for an LU factor and of
+// SparseLDLT for a Cholesky one. What the user sees follows PETSc's MUMPS interface:
 //   MatFactorSetSchurIS  F->schur becomes a k x k MATSEQDENSE (k = |IS|), the IS remembered
 //   numeric phase        F->schur = S in the IS's order, status MAT_FACTOR_SCHUR_UNFACTORED
 //   MatSolve(Transpose)  A x = b whole: condense, solve with S through
 //                        MatFactorSolveSchurComplement(Transpose) (which factors F->schur
 //                        the first time), expand
 // Everything else (Get/Restore/Create/Invert/Factorize/SolveSchurComplement) is PETSc's, on
-// F->schur. The core keeps a Schur block in its LU only, so a Cholesky factor with a Schur
-// IS is gpuglu's LU of the full symmetric A; S is then symmetric and PETSc factors it by its
-// dense Cholesky (LDL^T, or LL^T where A is flagged SPD), as it does MUMPS's.
+// F->schur. A Cholesky factor's S is symmetric (both triangles written) and PETSc factors it
+// by its dense Cholesky (LDL^T, or LL^T where A is flagged SPD), as it does MUMPS's.
 #include <utility>
 #include <vector>
 
@@ -59,51 +58,15 @@ PetscErrorCode read_indices(Mat F, IS is, std::vector<int32_t>* out) {
   PetscFunctionReturn(0);
 }
 
-// An SBAIJ A holds one triangle; the LU needs both: A converted to AIJ, afresh at every
-// factorization (its values change; a changed pattern is then caught by factor_numeric()).
-PetscErrorCode lu_input(Mat F, Mat A, Mat* input) {
-  Factor* f = factor_of(F);
-  PetscBool sbaij;
-  PetscFunctionBegin;
-  *input = A;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
-  if (!sbaij) PetscFunctionReturn(0);
-  PetscCall(MatDestroy(&f->schur_full));
-  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &f->schur_full));
-  PetscCall(MatSetErrorIfFailure(f->schur_full, A->erroriffailure));
-  *input = f->schur_full;
-  PetscFunctionReturn(0);
-}
-
-// The LU does not look at symmetry, but PETSc factors a Cholesky factor's S by its dense
-// LDL^T, which reads one triangle: an unsymmetric A would give a wrong Schur solve.
-PetscErrorCode require_symmetric(Mat A) {
-  PetscBool sbaij, set, flag;
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
-  if (sbaij) PetscFunctionReturn(0);
-  PetscCall(MatIsSymmetricKnown(A, &set, &flag));
-  if (!set) {
-    PetscCall(MatIsSPDKnown(A, &set, &flag));
-    if (!(set && flag)) {
-      PetscCall(MatIsSymmetric(A, 0.0, &flag));
-      set = PETSC_TRUE;
-    }
-  }
-  PetscCheck(set && flag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "gpuglu: a Cholesky factor with a Schur IS needs a symmetric A, and this one is not (use -pc_type lu)");
-  PetscFunctionReturn(0);
-}
-
-// MatFactorSetSchurIS after the symbolic phase leaves a factor without the Schur block (an
-// LDL^T for Cholesky): the IS takes effect at the next symbolic phase, as MUMPS's does.
+// MatFactorSetSchurIS after the symbolic phase leaves a factor without the Schur block: the
+// IS takes effect at the next symbolic phase, as MUMPS's does.
 PetscErrorCode require_schur_factor(Mat F, bool factored) {
   const Factor* f = factor_of(F);
   PetscFunctionBegin;
   const auto k = static_cast<int32_t>(f->schur_indices.size());
-  const bool lu = !f->solver.symmetric();
-  const bool keeps_block = lu && f->solver.factored() && f->solver->schedule().schur_size == k;
-  PetscCheck(lu && (!factored || keeps_block), PETSC_COMM_SELF, PETSC_ERR_ORDER,
+  const bool in_schur_mode = f->solver.analyzed() && f->solver->schur_indices().size() == f->schur_indices.size();
+  const bool keeps_block = f->solver.factored() && f->solver->schedule().schur_size == k;
+  PetscCheck(in_schur_mode && (!factored || keeps_block), PETSC_COMM_SELF, PETSC_ERR_ORDER,
              "gpuglu: MatFactorSetSchurIS was called after the symbolic factorization: call it before "
              "MatLUFactorSymbolic / MatCholeskyFactorSymbolic");
   PetscFunctionReturn(0);
@@ -122,8 +85,8 @@ PetscErrorCode solve_columns(Mat F, PetscInt nrhs, const PetscScalar* b, PetscIn
   PetscCall(MatCreateVecs(F->schur, &y, &r));
   for (PetscInt c = 0; c < nrhs; ++c) {
     PetscCall(VecGetArrayWrite(r, &rv));
-    const PetscErrorCode condensed = guarded(PETSC_COMM_SELF, "gpuglu::SparseLU::condense",
-                                             [&] { f->solver.lu().condense(b + c * ldb, rv, transpose); });
+    const PetscErrorCode condensed =
+        guarded(PETSC_COMM_SELF, "gpuglu condense", [&] { f->solver->condense(b + c * ldb, rv, transpose); });
     PetscCall(VecRestoreArrayWrite(r, &rv));
     PetscCall(condensed);
     if (transpose)
@@ -131,8 +94,8 @@ PetscErrorCode solve_columns(Mat F, PetscInt nrhs, const PetscScalar* b, PetscIn
     else
       PetscCall(MatFactorSolveSchurComplement(F, r, y));
     PetscCall(VecGetArrayRead(y, &yv));
-    const PetscErrorCode expanded = guarded(PETSC_COMM_SELF, "gpuglu::SparseLU::expand",
-                                            [&] { f->solver.lu().expand(yv, x + c * ldx, transpose); });
+    const PetscErrorCode expanded =
+        guarded(PETSC_COMM_SELF, "gpuglu expand", [&] { f->solver->expand(yv, x + c * ldx, transpose); });
     PetscCall(VecRestoreArrayRead(y, &yv));
     PetscCall(expanded);
   }
@@ -183,37 +146,35 @@ PetscErrorCode MatFactorSetSchurIS_GPUGLU_Gathered(Mat F, IS) {
           "factor a sequential matrix with MatFactorSetSchurIS");
 }
 
+// A Cholesky factor: SparseLDLT's Schur mode, on A as the LDL^T reads it (SBAIJ's triangle,
+// or AIJ's two with their symmetry checked unless PETSc vouches for it).
 PetscErrorCode schur_symbolic(Mat F, Mat A, Factor* f) {
-  Mat input;
   PetscFunctionBegin;
   if (F->factortype == MAT_FACTOR_CHOLESKY) {
     PetscBool set, spd;
-    PetscCall(require_symmetric(A));
     PetscCall(MatIsSPDKnown(A, &set, &spd));
     PetscCall(MatSetOption(F->schur, MAT_SPD, set && spd ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(MatSetOption(F->schur, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(PetscInfo(F, "gpuglu: Cholesky with a Schur IS of %" PetscInt_FMT
-                           " unknowns: gpuglu's supernodal LU of the full symmetric A (the LDL^T keeps no Schur block)\n",
+                           " unknowns: gpuglu's supernodal LDL^T of A11, S left unfactored\n",
                         (PetscInt)f->schur_indices.size()));
+    PetscCall(make_cholesky_solver(F, A));
+  } else {
+    PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU", [&] { f->solver.make_lu(f->options); }));
   }
-  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::SparseLU::set_schur_indices", [&] {
-    f->solver.make_lu(f->options);
-    f->solver.lu().set_schur_indices(f->schur_indices);
-  }));
-  PetscCall(lu_input(F, A, &input));
-  PetscCall(analyze(F, input));
+  PetscCall(guarded(PETSC_COMM_SELF, "gpuglu set_schur_indices",
+                    [&] { f->solver->set_schur_indices(f->schur_indices); }));
+  PetscCall(analyze(F, A));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode schur_numeric(Mat F, Mat A) {
   Factor* f = factor_of(F);
-  Mat input;
   PetscScalar* s;
   PetscInt lda;
   PetscFunctionBegin;
   PetscCall(require_schur_factor(F, false));
-  PetscCall(lu_input(F, A, &input));
-  PetscCall(factor_numeric(F, input));
+  PetscCall(factor_numeric(F, A));
   // A failed factorization is a MatFactorError (factor_numeric); F->schur keeps the last S.
   if (F->factorerrortype != MAT_FACTOR_NOERROR || !f->solver.factored()) PetscFunctionReturn(0);
   PetscCall(require_schur_factor(F, true));
@@ -221,8 +182,8 @@ PetscErrorCode schur_numeric(Mat F, Mat A) {
   PetscCall(MatFactorRestoreSchurComplement(F, nullptr, MAT_FACTOR_SCHUR_UNFACTORED));
   PetscCall(MatDenseGetLDA(F->schur, &lda));
   PetscCall(MatDenseGetArrayWrite(F->schur, &s));
-  const PetscErrorCode ierr = guarded(PETSC_COMM_SELF, "gpuglu::SparseLU::schur_complement",
-                                      [&] { f->solver.lu().schur_complement(s, lda); });
+  const PetscErrorCode ierr =
+      guarded(PETSC_COMM_SELF, "gpuglu schur_complement", [&] { f->solver->schur_complement(s, lda); });
   PetscCall(MatDenseRestoreArrayWrite(F->schur, &s));
   PetscCall(ierr);
   PetscFunctionReturn(0);
@@ -266,15 +227,12 @@ PetscErrorCode schur_view(Mat F, PetscViewer viewer) {
                                    status_name(F->schur_status)));
   if (F->factortype == MAT_FACTOR_CHOLESKY && schur_active(f))
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "Cholesky with a Schur IS: factored by gpuglu's supernodal LU of the full "
-                                     "symmetric matrix (the LDL^T keeps no Schur block)\n"));
+                                     "Cholesky with a Schur IS: gpuglu's supernodal LDL^T of A11, S symmetric\n"));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode schur_destroy(Mat F) {
-  Factor* f = factor_of(F);
   PetscFunctionBegin;
-  if (f) PetscCall(MatDestroy(&f->schur_full));
   PetscCall(MatDestroy(&F->schur));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorSetSchurIS_C", nullptr));
   PetscFunctionReturn(0);

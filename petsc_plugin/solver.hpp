@@ -53,8 +53,7 @@ class BasicSolver {
 
   bool symmetric() const noexcept { return ldlt_ != nullptr; }
   BasicSparseLDLT<Scalar>& ldlt() const { return *ldlt_; }
-  // The LU, for its Schur-complement verbs (schur.cpp); a Cholesky factor with a Schur IS is one.
-  BasicSparseLU<Scalar>& lu() const { return *lu_; }
+
   // LDL^T only: D's signs are A's inertia (a real A, a complex Hermitian one, or a complex
   // symmetric one with real values; otherwise D is complex).
   bool inertia_defined() const noexcept { return ldlt_ && ldlt_->hermitian_values(); }
