@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "analysis/input_pattern.hpp"
 #include "analysis/symmetric_input.hpp"
@@ -18,6 +19,11 @@
 namespace gpuglu {
 
 namespace {
+
+// At most this many threads check A's pattern and values before a factorization: on the
+// halves' two, the check of a large A was the longest step before the halves once A's upload
+// was staged over threads (docs/performance.md, "Several GPUs").
+constexpr int kCheckThreads = 8;
 
 std::string half_name(int d, const api::SplitHalf& h) {
   return "half " + std::to_string(d) + " of the split (part P" + std::to_string(d) + ": " +
@@ -153,8 +159,12 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   };
   const bool keep = !s.device_path;
   s.a_values.resize(keep ? static_cast<size_t>(nnz) : 0);
-  bool same[2] = {true, true};
-  int64_t bad[2] = {-1, -1};
+  // The checks on up to kCheckThreads threads (the process's share of cores, at least the two
+  // halves'), each over a contiguous range of A's entries.
+  const int cores = s.options.num_threads > 0 ? s.options.num_threads : omp_get_max_threads();
+  const int team = static_cast<int>(std::clamp<int64_t>(std::min(cores, kCheckThreads), 1, std::max<int64_t>(nnz, 1)));
+  std::vector<char> same(static_cast<size_t>(team), 1);
+  std::vector<int64_t> bad(static_cast<size_t>(team), -1);
   // The device path's values go up beside the checks (A has nnz values, checked above): a
   // failed check leaves them unused.
   std::exception_ptr load_failed;
@@ -169,17 +179,17 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
         load_failed = std::current_exception();
       }
     });
-  api::run_both_halves([&](int d) {
-    const int64_t begin = d == 0 ? 0 : nnz / 2, end = d == 0 ? nnz / 2 : nnz;
-    same[d] = std::equal(s.a_colind.begin() + begin, s.a_colind.begin() + end, a.colind + begin);
+  api::run_on_threads(team, [&](int t) {
+    const int64_t begin = nnz * t / team, end = nnz * (t + 1) / team;
+    same[t] = std::equal(s.a_colind.begin() + begin, s.a_colind.begin() + end, a.colind + begin);
     for (int64_t q = begin; q < end; ++q) {
       const double v = a.values[q];
       if (keep) s.a_values[static_cast<size_t>(q)] = v;
-      if (bad[d] < 0 && !std::isfinite(v)) bad[d] = q;
+      if (bad[t] < 0 && !std::isfinite(v)) bad[t] = q;
     }
   });
   if (loader.joinable()) loader.join();
-  if (!same[0] || !same[1]) throw changed();
+  if (std::find(same.begin(), same.end(), 0) != same.end()) throw changed();
   if (load_failed) std::rethrow_exception(load_failed);
   lap(s.times.check_ms);
   const auto t0 = std::chrono::steady_clock::now();
@@ -202,8 +212,9 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
     s.failure = std::move(why);
   };
 
-  if (bad[0] >= 0 || bad[1] >= 0) {
-    const int64_t q = bad[0] >= 0 ? bad[0] : bad[1];
+  // The first NaN/Inf in A's order: the first range's that has one.
+  if (const auto first = std::find_if(bad.begin(), bad.end(), [](int64_t q) { return q >= 0; }); first != bad.end()) {
+    const int64_t q = *first;
     const int32_t i = static_cast<int32_t>(std::upper_bound(a.rowptr, a.rowptr + n + 1, q) - a.rowptr - 1);
     fail(Status::nan_or_inf, a.colind[q], a.values[q],
          "entry (" + std::to_string(i) + ", " + std::to_string(a.colind[q]) + ") is " + std::to_string(a.values[q]));

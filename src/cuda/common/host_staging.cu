@@ -2,13 +2,58 @@
 #include "cuda/common/host_staging.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cuda/common/cuda_check.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::cuda {
+
+namespace {
+
+// dst = src over `bytes`, in kStagingChunkBytes chunks taken in order by kStagingThreads - 1
+// workers and the caller; after chunk c is copied, each(c, offset, length) runs on the
+// caller's thread, in chunk order (the upload queues that chunk's DMA there).
+template <class Each>
+void copy_in_chunks(char* dst, const char* src, size_t bytes, Each each) {
+  const size_t chunk = HostStaging::kStagingChunkBytes;
+  const size_t count = (bytes + chunk - 1) / chunk;
+  std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[count]);
+  for (size_t c = 0; c < count; ++c) done[c].store(false, std::memory_order_relaxed);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+      const size_t offset = c * chunk, length = std::min(chunk, bytes - offset);
+      std::memcpy(dst + offset, src + offset, length);
+      done[c].store(true, std::memory_order_release);
+    }
+  };
+  std::vector<std::thread> workers;
+  workers.reserve(HostStaging::kStagingThreads - 1);
+  for (int t = 1; t < HostStaging::kStagingThreads; ++t) workers.emplace_back(work);
+  // The caller queues each chunk once it is there, copying chunks itself while it waits.
+  for (size_t c = 0; c < count; ++c) {
+    while (!done[c].load(std::memory_order_acquire)) {
+      const size_t mine = next.fetch_add(1, std::memory_order_relaxed);
+      if (mine < count) {
+        const size_t offset = mine * chunk, length = std::min(chunk, bytes - offset);
+        std::memcpy(dst + offset, src + offset, length);
+        done[mine].store(true, std::memory_order_release);
+      } else {
+        std::this_thread::yield();
+      }
+    }
+    each(c, c * chunk, std::min(chunk, bytes - c * chunk));
+  }
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
 
 void* HostStaging::pinned_bytes(size_t bytes, const char* what) {
   bytes = std::max<size_t>(bytes, 16);
@@ -36,7 +81,7 @@ bool HostStaging::copies_directly(size_t bytes) const {
       return true;
     case Staging::automatic:
     default:
-      return bytes >= kDirectCopyBytes;
+      return bytes >= kDirectCopyBytes && bytes < kParallelStagingBytes;
   }
 }
 
@@ -46,8 +91,16 @@ void HostStaging::upload(void* dev, const void* host, void* pinned, size_t bytes
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream));
     return;
   }
-  std::memcpy(pinned, host, bytes);
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, bytes, cudaMemcpyHostToDevice, stream));
+  if (bytes < kParallelStagingBytes) {
+    std::memcpy(pinned, host, bytes);
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, bytes, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  char* d = static_cast<char*>(dev);
+  char* p = static_cast<char*>(pinned);
+  copy_in_chunks(p, static_cast<const char*>(host), bytes, [&](size_t, size_t offset, size_t length) {
+    GPUGLU_CUDA_CHECK(cudaMemcpyAsync(d + offset, p + offset, length, cudaMemcpyHostToDevice, stream));
+  });
 }
 
 void HostStaging::download(void* host, const void* dev, void* pinned, size_t bytes, cudaStream_t stream) const {
@@ -58,7 +111,11 @@ void HostStaging::download(void* host, const void* dev, void* pinned, size_t byt
   const bool direct = copies_directly(bytes);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(direct ? host : pinned, dev, bytes, cudaMemcpyDeviceToHost, stream));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (!direct) std::memcpy(host, pinned, bytes);
+  if (direct) return;
+  if (bytes < kParallelStagingBytes)
+    std::memcpy(host, pinned, bytes);
+  else
+    copy_in_chunks(static_cast<char*>(host), static_cast<const char*>(pinned), bytes, [](size_t, size_t, size_t) {});
 }
 
 }  // namespace gpuglu::cuda

@@ -3,8 +3,12 @@
 // through a page-locked (pinned) buffer, a host memcpy and one DMA one after the other, or
 // straight from pageable memory, which the driver stages itself in pipelined chunks that
 // overlap the host copy with the DMA. automatic copies arrays from kDirectCopyBytes on
-// directly (the measured crossover: docs/performance.md, ILU-GMRES). The pinned buffers
-// (also the small ones read back after a synchronization) are owned here.
+// directly (the measured crossover: docs/performance.md, ILU-GMRES), and from
+// kParallelStagingBytes on through the pinned buffer again, its host copy split in chunks
+// over kStagingThreads threads with each chunk's DMA queued as soon as it is copied: the
+// driver's staging of a large pageable array runs at one thread's memcpy speed, which made A's
+// upload a third of a large split refactorization (docs/performance.md, "Several GPUs"). The
+// pinned buffers (also the small ones read back after a synchronization) are owned here.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -17,6 +21,9 @@ namespace gpuglu::cuda {
 class HostStaging {
  public:
   static constexpr size_t kDirectCopyBytes = size_t{1} << 20;
+  static constexpr size_t kParallelStagingBytes = size_t{32} << 20;
+  static constexpr size_t kStagingChunkBytes = size_t{4} << 20;
+  static constexpr int kStagingThreads = 4;
 
   explicit HostStaging(Staging rule) : rule_(rule) {}
   ~HostStaging() { release(); }
@@ -30,6 +37,7 @@ class HostStaging {
     return static_cast<T*>(pinned_bytes(count * sizeof(T), what));
   }
 
+  // Whether `bytes` go without a pinned buffer (the callers allocate one where not).
   bool copies_directly(size_t bytes) const;
   // host -> dev, asynchronous on stream (host may be reused once the call returns when
   // staged; a direct copy from pageable memory returns once the driver holds the data).

@@ -234,24 +234,34 @@ TEST(SplitLu, ReportsFactorAndSolveMisuse) {
 
 // factor()'s checks run over A's entries in two halves on two threads: the first NaN/Inf in
 // A's order is the one reported, and a changed column in the second half is found.
+// The checks run over ranges of A's entries on as many threads as the options give (up to
+// kCheckThreads): two, and five (ranges of uneven length).
 TEST(SplitLu, ChecksFindTheFirstBadEntryAndAChangedPattern) {
-  Csr a = gen::from_spec("lap3d7:16x16x16");
-  const int64_t nnz = a.nnz();
-  SplitLU split(split_cpu_options());
-  split.analyze(a.view());
-  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
-  const std::vector<double> values = a.values;
-  a.values[static_cast<size_t>(nnz - 5)] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
-  EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[static_cast<size_t>(nnz - 5)]);
-  a.values[10] = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
-  EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[10]);
-  a.values = values;
-  Csr other = a;
-  other.colind[static_cast<size_t>(nnz - 2)] = other.colind[static_cast<size_t>(nnz - 3)];
-  EXPECT_EQ(status_of([&] { split.factor(other.view()); }), Status::pattern_changed);
-  ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+  for (int threads : {2, 5}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    Csr a = gen::from_spec("lap3d7:16x16x16");
+    const int64_t nnz = a.nnz();
+    Options o = split_cpu_options();
+    o.num_threads = threads;
+    SplitLU split(o);
+    split.analyze(a.view());
+    ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+    const std::vector<double> values = a.values;
+    a.values[static_cast<size_t>(nnz - 5)] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
+    EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[static_cast<size_t>(nnz - 5)]);
+    a.values[static_cast<size_t>(nnz / 2 + 3)] = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
+    EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[static_cast<size_t>(nnz / 2 + 3)]);
+    a.values[10] = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(split.factor(a.view()).status, Status::nan_or_inf);
+    EXPECT_EQ(split.factor_stats().pivot_column_original, a.colind[10]);
+    a.values = values;
+    Csr other = a;
+    other.colind[static_cast<size_t>(nnz - 2)] = other.colind[static_cast<size_t>(nnz - 3)];
+    EXPECT_EQ(status_of([&] { split.factor(other.view()); }), Status::pattern_changed);
+    ASSERT_EQ(split.factor(a.view()).status, Status::ok);
+  }
 }
 
 // Without the matching B = A and the partition depends on A's graph only; a first analysis
