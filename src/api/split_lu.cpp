@@ -81,7 +81,7 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
   if (s.symmetric()) (void)analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true);
   const bool matching = s.options.matching && !s.symmetric();
   const analysis::InputPattern in = analysis::check_input(a, matching);
-  s.partition = api::split_by_separator(in, matching, s.options.num_threads);
+  s.partition = api::split_by_separator(in, matching, s.options.num_threads, /*keep_matched_together=*/s.symmetric());
   const int32_t k = s.k();
   for (int d = 0; d < 2; ++d) s.half[d] = api::build_half(a, s.partition, d);
 

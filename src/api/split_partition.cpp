@@ -2,8 +2,10 @@
 
 #include <metis.h>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "analysis/matching.hpp"
 #include "analysis/ordering.hpp"
@@ -17,7 +19,8 @@ namespace {
 static_assert(sizeof(idx_t) == sizeof(int32_t), "the graph's arrays are handed to METIS as idx_t");
 
 // METIS's where[]: 0 and 1 the parts, 2 the separator (METIS_ComputeVertexSeparator's codes).
-std::vector<idx_t> metis_separator(const analysis::SymmetricGraph& g) {
+// vwgt: each vertex's weight (the unknowns it stands for), or empty (all 1).
+std::vector<idx_t> metis_separator(const analysis::SymmetricGraph& g, std::vector<idx_t> vwgt = {}) {
   idx_t nv = g.n, separator = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
@@ -25,7 +28,7 @@ std::vector<idx_t> metis_separator(const analysis::SymmetricGraph& g) {
   std::vector<idx_t> where(static_cast<size_t>(g.n));
   const int status =
       METIS_ComputeVertexSeparator(&nv, const_cast<idx_t*>(g.xadj.data()), const_cast<idx_t*>(g.adjncy.data()),
-                                   nullptr, options, &separator, where.data());
+                                   vwgt.empty() ? nullptr : vwgt.data(), options, &separator, where.data());
   if (status == METIS_ERROR_MEMORY)
     throw Error(Status::out_of_memory, "METIS ran out of memory in METIS_ComputeVertexSeparator (the split's separator)");
   if (status != METIS_OK)
@@ -43,9 +46,98 @@ std::vector<idx_t> split_without_metis(const analysis::SymmetricGraph& g) {
   return where;
 }
 
+// Whether every diagonal entry of A is present and (where A has values) nonzero.
+bool diagonal_is_zero_free(const analysis::InputPattern& a) {
+  for (int32_t i = 0; i < a.n; ++i) {
+    bool found = false;
+    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1] && !found; ++q)
+      found = a.colind[q] == i && (!a.values || a.values[q] != 0.0);
+    if (!found) return false;
+  }
+  return true;
+}
+
+// The groups an LDL^T split keeps on one side (group id per unknown; their count in *groups):
+// A's matching (MC64 on the values, else the structural one) as a permutation, its cycles cut
+// into 2-cycles - an even cycle pairs up consecutively, an odd one keeps a member with a
+// nonzero diagonal single and pairs the rest from it, or stays whole where none has one. A
+// part that holds whole groups holds a perfect matching of its block (its pairs, its
+// singletons' diagonals), so a KKT system's dual unknown never loses its partner to the
+// separator and no half's A11 is structurally singular. A symmetric A makes each pair's two
+// entries present.
+std::vector<int32_t> matched_groups(const analysis::InputPattern& a, const analysis::Matching& m, int32_t* groups) {
+  const int32_t n = a.n;
+  std::vector<char> usable_diagonal(static_cast<size_t>(n), 0);
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1]; ++q)
+      if (a.colind[q] == i && (!a.values || a.values[q] != 0.0)) usable_diagonal[i] = 1;
+  std::vector<int32_t> group(static_cast<size_t>(n), -1), cycle;
+  int32_t next = 0;
+  for (int32_t start = 0; start < n; ++start) {
+    if (group[start] >= 0) continue;
+    cycle.clear();
+    for (int32_t v = start; group[v] < 0 && (cycle.empty() || v != start); v = m.row_of_col[v]) {
+      cycle.push_back(v);
+      group[v] = -2;  // on the cycle being read
+    }
+    const auto len = static_cast<int32_t>(cycle.size());
+    if (len % 2 == 1 && len > 1) {
+      const auto single = std::find_if(cycle.begin(), cycle.end(), [&](int32_t v) { return usable_diagonal[v] != 0; });
+      if (single == cycle.end()) {  // no member can stand alone: the cycle is one group
+        for (int32_t v : cycle) group[v] = next;
+        ++next;
+        continue;
+      }
+      std::rotate(cycle.begin(), single, cycle.end());
+    }
+    int32_t i = 0;
+    if (len % 2 == 1) group[cycle[i++]] = next++;  // the single (or a 1-cycle, matched to itself)
+    for (; i + 1 < len; i += 2) {
+      group[cycle[i]] = group[cycle[i + 1]] = next;
+      ++next;
+    }
+  }
+  *groups = next;
+  return group;
+}
+
+// g with each group contracted into one vertex (weight: its size).
+analysis::SymmetricGraph contracted(const analysis::SymmetricGraph& g, const std::vector<int32_t>& group,
+                                    int32_t groups, std::vector<idx_t>* vwgt) {
+  std::vector<int32_t> start(static_cast<size_t>(groups) + 1, 0), members(static_cast<size_t>(g.n));
+  for (int32_t v = 0; v < g.n; ++v) ++start[group[v] + 1];
+  for (int32_t c = 0; c < groups; ++c) start[c + 1] += start[c];
+  vwgt->assign(static_cast<size_t>(groups), 0);
+  {
+    std::vector<int32_t> fill(start.begin(), start.end() - 1);
+    for (int32_t v = 0; v < g.n; ++v) {
+      members[fill[group[v]]++] = v;
+      ++(*vwgt)[group[v]];
+    }
+  }
+  analysis::SymmetricGraph c;
+  c.n = groups;
+  c.xadj.assign(static_cast<size_t>(groups) + 1, 0);
+  std::vector<int32_t> seen(static_cast<size_t>(groups), -1);
+  for (int32_t k = 0; k < groups; ++k) {
+    for (int32_t p = start[k]; p < start[k + 1]; ++p) {
+      const int32_t v = members[p];
+      for (int32_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
+        const int32_t h = group[g.adjncy[e]];
+        if (h == k || seen[h] == k) continue;
+        seen[h] = k;
+        c.adjncy.push_back(h);
+      }
+    }
+    c.xadj[k + 1] = static_cast<int32_t>(c.adjncy.size());
+  }
+  return c;
+}
+
 }  // namespace
 
-SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matching, int threads) {
+SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matching, int threads,
+                                  bool keep_matched_together) {
   SplitPartition out;
   out.n = a.n;
   const analysis::ColumnPattern cols = analysis::columns_of(a);
@@ -59,7 +151,19 @@ SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matc
   }
   const analysis::SymmetricGraph g =
       analysis::symmetric_graph(analysis::matched_pattern(cols, a.n, out.row_of_col), threads);
-  const std::vector<idx_t> where = g.n < 4 || g.edges() == 0 ? split_without_metis(g) : metis_separator(g);
+  std::vector<idx_t> where;
+  if (keep_matched_together && !use_matching && a.values && g.n >= 4 && g.edges() > 0 && !diagonal_is_zero_free(a)) {
+    int32_t groups = 0;
+    const std::vector<int32_t> group = matched_groups(a, analysis::compute_matching(a, cols, true, false), &groups);
+    std::vector<idx_t> vwgt;
+    const analysis::SymmetricGraph c = contracted(g, group, groups, &vwgt);
+    const std::vector<idx_t> where_group =
+        c.n < 4 || c.edges() == 0 ? split_without_metis(c) : metis_separator(c, std::move(vwgt));
+    where.resize(static_cast<size_t>(a.n));
+    for (int32_t v = 0; v < a.n; ++v) where[v] = where_group[group[v]];
+  } else {
+    where = g.n < 4 || g.edges() == 0 ? split_without_metis(g) : metis_separator(g);
+  }
   for (int32_t v = 0; v < a.n; ++v) {
     if (where[v] == 2)
       out.separator.push_back(v);

@@ -23,11 +23,15 @@ struct SplitPartition {
 };
 
 // threads: of the graph's construction (<= 0: OpenMP's). use_matching: Options::matching
-// (false: B = A, and a structurally zero diagonal is left to the halves' analyses). Throws
+// (false: B = A, and a structurally zero diagonal is left to the halves' analyses).
+// keep_matched_together (an LDL^T split, B = A): where A's diagonal has a zero or a missing
+// entry, A's matching's cycles cut into pairs (split_partition.cpp) are contracted for METIS
+// (weighted by their size), so each part keeps whole pairs and its block a perfect matching. Throws
 // Error(structurally_singular) for a structurally singular A, and METIS's failures as the
 // analysis reports them. A graph without edges (a diagonal A) or of fewer than 4 unknowns is
 // split without METIS: into halves with no separator where it has no edges, else into one
 // part.
-SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matching, int threads);
+SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matching, int threads,
+                                  bool keep_matched_together = false);
 
 }  // namespace gpuglu::api

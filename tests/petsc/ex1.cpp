@@ -204,6 +204,10 @@ int main(int argc, char** argv) {
          args: -pc_type cholesky -matrix lap2d5:30x30 -ksp_view
          filter: grep -E "KSP:|residual|relative error|split over|half [01]:|root:" | sed -E -e "s/ordinals [0-9]+, [0-9]+/ordinals A, B/" -e "s/nnz[(]L[+]U[)] [0-9]+/nnz(L+U) N/"
       test:
+         suffix: split_devices_cholesky_kkt
+         args: -pc_type cholesky -matrix kkt:400:150 -ksp_view
+         filter: grep -E "KSP:|residual|relative error|gpuglu sparse LDL.T split|not split"
+      test:
          suffix: split_devices_icc_refused
          args: -pc_type icc -matrix lap2d5:10x10
          filter: Error: grep -E "PETSC ERROR: (gpuglu|No support)"

@@ -1,7 +1,7 @@
 // SplitLU with SplitFactorization::ldlt on the CPU backend (include/gpuglu/split_lu.hpp): the
 // halves are SparseLDLTs in Schur mode, S = S_0 + S_1 is symmetric. Solves against A and
-// against SparseLDLT's answer on SPD grids and an indefinite shifted Laplacian; a KKT system
-// whose half loses its pivots' partners;
+// against SparseLDLT's answer on SPD grids, an indefinite shifted Laplacian and KKT systems
+// (their matched pairs kept on one side);
 // refactorization with symmetric new values; the partition without the matching (B = A, the
 // parts uncoupled); an unsymmetric A refused by name.
 #include <gtest/gtest.h>
@@ -72,17 +72,31 @@ TEST_P(SplitLdltOnGenerated, SolvesAsSparseLdltDoes) {
 INSTANTIATE_TEST_SUITE_P(Generators, SplitLdltOnGenerated,
                          ::testing::Values("lap2d5:40x40", "lap3d7:14x14x14", "shiftlap3d:12x12x12:0.9"));
 
-// A KKT system's separator can take a dual unknown's primal partners away from its part:
-// that half's A11 is structurally singular (the LU split's matching keeps partners together;
-// the LDL^T's has none), and the split says so and where, for the caller to factor A on one
-// device.
-TEST(SplitLdlt, AKktHalfLeftWithoutItsPartnersIsNamed) {
-  const Csr a = gen::from_spec("kkt:2000:600");
-  SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
-  std::string message;
-  EXPECT_EQ(status_of([&] { split.analyze(a.view()); }, &message), Status::structurally_singular);
-  EXPECT_NE(message.find("half"), std::string::npos) << message;
-  EXPECT_NE(message.find("one device"), std::string::npos) << message;
+// A KKT system's zero diagonal: the partition keeps A's matched pairs together (a dual
+// unknown and its primal partner on one side), so neither half's A11 is structurally
+// singular and the split solves as one device's LDL^T does; each dual unknown in a part has
+// a neighbour in that part.
+TEST(SplitLdlt, AKktSystemKeepsItsPairsTogetherAndSolves) {
+  for (const char* spec : {"kkt:2000:600", "kkt:3000:1400:3"}) {
+    const Csr a = gen::from_spec(spec);
+    SplitLU split(split_cpu_options(), {0, 1}, SplitFactorization::ldlt);
+    split.analyze(a.view());
+    EXPECT_GT(split.separator_size(), 0);
+    std::vector<int> where(static_cast<size_t>(a.nrows), 2);
+    for (int d = 0; d < 2; ++d)
+      for (int32_t v : split.part(d)) where[v] = d;
+    for (int32_t i = 0; i < a.nrows; ++i) {
+      if (where[i] == 2) continue;
+      bool has_diagonal = false, has_neighbour_in_part = false;
+      for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+        has_diagonal = has_diagonal || (a.colind[p] == i && a.values[p] != 0.0);
+        has_neighbour_in_part = has_neighbour_in_part || (a.colind[p] != i && where[a.colind[p]] == where[i]);
+      }
+      EXPECT_TRUE(has_diagonal || has_neighbour_in_part) << spec << ": unknown " << i << " alone in part " << where[i];
+    }
+    ASSERT_EQ(split.factor(a.view()).status, Status::ok) << split.failure();
+    expect_solves_like_sparse_ldlt(split, a, spec);
+  }
 }
 
 TEST(SplitLdlt, RefactorsSymmetricNewValues) {
