@@ -22,8 +22,10 @@ namespace {
 
 // At most this many threads check A's pattern and values before a factorization: on the
 // halves' two, the check of a large A was the longest step before the halves once A's upload
-// was staged over threads (docs/performance.md, "Several GPUs").
+// was staged over threads (docs/performance.md, "Several GPUs"). A thread takes at least
+// kCheckEntriesPerThread entries: on a small A the threads' start-up outweighs the pass.
 constexpr int kCheckThreads = 8;
+constexpr int64_t kCheckEntriesPerThread = int64_t{1} << 18;
 
 std::string half_name(int d, const api::SplitHalf& h) {
   return "half " + std::to_string(d) + " of the split (part P" + std::to_string(d) + ": " +
@@ -159,10 +161,11 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   };
   const bool keep = !s.device_path;
   s.a_values.resize(keep ? static_cast<size_t>(nnz) : 0);
-  // The checks on up to kCheckThreads threads (the process's share of cores, at least the two
-  // halves'), each over a contiguous range of A's entries.
+  // The checks on two threads (the halves'), or up to kCheckThreads for a large A within the
+  // process's share of cores, each over a contiguous range of A's entries.
   const int cores = s.options.num_threads > 0 ? s.options.num_threads : omp_get_max_threads();
-  const int team = static_cast<int>(std::clamp<int64_t>(std::min(cores, kCheckThreads), 1, std::max<int64_t>(nnz, 1)));
+  const int64_t wanted = std::clamp<int64_t>(nnz / kCheckEntriesPerThread, 2, kCheckThreads);
+  const int team = static_cast<int>(std::clamp<int64_t>(std::min<int64_t>(wanted, cores), 1, std::max<int64_t>(nnz, 1)));
   std::vector<char> same(static_cast<size_t>(team), 1);
   std::vector<int64_t> bad(static_cast<size_t>(team), -1);
   // The device path's values go up beside the checks (A has nnz values, checked above): a

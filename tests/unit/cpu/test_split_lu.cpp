@@ -234,10 +234,10 @@ TEST(SplitLu, ReportsFactorAndSolveMisuse) {
 
 // factor()'s checks run over A's entries in two halves on two threads: the first NaN/Inf in
 // A's order is the one reported, and a changed column in the second half is found.
-// The checks run over ranges of A's entries on as many threads as the options give (up to
-// kCheckThreads): two, and five (ranges of uneven length).
+// The checks run over ranges of A's entries (two for a small A; one with a single thread):
+// the first NaN/Inf in A's order is reported whichever range finds it.
 TEST(SplitLu, ChecksFindTheFirstBadEntryAndAChangedPattern) {
-  for (int threads : {2, 5}) {
+  for (int threads : {1, 2}) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     Csr a = gen::from_spec("lap3d7:16x16x16");
     const int64_t nnz = a.nnz();
