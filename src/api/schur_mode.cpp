@@ -33,6 +33,14 @@ void check_schur_destination(const char* what, const char* name, const void* out
                                            std::to_string(k) + (out ? "" : std::string(", and ") + name + " is null"));
 }
 
+// A device verb (`verb`) whose engine keeps its panels on the host (`ran`: the engine's
+// answer): Error(unsupported) naming the backend and `host_verb`, the call to use instead.
+void require_device_engine(bool ran, const char* verb, Backend backend, const char* host_verb) {
+  if (!ran)
+    throw Error(Status::unsupported, std::string(verb) + ": the factor is on the " + std::string(to_string(backend)) +
+                                         " backend; use " + host_verb);
+}
+
 }  // namespace
 
 template <class Scalar>
@@ -141,9 +149,8 @@ void BasicSparseSolver<Scalar>::schur_complement_device(Scalar* d_s, int64_t ld)
   c.require_schur_factor("schur_complement_device()");
   check_schur_destination("schur_complement_device()", "d_s", d_s, ld, c.schedule.schur_size);
   c.require_schur_in_place("schur_complement_device()");
-  if (!c.engine->schur_block_device(d_s, ld))
-    throw Error(Status::unsupported, std::string("schur_complement_device(): the factor is on the ") +
-                                         std::string(to_string(c.backend)) + " backend; use schur_complement()");
+  require_device_engine(c.engine->schur_block_device(d_s, ld), "schur_complement_device()", c.backend,
+                        "schur_complement()");
 }
 
 // As solve_permuted: C z = c with c = rs b (rows permuted) for A x = b, C^T w = d with
@@ -181,9 +188,8 @@ void BasicSparseSolver<Scalar>::condense_device(const Scalar* d_b, Scalar* d_red
     throw Error(Status::invalid_input, "condense_device(): null right-hand side or reduced vector");
   c.require_schur_in_place("condense_device()");
   c.condensed_analysis = -1;  // until the sweep has run
-  if (!c.engine->schur_condense_device(d_b, d_reduced, transpose))
-    throw Error(Status::unsupported, std::string("condense_device(): the factor is on the ") +
-                                         std::string(to_string(c.backend)) + " backend; use condense()");
+  require_device_engine(c.engine->schur_condense_device(d_b, d_reduced, transpose), "condense_device()", c.backend,
+                        "condense()");
   c.record_condensed(transpose, /*on_device=*/true);
 }
 
@@ -196,9 +202,8 @@ void BasicSparseSolver<Scalar>::expand_device(const Scalar* d_x2, Scalar* d_x, b
   if ((!d_x2 && c.schedule.schur_size > 0) || !d_x)
     throw Error(Status::invalid_input, "expand_device(): null reduced solution or solution");
   c.condensed_analysis = -1;  // the engine's partial solution is swept in place: one expansion
-  if (!c.engine->schur_expand_device(d_x2, d_x, transpose))
-    throw Error(Status::unsupported, std::string("expand_device(): the factor is on the ") +
-                                         std::string(to_string(c.backend)) + " backend; use expand()");
+  require_device_engine(c.engine->schur_expand_device(d_x2, d_x, transpose), "expand_device()", c.backend,
+                        "expand()");
 }
 
 // The unknowns of C (z = cs^-1 x, columns permuted; transpose: w = rs^-1 x, rows permuted)

@@ -157,16 +157,10 @@ const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor(const Scalar* values)
   this->start_factor();
   using_lu = false;
   gather_full_values(values);
-  if (this->schedule.incomplete) {
+  if (this->schedule.incomplete)
     factor_incomplete();
-  } else {
-    // The engines know report and perturb: automatic perturbs tiny pivots (static pivoting,
-    // as in SuperLU_DIST and PARDISO) and lets the checks below decide; repivot reports
-    // them, for the LU.
-    PivotRule rule = PivotRule::from(this->options);
-    if (this->options.pivot_policy == PivotPolicy::automatic) rule.policy = PivotPolicy::perturb;
-    factor_once(rule);
-  }
+  else
+    factor_once(complete_rule());
   // A Schur factor solves nothing to check itself with, and its fallbacks would keep no Schur
   // block: its tiny pivots stay perturbed (automatic, perturb) or reported (report).
   if (!this->schedule.incomplete && this->fstats.status != Status::nan_or_inf && !this->schur_mode()) {
@@ -190,13 +184,20 @@ const FactorStats& BasicSparseLDLT<Scalar>::Impl::refactor_device(const Scalar* 
   const auto t0 = std::chrono::steady_clock::now();
   this->start_factor();
   using_lu = false;
-  PivotRule rule = PivotRule::from(this->options);
-  if (this->options.pivot_policy == PivotPolicy::automatic) rule.policy = PivotPolicy::perturb;
-  const EngineFactorResult r = this->engine->factor_device(d_values, rule);
+  const EngineFactorResult r = this->engine->factor_device(d_values, complete_rule());
   // full_values keep the last host values: only a NaN/Inf's report reads them here.
   if (r.bad_entry >= 0) this->engine->download_input(full_values.data());
   api::read_factor_result(r, this->schedule, full_colind.data(), full_values.data(), this->fstats);
   return this->finish_factor(t0);
+}
+
+// The engines know report and perturb: automatic perturbs (the checks after the factorization
+// then decide); repivot reports tiny pivots, for the LU.
+template <class Scalar>
+PivotRule BasicSparseLDLT<Scalar>::Impl::complete_rule() const {
+  PivotRule rule = PivotRule::from(this->options);
+  if (this->options.pivot_policy == PivotPolicy::automatic) rule.policy = PivotPolicy::perturb;
+  return rule;
 }
 
 template <class Scalar>

@@ -56,6 +56,9 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   const double* analysis_values(std::vector<double>& magnitudes) const;
   const FactorStats& refactor(const Scalar* values) override;
   int32_t factor_once(const PivotRule& rule) override;  // the LDL^T on the engine
+  // The engines' rule for a complete factorization: automatic perturbs tiny pivots (static
+  // pivoting, as in SuperLU_DIST and PARDISO) and lets the checks decide.
+  PivotRule complete_rule() const;
   void factor_incomplete();
   int32_t max_refine_steps() const override;
   EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;

@@ -165,7 +165,7 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   // process's share of cores, each over a contiguous range of A's entries.
   const int cores = s.options.num_threads > 0 ? s.options.num_threads : omp_get_max_threads();
   const int64_t wanted = std::clamp<int64_t>(nnz / kCheckEntriesPerThread, 2, kCheckThreads);
-  const int team = static_cast<int>(std::clamp<int64_t>(std::min<int64_t>(wanted, cores), 1, std::max<int64_t>(nnz, 1)));
+  const int team = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({wanted, cores, nnz})));
   std::vector<char> same(static_cast<size_t>(team), 1);
   std::vector<int64_t> bad(static_cast<size_t>(team), -1);
   // The device path's values go up beside the checks (A has nnz values, checked above): a

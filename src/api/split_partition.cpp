@@ -46,15 +46,13 @@ std::vector<idx_t> split_without_metis(const analysis::SymmetricGraph& g) {
   return where;
 }
 
-// Whether every diagonal entry of A is present and (where A has values) nonzero.
-bool diagonal_is_zero_free(const analysis::InputPattern& a) {
-  for (int32_t i = 0; i < a.n; ++i) {
-    bool found = false;
-    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1] && !found; ++q)
-      found = a.colind[q] == i && (!a.values || a.values[q] != 0.0);
-    if (!found) return false;
-  }
-  return true;
+// Per unknown: its diagonal entry is present and (where A has values) nonzero.
+std::vector<char> usable_diagonals(const analysis::InputPattern& a) {
+  std::vector<char> usable(static_cast<size_t>(a.n), 0);
+  for (int32_t i = 0; i < a.n; ++i)
+    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1]; ++q)
+      if (a.colind[q] == i && (!a.values || a.values[q] != 0.0)) usable[i] = 1;
+  return usable;
 }
 
 // The groups an LDL^T split keeps on one side (group id per unknown; their count in *groups):
@@ -65,21 +63,19 @@ bool diagonal_is_zero_free(const analysis::InputPattern& a) {
 // singletons' diagonals), so a KKT system's dual unknown never loses its partner to the
 // separator and no half's A11 is structurally singular. A symmetric A makes each pair's two
 // entries present.
-std::vector<int32_t> matched_groups(const analysis::InputPattern& a, const analysis::Matching& m, int32_t* groups) {
-  const int32_t n = a.n;
-  std::vector<char> usable_diagonal(static_cast<size_t>(n), 0);
-  for (int32_t i = 0; i < n; ++i)
-    for (int32_t q = a.rowptr[i]; q < a.rowptr[i + 1]; ++q)
-      if (a.colind[q] == i && (!a.values || a.values[q] != 0.0)) usable_diagonal[i] = 1;
+std::vector<int32_t> matched_groups(const analysis::Matching& m, const std::vector<char>& usable_diagonal,
+                                    int32_t* groups) {
+  const auto n = static_cast<int32_t>(m.row_of_col.size());
   std::vector<int32_t> group(static_cast<size_t>(n), -1), cycle;
   int32_t next = 0;
   for (int32_t start = 0; start < n; ++start) {
     if (group[start] >= 0) continue;
     cycle.clear();
-    for (int32_t v = start; group[v] < 0 && (cycle.empty() || v != start); v = m.row_of_col[v]) {
+    int32_t v = start;
+    do {
       cycle.push_back(v);
-      group[v] = -2;  // on the cycle being read
-    }
+      v = m.row_of_col[v];
+    } while (v != start);
     const auto len = static_cast<int32_t>(cycle.size());
     if (len % 2 == 1 && len > 1) {
       const auto single = std::find_if(cycle.begin(), cycle.end(), [&](int32_t v) { return usable_diagonal[v] != 0; });
@@ -152,9 +148,12 @@ SplitPartition split_by_separator(const analysis::InputPattern& a, bool use_matc
   const analysis::SymmetricGraph g =
       analysis::symmetric_graph(analysis::matched_pattern(cols, a.n, out.row_of_col), threads);
   std::vector<idx_t> where;
-  if (keep_matched_together && !use_matching && a.values && g.n >= 4 && g.edges() > 0 && !diagonal_is_zero_free(a)) {
+  const std::vector<char> usable =
+      keep_matched_together && !use_matching && a.values && g.n >= 4 && g.edges() > 0 ? usable_diagonals(a)
+                                                                                       : std::vector<char>();
+  if (std::find(usable.begin(), usable.end(), 0) != usable.end()) {
     int32_t groups = 0;
-    const std::vector<int32_t> group = matched_groups(a, analysis::compute_matching(a, cols, true, false), &groups);
+    const std::vector<int32_t> group = matched_groups(analysis::compute_matching(a, cols, true, false), usable, &groups);
     std::vector<idx_t> vwgt;
     const analysis::SymmetricGraph c = contracted(g, group, groups, &vwgt);
     const std::vector<idx_t> where_group =

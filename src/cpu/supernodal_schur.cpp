@@ -9,27 +9,28 @@ namespace gpuglu::reference {
 
 namespace {
 
-void require_schur(const Schedule& s, const char* what) {
-  if ((s.kind != FactorKind::supernodal_lu && s.kind != FactorKind::supernodal_ldlt) || s.schur_supernode() < 0)
-    throw Error(Status::invalid_input, std::string(what) + ": the schedule keeps no Schur block");
+// s is a `kind` schedule (supernodal LU or LDL^T) that keeps a Schur block.
+void require_schur(const Schedule& s, const char* what, FactorKind kind) {
+  if (s.kind != kind || s.schur_supernode() < 0)
+    throw Error(Status::invalid_input,
+                std::string(what) + ": the schedule keeps no Schur block of a " + to_string(kind) + " factor");
 }
 
 }  // namespace
 
 void read_schur_block(const Schedule& sched, const double* panels, double* s, int64_t ld) {
-  require_schur(sched, "read_schur_block");
+  const bool lower_only = sched.kind == FactorKind::supernodal_ldlt;
+  require_schur(sched, "read_schur_block", lower_only ? FactorKind::supernodal_ldlt : FactorKind::supernodal_lu);
   const Supernodes& sn = sched.supernodes;
   const int32_t t = sched.schur_supernode();
   const int64_t k = sched.schur_size;
   const double* l = panels + sn.l_ptr[t];  // its rows are its columns: nr == ns == k
-  const bool lower_only = sched.kind == FactorKind::supernodal_ldlt;
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < k; ++i) s[i + j * ld] = lower_only && i < j ? l[j + i * k] : l[i + j * k];
 }
 
 void schur_forward_sweep(const Schedule& s, const double* panels, double* z, bool transpose, SupernodeRowOrder rows) {
-  require_schur(s, "schur_forward_sweep");
-  if (s.kind != FactorKind::supernodal_lu) throw Error(Status::invalid_input, "schur_forward_sweep: an LDL^T schedule");
+  require_schur(s, "schur_forward_sweep", FactorKind::supernodal_lu);
   if (transpose)
     supernodal_upper_transpose_solve(s, panels, z);
   else
@@ -37,8 +38,7 @@ void schur_forward_sweep(const Schedule& s, const double* panels, double* z, boo
 }
 
 void schur_backward_sweep(const Schedule& s, const double* panels, double* z, bool transpose, SupernodeRowOrder rows) {
-  require_schur(s, "schur_backward_sweep");
-  if (s.kind != FactorKind::supernodal_lu) throw Error(Status::invalid_input, "schur_backward_sweep: an LDL^T schedule");
+  require_schur(s, "schur_backward_sweep", FactorKind::supernodal_lu);
   if (transpose)
     supernodal_lower_unit_transpose_solve(s, panels, z, rows);
   else
@@ -46,14 +46,12 @@ void schur_backward_sweep(const Schedule& s, const double* panels, double* z, bo
 }
 
 void schur_ldlt_forward_sweep(const Schedule& s, const double* panels, const LdltPivots& pivots, double* z) {
-  require_schur(s, "schur_ldlt_forward_sweep");
-  if (s.kind != FactorKind::supernodal_ldlt) throw Error(Status::invalid_input, "schur_ldlt_forward_sweep: an LU schedule");
+  require_schur(s, "schur_ldlt_forward_sweep", FactorKind::supernodal_ldlt);
   supernodal_lower_unit_solve(s, panels, z, SupernodeRowOrder{nullptr, pivots.perm});
 }
 
 void schur_ldlt_backward_sweep(const Schedule& s, const double* panels, const LdltPivots& pivots, double* z) {
-  require_schur(s, "schur_ldlt_backward_sweep");
-  if (s.kind != FactorKind::supernodal_ldlt) throw Error(Status::invalid_input, "schur_ldlt_backward_sweep: an LU schedule");
+  require_schur(s, "schur_ldlt_backward_sweep", FactorKind::supernodal_ldlt);
   ldlt_diagonal_solve(s, panels, pivots, z, s.n - s.schur_size);
   supernodal_lower_unit_transpose_solve(s, panels, z, SupernodeRowOrder{nullptr, pivots.perm});
 }
