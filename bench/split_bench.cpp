@@ -11,7 +11,9 @@
 //
 //   gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup 1] [--repeat 5]
 //                      [--out docs/performance/results.jsonl] [--no-cudss] [--refine-steps N]
-//                      [--ldlt [--spd]]
+//                      [--ldlt [--spd]] [--set FIELD=VALUE ...]
+// --set: a field of both of ours' Options (option_text.hpp), e.g.
+// cuda.supernodal_self_scheduled_solve=false; the records carry the settings as "settings".
 // --refine-steps: Options::refine_steps of both of ours (default -1: up to 3 while the
 // backward error exceeds the tolerance; 0: one solve, no refinement).
 #include <chrono>
@@ -31,6 +33,7 @@
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "gpuglu/split_lu.hpp"
+#include "option_text.hpp"
 #include "results_jsonl.hpp"
 #include "timing.hpp"
 #ifdef GPUGLU_BENCH_HAVE_CUDSS
@@ -48,12 +51,13 @@ struct Args {
   bool cudss = true;
   int refine_steps = -1;
   bool ldlt = false, spd = false;
+  std::vector<std::string> settings;  // --set FIELD=VALUE, in order
 };
 
 [[noreturn]] void usage(const std::string& why) {
   if (!why.empty()) std::cerr << "gpuglu_split_bench: " << why << "\n";
   std::cerr << "usage: gpuglu_split_bench --matrix SPEC|FILE [--matrix ...] [--warmup N] [--repeat N] [--out FILE]"
-               " [--no-cudss] [--refine-steps N] [--ldlt [--spd]]\n";
+                " [--no-cudss] [--refine-steps N] [--ldlt [--spd]] [--set FIELD=VALUE]\n";
   std::exit(why.empty() ? 0 : 2);
 }
 
@@ -129,6 +133,11 @@ void record(const Args& args, const gb::BenchMatrix& m, const std::string& bench
   extra["peer_residual"] = peer.residual;
   extra["peer_backward_error"] = peer.backward;
   extra["data"] = std::string("host arrays (cuDSS: device 0's)");
+  if (!args.settings.empty()) {
+    std::string joined;
+    for (const std::string& setting : args.settings) joined += (joined.empty() ? "" : " ") + setting;
+    extra["settings"] = joined;
+  }
   r.extra = std::move(extra);
   gb::append_record(args.out, r, gb::today_utc(), device);
 }
@@ -147,9 +156,16 @@ int main(int argc, char** argv) {
     else if (in.key() == "--refine-steps") args.refine_steps = in.integer(-1, 10);
     else if (in.key() == "--ldlt") args.ldlt = true;
     else if (in.key() == "--spd") args.spd = true;
+    else if (in.key() == "--set") args.settings.push_back(in.value());
     else usage("unknown argument " + in.key());
   }
   if (args.matrices.empty()) usage("no --matrix");
+  try {
+    gpuglu::Options check;
+    for (const std::string& setting : args.settings) gb::set_option_text(check, setting);
+  } catch (const std::exception& e) {
+    usage(e.what());
+  }
   const gpuglu::DeviceInfo d0 = gpuglu::query_device(0);
   if (!d0.usable || d0.device_count < 2) {
     std::cerr << "gpuglu_split_bench: needs two GPUs (" << (d0.usable ? "one visible" : d0.reason) << ")\n";
@@ -174,6 +190,7 @@ int main(int argc, char** argv) {
       gpuglu::Options o;
       o.backend = gpuglu::Backend::cuda;
       o.refine_steps = args.refine_steps;
+      for (const std::string& setting : args.settings) gb::set_option_text(o, setting);
       gpuglu::Options o0 = o;
       o0.device = 0;
       gpuglu::SparseLU one_lu(o0);

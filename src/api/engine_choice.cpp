@@ -1,10 +1,15 @@
 #include "api/engine_choice.hpp"
 
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/automatic_options.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/ldlt.hpp"
 
 namespace gpuglu::api {
 
@@ -24,6 +29,10 @@ void check_backend_request(const Options& o) {
 }
 
 namespace {
+
+// Set on the kernel warm-up's thread (DeviceWarmUp): its own solver starts no warm-up and
+// claims no device.
+thread_local bool t_warming_up = false;
 
 bool gpu_may_factor(const Options& o) {
   return built_with_cuda() &&
@@ -88,8 +97,8 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return Backend::cpu;
-  DeviceClaim mine(o.device);
-  device = query_device(mine.ordinal(), local_rank_from_environment());
+  DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);
+  device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
     claim = std::move(mine);
     return Backend::cuda;
@@ -98,12 +107,76 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   return Backend::cpu;
 }
 
-DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip) {
-  if (skip || !gpu_may_factor(o)) return;
+namespace {
+
+// True the first time for (device, kernels) in this process.
+bool first_warm_up(int32_t ordinal, WarmUpKernels kernels) {
+  static std::mutex mutex;
+  static std::set<std::pair<int32_t, int>> done;
+  std::lock_guard<std::mutex> lock(mutex);
+  return done.insert({ordinal, static_cast<int>(kernels)}).second;
+}
+
+// The warm-up's problem: a 3-D Laplacian whose top separators are wide enough to take the
+// blocked, dense (cuSOLVER) and GEMM paths a large factor's top takes, and small enough that
+// its analysis and factorization take a fraction of a kWarmUpKernelsMinNnz analysis.
+constexpr int32_t kWarmUpGrid = 24;
+
+// A factorization and a refined solve with o's engine choices on the device.
+void load_engine_kernels(Options o, int32_t ordinal, WarmUpKernels kernels) {
+  o.backend = Backend::cuda;
+  o.device = ordinal;
+  o.num_threads = 1;  // beside the caller's analysis
+  if (o.ordering == Ordering::given) o.ordering = Ordering::automatic;
+  const CsrMatrix<int32_t, double> a = gen::laplacian_3d(kWarmUpGrid, kWarmUpGrid, kWarmUpGrid);
+  std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x(b.size());
+  auto run = [&](auto& solver) {
+    solver.analyze(a.view());
+    if (solver.factor(a.view()).status == Status::ok) solver.solve(b.data(), x.data());
+  };
+  if (kernels == WarmUpKernels::lu) {
+    SparseLU lu(o);
+    run(lu);
+  } else {
+    SparseLDLT ldlt(o);
+    run(ldlt);
+  }
+}
+
+}  // namespace
+
+WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind) {
+  if (kind == WarmUpKernels::none || o.ilu_levels >= 0 || input_nnz < kWarmUpKernelsMinNnz || !gpu_may_factor(o))
+    return WarmUpKernels::none;
+  // nnz(L+U) >= nnz(A): where A alone passes the size rule, the factor does.
+  if (o.backend == Backend::automatic && stays_on_cpu(o, input_nnz, devices_counted_before_cuda()))
+    return WarmUpKernels::none;
+  return kind;
+}
+
+DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
+  if (skip || t_warming_up || !gpu_may_factor(o)) return;
+  context_ready_ = context_.get_future();
   // The query too: the first one starts the CUDA runtime, which is most of the cost.
-  done_ = std::async(std::launch::async, [requested = o.device, rank = local_rank_from_environment()] {
-    const DeviceInfo device = query_device(next_device(requested), rank);
-    if (device.usable) prepare_device(device.ordinal);
+  done_ = std::async(std::launch::async, [this, o, kernels, rank = local_rank_from_environment()] {
+    bool told = false;
+    auto tell = [&] {
+      if (!told) context_.set_value();
+      told = true;
+    };
+    try {
+      const DeviceInfo device = query_device(next_device(o.device), rank);
+      if (device.usable) {
+        prepare_device(device.ordinal);
+        tell();
+        if (kernels != WarmUpKernels::none && first_warm_up(device.ordinal, kernels)) {
+          t_warming_up = true;
+          load_engine_kernels(o, device.ordinal, kernels);
+        }
+      }
+    } catch (...) {  // best effort (the class's comment)
+    }
+    tell();
   });
 }
 

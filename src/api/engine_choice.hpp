@@ -69,21 +69,44 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
 // storage, and a host copy of F (factor_values()) spells it out when asked.
 bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend backend);
 
+// Which engine's kernels DeviceWarmUp loads as well: CUDA loads each kernel (ours, cuBLAS's,
+// cuSOLVER's) at its first launch, so a fresh process's first factorization and solve pay for
+// loading every kernel they use, and that is much of a large factor's first numeric phase
+// (docs/performance.md, "The first factorization in a process"). A small factorization and
+// refined solve on another thread, beside the analysis, load most of them instead.
+enum class WarmUpKernels : uint8_t { none, lu, ldlt };
+
+// The kernels to load for a factor of A (input_nnz entries) under o, of facade kind (lu or
+// ldlt): none unless the factor is complete, goes to the GPU whatever its fill (backend cuda,
+// or automatic with A alone above the GPU's size rule), and A has at least
+// kWarmUpKernelsMinNnz entries, whose analysis hides the small factorization.
+constexpr int64_t kWarmUpKernelsMinNnz = int64_t{1} << 19;
+WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind);
+
 // The CUDA context of the device a factor may go to (the device query included), created on
 // another thread while the CPU analysis runs, so that the first engine does not wait for it;
-// wait() joins it (the destructor too). Nothing for the CPU backend, nor with skip set (the
-// callers' complex column engines, which leave the context to their first factorization).
+// with kernels, that thread goes on to a small factorization and solve by that engine on the
+// device, once per process, device and engine (its own SparseLU or SparseLDLT, which start no
+// warm-up and claim no device: DeviceClaim). wait() returns once the context is there; the
+// kernels load on beside what the caller does next (its engine's construction, its first
+// factorization), and the destructor joins the thread. Nothing for the CPU backend, nor with
+// skip set (the callers' complex column engines, which leave the context to their first
+// factorization). Best effort: a failure here is met again, and reported, by the engine.
 class DeviceWarmUp {
  public:
-  DeviceWarmUp(const Options& o, bool skip);
-  ~DeviceWarmUp() { wait(); }
+  DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels = WarmUpKernels::none);
+  ~DeviceWarmUp() {
+    if (done_.valid()) done_.wait();
+  }
   DeviceWarmUp(const DeviceWarmUp&) = delete;
   DeviceWarmUp& operator=(const DeviceWarmUp&) = delete;
   void wait() {
-    if (done_.valid()) done_.wait();
+    if (context_ready_.valid()) context_ready_.wait();
   }
 
  private:
+  std::promise<void> context_;
+  std::future<void> context_ready_;
   std::future<void> done_;
 };
 

@@ -32,6 +32,9 @@ struct BasicSparseSolver<Scalar>::Core {
   std::unique_ptr<BasicNumericEngine<Scalar>> engine;  // executes `schedule`
   DeviceInfo device;
   DeviceClaim device_claim;  // the engine's device, counted while the engine lives
+  // The analysis's DeviceWarmUp (api/engine_choice.hpp), whose thread may still be loading the
+  // engine's kernels: joined when the solver goes or analyzes again.
+  std::shared_ptr<void> warm_up;
   std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
   FactorStats fstats;
   SolveStats sstats;

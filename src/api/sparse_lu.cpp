@@ -64,9 +64,13 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
     if (this->schur_mode()) analysis_options = schur_analysis_options(analysis_options);
   };
   set_analysis_options(cpu_first);
-  api::DeviceWarmUp warm_up(this->options, is_complex_v<Scalar> || chosen != Chosen::after);  // while the CPU analyzes
+  // While the CPU analyzes: the context, and the engine's kernels for a large factor.
+  auto warm_up = std::make_shared<api::DeviceWarmUp>(
+      this->options, is_complex_v<Scalar> || chosen != Chosen::after,
+      api::warm_up_kernels(this->options, static_cast<int64_t>(a.rowptr[a.nrows]), api::WarmUpKernels::lu));
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
-  warm_up.wait();
+  warm_up->wait();
+  this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   accept_normwise = false;
   if (chosen != Chosen::before)
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,

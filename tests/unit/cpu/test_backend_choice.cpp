@@ -1,6 +1,8 @@
 // The automatic backend's size rule (api/engine_choice.hpp): a factor known to be small stays
 // on the CPU before any CUDA starts (stays_on_cpu), ranks that share a GPU need factors that
-// many times larger (ranks_per_device), and an incomplete factor kIncompleteGpuFactor times.
+// many times larger (ranks_per_device), and an incomplete factor kIncompleteGpuFactor times;
+// a large complete factor bound for the GPU has its engine's kernels loaded beside its
+// analysis (warm_up_kernels).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -37,6 +39,27 @@ TEST(BackendChoice, an_incomplete_factor_needs_a_larger_one) {
   const int64_t least = 1000 * api::kIncompleteGpuFactor;
   EXPECT_TRUE(api::stays_on_cpu(o, least - 1, 1));
   EXPECT_EQ(api::stays_on_cpu(o, least, 1), !cuda);
+}
+
+TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside_the_analysis) {
+  using api::WarmUpKernels;
+  const int64_t large = api::kWarmUpKernelsMinNnz;
+  const WarmUpKernels lu = built_with_cuda() ? WarmUpKernels::lu : WarmUpKernels::none;
+  Options o;  // automatic, and A alone passes the GPU's size rule
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), lu);
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::ldlt),
+            built_with_cuda() ? WarmUpKernels::ldlt : WarmUpKernels::none);
+  EXPECT_EQ(api::warm_up_kernels(o, large - 1, WarmUpKernels::lu), WarmUpKernels::none);  // its analysis is short
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::none), WarmUpKernels::none);
+  o.auto_gpu_min_factor_nnz = 4 * large;  // the fill decides: the GPU is not certain
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
+  o.backend = Backend::cuda;  // asked for
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), lu);
+  o.ilu_levels = 0;  // an incomplete factor's engine is another
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
+  o.ilu_levels = -1;
+  o.backend = Backend::cpu;
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
 }
 
 TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
