@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|multi_gpu|split]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|first_factor|multi_gpu|split]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -29,6 +29,8 @@
 #   dd_profile: -log_view events of its losing configurations, gpuglu against the peer.
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
 #   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
+#   first_factor: a fresh process's first factorization with the kernel warm-up against
+#   without it (scripts/first_factor.py, gpuglu_first_factor_bench; the step's comment).
 #   multi_gpu: issue 30 on a several-GPU machine: the device-selection and split-factor tests
 #   (GPUGLU_DEVICE_MULTI_GPU_TESTS, a ctest -R filter) plain and under compute-sanitizer
 #   memcheck, then scripts/multi_gpu_bench.py (bjacobi/asm LU subdomains on one GPU against
@@ -533,6 +535,25 @@ if want split; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
   else
     echo "device_run.sh: no gpuglu_split_bench in $build_rel" | tee "$out/split_bench.log"
+  fi
+fi
+
+if want first_factor; then
+  # The first factorization in a process with and without the kernel warm-up
+  # (scripts/first_factor.py): GPUGLU_DEVICE_FIRST_FACTOR_MATRICES (LU) and
+  # GPUGLU_DEVICE_FIRST_FACTOR_LDLT (LDL^T), generator specs; _ROUNDS, _RUN (the records' tag).
+  ff_exe=$build/bench/gpuglu_first_factor_bench
+  if [[ -x $ff_exe ]]; then
+    ff=(python3 "$root/scripts/first_factor.py" --exe "$ff_exe" --rounds "${GPUGLU_DEVICE_FIRST_FACTOR_ROUNDS:-3}"
+        --out "$out/results.jsonl" --device "$(head -1 "$out/device.txt" | cut -d, -f1)"
+        --run "${GPUGLU_DEVICE_FIRST_FACTOR_RUN:-}")
+    {
+      "${ff[@]}" --matrices "${GPUGLU_DEVICE_FIRST_FACTOR_MATRICES:-lap3d7:64x64x32 lap3d7:48x48x48 circuit:200000:2000}" || status=1
+      "${ff[@]}" --ldlt --matrices "${GPUGLU_DEVICE_FIRST_FACTOR_LDLT:-lap3d7:64x64x32 lap3d7:48x48x48}" || status=1
+    } 2>&1 | tee "$out/first_factor.log"
+  else
+    echo "device_run.sh: no gpuglu_first_factor_bench in $build_rel" | tee "$out/first_factor.log"
+    status=1
   fi
 fi
 

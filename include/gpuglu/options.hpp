@@ -125,6 +125,10 @@ inline constexpr std::array<EnumName<Staging>, 3> kStagingNames{
 struct CudaTuning {
   bool level_graph = true;  // replay the level loops (factorization, triangular solves) as CUDA graphs (false: level by level)
   Staging staging = Staging::automatic;
+  // A large complete factor bound for the GPU: beside its analysis, a small factorization and
+  // solve by its engine load the kernels its first factorization would load (api/engine_choice.hpp's
+  // DeviceWarmUp; once per process, device and engine). false: they load at their first use.
+  bool kernel_warm_up = true;
   bool trsv_programmatic_launch = true;  // LEVR/LEVC levels overlap the previous level's drain
   int32_t trsv_run_passes = -1;          // LEVR single-block runs per level segment (-1: 1 up to 8192 rows, else 0), at most 64
   int32_t kahn_blocks_per_sm = -1;       // the GPU level analysis's grid (src/cuda/trsv/kahn_shape.hpp)

@@ -146,7 +146,8 @@ void load_engine_kernels(Options o, int32_t ordinal, WarmUpKernels kernels) {
 }  // namespace
 
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind) {
-  if (kind == WarmUpKernels::none || o.ilu_levels >= 0 || input_nnz < kWarmUpKernelsMinNnz || !gpu_may_factor(o))
+  if (kind == WarmUpKernels::none || !o.cuda.kernel_warm_up || o.ilu_levels >= 0 ||
+      input_nnz < kWarmUpKernelsMinNnz || !gpu_may_factor(o))
     return WarmUpKernels::none;
   // nnz(L+U) >= nnz(A): where A alone passes the size rule, the factor does.
   if (o.backend == Backend::automatic && stays_on_cpu(o, input_nnz, devices_counted_before_cuda()))

@@ -73,13 +73,15 @@ bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend ba
 // cuSOLVER's) at its first launch, so a fresh process's first factorization and solve pay for
 // loading every kernel they use, and that is much of a large factor's first numeric phase
 // (docs/performance.md, "The first factorization in a process"). A small factorization and
-// refined solve on another thread, beside the analysis, load most of them instead.
+// refined solve on another thread, beside the analysis, load most of them instead
+// (Options::cuda.kernel_warm_up).
 enum class WarmUpKernels : uint8_t { none, lu, ldlt };
 
 // The kernels to load for a factor of A (input_nnz entries) under o, of facade kind (lu or
-// ldlt): none unless the factor is complete, goes to the GPU whatever its fill (backend cuda,
-// or automatic with A alone above the GPU's size rule), and A has at least
-// kWarmUpKernelsMinNnz entries, whose analysis hides the small factorization.
+// ldlt): none unless Options::cuda.kernel_warm_up is set, the factor is complete, goes to the
+// GPU whatever its fill (backend cuda, or automatic with A alone above the GPU's size rule),
+// and A has at least kWarmUpKernelsMinNnz entries, whose analysis hides the small
+// factorization.
 constexpr int64_t kWarmUpKernelsMinNnz = int64_t{1} << 19;
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind);
 

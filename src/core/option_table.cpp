@@ -205,6 +205,9 @@ std::vector<OptionRow> build_table() {
                                              "GPU level loop replayed as one CUDA graph (0: launched level by level)"),
       choice<Field<&O::cuda, &C::staging>, kStagingNames>(
           "staging", "cuda.staging", "How A, b and x reach the GPU: auto, pinned (a copy, one DMA), direct (pageable)"),
+      flag<Field<&O::cuda, &C::kernel_warm_up>>(
+          "kernel_warm_up", "cuda.kernel_warm_up",
+          "Load the engine's GPU kernels beside a large factor's analysis (0: at their first use)"),
       flag<Field<&O::cuda, &C::trsv_programmatic_launch>>(
           "trsv_programmatic_launch", "cuda.trsv_programmatic_launch",
           "LEVR/LEVC triangular-solve levels overlap the previous level's drain"),

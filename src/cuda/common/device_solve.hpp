@@ -41,4 +41,23 @@ class BasicFactorSolves : public BasicDeviceSolve<Scalar> {
   virtual TrsvKernel kernel() const = 0;     // the kernel the triangular solves run
 };
 
+// A Schur factor's sweeps, short of its Schur supernode (the supernodal engines' PanelSolves),
+// which the device-engine shell's Schur-complement verbs run: schur_sweep on a host z (n
+// entries, C's numbering; forward: the condensation, backward: the expansion), and
+// schur_condense / schur_expand on device vectors with the permutations and scalings
+// (core/numeric_engine.hpp's schur_forward / schur_backward / schur_condense_device /
+// schur_expand_device state the contracts). All synchronous.
+class SchurSweeps {
+ public:
+  virtual void schur_sweep(double* z, bool transpose, bool forward) = 0;
+  virtual void schur_condense(const double* in, double* reduced, bool transpose) = 0;
+  virtual void schur_expand(const double* x2, double* out, bool transpose) = 0;
+
+ protected:
+  SchurSweeps() = default;
+  ~SchurSweeps() = default;  // never owned through this interface
+  SchurSweeps(const SchurSweeps&) = default;
+  SchurSweeps& operator=(const SchurSweeps&) = default;
+};
+
 }  // namespace gpuglu::cuda

@@ -26,11 +26,17 @@ void copy_in_chunks(char* dst, const char* src, size_t bytes, Each each) {
   std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[count]);
   for (size_t c = 0; c < count; ++c) done[c].store(false, std::memory_order_relaxed);
   std::atomic<size_t> next{0};
+  // Takes the next chunk not yet taken and copies it; false once none is left.
+  auto copy_next = [&] {
+    const size_t c = next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= count) return false;
+    const size_t offset = c * chunk;
+    std::memcpy(dst + offset, src + offset, std::min(chunk, bytes - offset));
+    done[c].store(true, std::memory_order_release);
+    return true;
+  };
   auto work = [&] {
-    for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
-      const size_t offset = c * chunk, length = std::min(chunk, bytes - offset);
-      std::memcpy(dst + offset, src + offset, length);
-      done[c].store(true, std::memory_order_release);
+    while (copy_next()) {
     }
   };
   std::vector<std::thread> workers;
@@ -38,16 +44,8 @@ void copy_in_chunks(char* dst, const char* src, size_t bytes, Each each) {
   for (int t = 1; t < HostStaging::kStagingThreads; ++t) workers.emplace_back(work);
   // The caller queues each chunk once it is there, copying chunks itself while it waits.
   for (size_t c = 0; c < count; ++c) {
-    while (!done[c].load(std::memory_order_acquire)) {
-      const size_t mine = next.fetch_add(1, std::memory_order_relaxed);
-      if (mine < count) {
-        const size_t offset = mine * chunk, length = std::min(chunk, bytes - offset);
-        std::memcpy(dst + offset, src + offset, length);
-        done[mine].store(true, std::memory_order_release);
-      } else {
-        std::this_thread::yield();
-      }
-    }
+    while (!done[c].load(std::memory_order_acquire))
+      if (!copy_next()) std::this_thread::yield();
     each(c, c * chunk, std::min(chunk, bytes - c * chunk));
   }
   for (std::thread& w : workers) w.join();

@@ -5,6 +5,7 @@
 #include <complex>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -126,6 +127,81 @@ int64_t BasicDeviceEngine<Scalar>::device_bytes() const noexcept {
 template <class Scalar>
 TrsvKernel BasicDeviceEngine<Scalar>::trsv_kernel() const noexcept {
   return recipe_->trsv_kernel();
+}
+
+namespace {
+
+// The Schur verbs' vectors as the sweeps take them: real only (a complex engine has no sweeps,
+// so schur_sweeps() refuses before any of these is reached).
+template <class T>
+auto* as_real(T* p) {
+  using Real = std::conditional_t<std::is_const_v<T>, const double, double>;
+  if constexpr (std::is_same_v<std::remove_const_t<T>, double>)
+    return p;
+  else
+    return static_cast<Real*>(nullptr);
+}
+
+}  // namespace
+
+template <class Scalar>
+bool BasicDeviceEngine<Scalar>::supports_schur() const noexcept {
+  return std::is_same_v<Scalar, double> && recipe_ && recipe_->schur_sweeps() != nullptr;
+}
+
+template <class Scalar>
+SchurSweeps& BasicDeviceEngine<Scalar>::schur_sweeps(const char* call) const {
+  SchurSweeps* sweeps = std::is_same_v<Scalar, double> ? recipe_->schur_sweeps() : nullptr;
+  if (!sweeps) throw Error(Status::unsupported, name_ + "::" + call + ": this engine has no Schur-complement mode");
+  return *sweeps;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::read_schur_block(Scalar* s, int64_t ld) {
+  schur_sweeps("schur_block");
+  DeviceScope scope(context_->device);
+  recipe_->read_schur_block(as_real(s), ld);
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::schur_block(Scalar* s, int64_t ld) {
+  read_schur_block(s, ld);
+}
+
+template <class Scalar>
+bool BasicDeviceEngine<Scalar>::schur_block_device(Scalar* d_s, int64_t ld) {
+  read_schur_block(d_s, ld);
+  return true;
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::schur_forward(Scalar* z, bool transpose) {
+  SchurSweeps& sweeps = schur_sweeps("schur_forward");
+  DeviceScope scope(context_->device);
+  sweeps.schur_sweep(as_real(z), transpose && !recipe_->symmetric(), /*forward=*/true);
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::schur_backward(Scalar* z, bool transpose) {
+  SchurSweeps& sweeps = schur_sweeps("schur_backward");
+  DeviceScope scope(context_->device);
+  sweeps.schur_sweep(as_real(z), transpose && !recipe_->symmetric(), /*forward=*/false);
+}
+
+template <class Scalar>
+bool BasicDeviceEngine<Scalar>::schur_condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose) {
+  SchurSweeps& sweeps = schur_sweeps("schur_condense_device");
+  DeviceScope scope(context_->device);
+  sweeps.schur_condense(as_real(d_b), as_real(d_reduced), transpose && !recipe_->symmetric());
+  return true;
+}
+
+template <class Scalar>
+bool BasicDeviceEngine<Scalar>::schur_expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose) {
+  SchurSweeps& sweeps = schur_sweeps("schur_expand_device");
+  DeviceScope scope(context_->device);
+  sweeps.schur_expand(as_real(d_x2), as_real(d_x), transpose && !recipe_->symmetric());
+  return true;
 }
 
 template class BasicDeviceEngine<double>;

@@ -25,6 +25,7 @@ template <class Scalar>
 struct BasicEngineContext;  // engine_context.hpp: the shell's device, stream, memory, staging, input
 template <class Scalar>
 class BasicDeviceSolve;
+class SchurSweeps;  // common/device_solve.hpp
 
 // One engine's numeric part on the shell's context. Its device work runs on the context's
 // stream; the shell makes the device current around every call and tears the recipe down
@@ -46,6 +47,15 @@ class BasicEngineRecipe {
   virtual TrsvKernel trsv_kernel() const noexcept = 0;
   // A = A^T (the symmetric engines): a transposed solve is the plain one.
   virtual bool symmetric() const noexcept { return false; }
+  // Schur-complement mode (a schedule with schur_size > 0; the real supernodal engines): the
+  // sweeps short of the Schur supernode, and S_C read from it into s (host memory or any
+  // device's of the process, leading dimension ld >= k; synchronous), which the shell calls
+  // only where schur_sweeps() is set. nullptr: no Schur mode (the shell says so).
+  virtual SchurSweeps* schur_sweeps() const { return nullptr; }
+  virtual void read_schur_block(double* s, int64_t ld) {
+    (void)s;
+    (void)ld;
+  }
 
  protected:
   BasicEngineRecipe() = default;
@@ -83,6 +93,17 @@ class BasicDeviceEngine : public BasicNumericEngine<Scalar> {
   TrsvKernel trsv_kernel() const noexcept override;
   int device() const noexcept;
 
+  // Schur-complement mode (core/numeric_engine.hpp) over the recipe's sweeps and block
+  // (BasicEngineRecipe::schur_sweeps); a symmetric engine's transposed sweeps are its plain
+  // ones. Real scalars only: no complex recipe has sweeps.
+  bool supports_schur() const noexcept override;
+  void schur_block(Scalar* s, int64_t ld) override;
+  bool schur_block_device(Scalar* d_s, int64_t ld) override;
+  void schur_forward(Scalar* z, bool transpose) override;
+  void schur_backward(Scalar* z, bool transpose) override;
+  bool schur_condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose) override;
+  bool schur_expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose) override;
+
  protected:
   // Makes the device current (device_ordinal < 0: the calling thread's), creates the stream,
   // the staging, A's input buffer and the refinement (pattern: A's CSR pattern, uploaded on
@@ -115,6 +136,8 @@ class BasicDeviceEngine : public BasicNumericEngine<Scalar> {
   void forget_factor();  // a new factorization begins: neither the factor nor its host copy holds
   EngineFactorResult factor_input(const PivotRule& rule);
   BasicDeviceSolve<Scalar>& factored_solves(const char* call);
+  SchurSweeps& schur_sweeps(const char* call) const;  // Error(unsupported) where the recipe has none
+  void read_schur_block(Scalar* s, int64_t ld);
 };
 
 extern template class BasicDeviceEngine<double>;

@@ -95,26 +95,19 @@ void DeviceDenseLU::add_block() {
 }
 
 // S = L L^T where S is positive definite (info 0; a NaN or Inf in S fails too, whose column
-// the LU then names). The copy in b_ is made here for the steps after it.
+// the LU then names).
 bool DeviceDenseLU::cholesky_factor() {
   const int n = static_cast<int>(k_);
-  const size_t bytes = static_cast<size_t>(k_ * k_) * sizeof(double);
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, bytes, cudaMemcpyDeviceToDevice, stream_));
   GPUGLU_CUSOLVER_CHECK(cusolverDnDpotrf(solver_, CUBLAS_FILL_MODE_LOWER, n, a_, n, work_, lwork_potrf_, info_));
   int info = 0;
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(&info, info_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   if (info < 0) throw Error(Status::device_error, "cusolverDnDpotrf: argument " + std::to_string(-info) + " invalid");
-  if (info == 0) return true;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, b_, bytes, cudaMemcpyDeviceToDevice, stream_));
-  return false;
+  return info == 0;
 }
 
 bool DeviceDenseLU::unpivoted_factor() {
   const int n = static_cast<int>(k_);
-  const size_t bytes = static_cast<size_t>(k_ * k_) * sizeof(double);
-  // After a failed Cholesky, a_ is S again and b_ already its copy.
-  if (!symmetric_) GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, bytes, cudaMemcpyDeviceToDevice, stream_));
   GPUGLU_CUDA_CHECK(cudaMemsetAsync(info_, 0, 2 * sizeof(int), stream_));
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, nullptr, info_));
   const unsigned blocks = static_cast<unsigned>((k_ + kernels::kRootCheckWarps - 1) / kernels::kRootCheckWarps);
@@ -125,20 +118,29 @@ bool DeviceDenseLU::unpivoted_factor() {
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(info, info_, sizeof(info), cudaMemcpyDeviceToHost, stream_));
   GPUGLU_CUDA_CHECK(cudaStreamSynchronize(stream_));
   if (info[0] < 0) throw Error(Status::device_error, "cusolverDnDgetrf: argument " + std::to_string(-info[0]) + " invalid");
-  if (info[0] == 0 && info[1] == 0) return true;
-  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, b_, bytes, cudaMemcpyDeviceToDevice, stream_));
-  return false;
+  return info[0] == 0 && info[1] == 0;
+}
+
+void DeviceDenseLU::restore_s() {
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(a_, b_, static_cast<size_t>(k_ * k_) * sizeof(double), cudaMemcpyDeviceToDevice,
+                                    stream_));
 }
 
 int64_t DeviceDenseLU::factor() {
   how_ = RootFactorization::lu_unpivoted;
   if (k_ == 0) return -1;
   DeviceScope scope(device_);
-  if (symmetric_ && cholesky_factor()) {
-    how_ = RootFactorization::cholesky;
-    return -1;
+  GPUGLU_CUDA_CHECK(cudaMemcpyAsync(b_, a_, static_cast<size_t>(k_ * k_) * sizeof(double), cudaMemcpyDeviceToDevice,
+                                    stream_));
+  if (symmetric_) {
+    if (cholesky_factor()) {
+      how_ = RootFactorization::cholesky;
+      return -1;
+    }
+    restore_s();
   }
   if (unpivoted_factor()) return -1;
+  restore_s();
   how_ = RootFactorization::lu_pivoted;
   const int n = static_cast<int>(k_);
   GPUGLU_CUSOLVER_CHECK(cusolverDnDgetrf(solver_, n, n, a_, n, work_, pivots_, info_));
@@ -169,24 +171,27 @@ void DeviceDenseLU::solve_in_place(bool transpose) {
     return;
   }
   if (how_ == RootFactorization::lu_unpivoted) {
-    const cublasOperation_t op = transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasFillMode_t first = transpose ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    const cublasFillMode_t second = transpose ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, first, op, transpose ? CUBLAS_DIAG_NON_UNIT : CUBLAS_DIAG_UNIT, n, a_, n, x_, 1));
-    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, second, op, transpose ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, n, a_, n, x_, 1));
+    lu_triangles(x_, transpose);
     return;
   }
   if (transpose) {
     GPUGLU_CUDA_CHECK(cudaMemcpyAsync(y_, x_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
-    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));
-    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, a_, n, y_, 1));
+    lu_triangles(y_, true);
     kernels::launch_scatter(k_, perm_, y_, x_, stream_);
     return;
   }
   launch_gather(k_, perm_, x_, y_, stream_);
-  GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, a_, n, y_, 1));
-  GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a_, n, y_, 1));
+  lu_triangles(y_, false);
   GPUGLU_CUDA_CHECK(cudaMemcpyAsync(x_, y_, static_cast<size_t>(k_) * sizeof(double), cudaMemcpyDeviceToDevice, stream_));
+}
+
+// L (unit diagonal) then U; transposed, U^T then L^T.
+void DeviceDenseLU::lu_triangles(double* v, bool transpose) {
+  const int n = static_cast<int>(k_);
+  const cublasOperation_t op = transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+  for (const bool lower : {!transpose, transpose})
+    GPUGLU_CUBLAS_CHECK(cublasDtrsv(blas_, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
+                                    lower ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, n, a_, n, v, 1));
 }
 
 void DeviceDenseLU::solve(double* x_host, bool transpose) {

@@ -70,10 +70,13 @@ class DeviceDenseLU {
   bool symmetric_;
   RootFactorization how_ = RootFactorization::lu_pivoted;
   int lwork_potrf_ = 0;
-  // Each returns false with S restored into a_ (block() holds the copy).
+  // Each attempt factors a_ in place; where it fails, restore_s() puts S back from b_, where
+  // factor() saved it first.
   bool cholesky_factor();   // potrf
   bool unpivoted_factor();  // getrf without pivots, and the test
+  void restore_s();
   void solve_in_place(bool transpose);  // x_ = S^{-1} x_ (S^{-T}); y_ is overwritten
+  void lu_triangles(double* v, bool transpose);  // v = (L U)^{-1} v (transpose: (L U)^{-T} v)
 };
 
 }  // namespace gpuglu::cuda

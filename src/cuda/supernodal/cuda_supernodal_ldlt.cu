@@ -364,7 +364,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   // S_C, both triangles (the updates write the lower one: its mirror goes into the unused
   // upper one first), into host or device memory alike (cudaMemcpyDefault: a destination on
   // another GPU is a peer copy). Its panel is k x k with leading dimension k.
-  void read_schur_block(double* s, int64_t ld) {
+  void read_schur_block(double* s, int64_t ld) override {
     const int32_t t = s_.schur_supernode();
     const int64_t k = s_.schur_size;
     kernels::launch_ldlt_mirror(args, t, static_cast<int32_t>(k), c.stream);
@@ -425,6 +425,7 @@ class SupernodalLdltRecipe final : public BasicEngineRecipe<double> {
   }
   TrsvKernel trsv_kernel() const noexcept override { return TrsvKernel::automatic; }
   bool symmetric() const noexcept override { return true; }
+  SchurSweeps* schur_sweeps() const override { return solve.get(); }
 
   PivotSigns signs() {
     const int32_t n = s_.n;
@@ -499,42 +500,6 @@ bool CudaSupernodalLDLT::pivot_signs(PivotSigns& out) {
 CudaSupernodalLDLT::Paths CudaSupernodalLDLT::paths() const {
   const LdltPlan& p = ldlt_->plan;
   return {static_cast<int64_t>(p.narrow_nodes.size()), p.wide_nodes, static_cast<int64_t>(p.schur_nodes.size())};
-}
-
-bool CudaSupernodalLDLT::supports_schur() const noexcept { return true; }
-
-void CudaSupernodalLDLT::schur_block(double* s, int64_t ld) {
-  DeviceScope scope(device());
-  ldlt_->read_schur_block(s, ld);
-}
-
-bool CudaSupernodalLDLT::schur_block_device(double* d_s, int64_t ld) {
-  DeviceScope scope(device());
-  ldlt_->read_schur_block(d_s, ld);
-  return true;
-}
-
-// A = A^T: the transposed sweeps are the same (PanelSolves ignores transpose for an LDL^T).
-void CudaSupernodalLDLT::schur_forward(double* z, bool) {
-  DeviceScope scope(device());
-  ldlt_->solve->schur_sweep(z, false, /*forward=*/true);
-}
-
-void CudaSupernodalLDLT::schur_backward(double* z, bool) {
-  DeviceScope scope(device());
-  ldlt_->solve->schur_sweep(z, false, /*forward=*/false);
-}
-
-bool CudaSupernodalLDLT::schur_condense_device(const double* d_b, double* d_reduced, bool) {
-  DeviceScope scope(device());
-  ldlt_->solve->schur_condense(d_b, d_reduced, false);
-  return true;
-}
-
-bool CudaSupernodalLDLT::schur_expand_device(const double* d_x2, double* d_x, bool) {
-  DeviceScope scope(device());
-  ldlt_->solve->schur_expand(d_x2, d_x, false);
-  return true;
 }
 
 int64_t CudaSupernodalLDLT::pivot_fallbacks() const noexcept { return ldlt_->pivot_fallbacks; }

@@ -37,16 +37,9 @@ class CudaSupernodalLDLT final : public BasicDeviceEngine<double> {
   // tiled complements, gemm = the narrow supernodes' DGEMM complements).
   std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
-  // Schur-complement mode (core/numeric_engine.hpp): S_C read from the Schur supernode's panel
-  // (its lower triangle mirrored), the sweeps of PanelSolves stopping short of it (D of A11
-  // before the backward one); A = A^T, so transpose changes nothing.
-  bool supports_schur() const noexcept override;
-  void schur_block(double* s, int64_t ld) override;
-  bool schur_block_device(double* d_s, int64_t ld) override;
-  void schur_forward(double* z, bool transpose) override;
-  void schur_backward(double* z, bool transpose) override;
-  bool schur_condense_device(const double* d_b, double* d_reduced, bool transpose) override;
-  bool schur_expand_device(const double* d_x2, double* d_x, bool transpose) override;
+  // Schur-complement mode: the shell's verbs (BasicDeviceEngine) over the recipe's block (its
+  // lower triangle mirrored) and PanelSolves' sweeps short of it (D of A11 before the backward
+  // one).
 
   struct Paths {
     int64_t narrow;       // supernodes factored by the batched kernels

@@ -94,7 +94,8 @@ class SupernodalRecipe final : public BasicEngineRecipe<double> {
   // Schur-complement mode: the levels enqueued (all but the Schur supernode's).
   size_t factored_levels = 0;
   const Schedule& schedule;
-  void read_schur_block(double* s, int64_t ld);
+  void read_schur_block(double* s, int64_t ld) override;
+  SchurSweeps* schur_sweeps() const override { return panel_solves.get(); }
 
  private:
   void enqueue_levels();
@@ -310,41 +311,6 @@ std::vector<LevelProfile> CudaSupernodalLU::profile_levels(const double* a_value
   DeviceScope scope(device());
   load_input(a_values);
   return supernodal_->profile_levels(rule);
-}
-
-bool CudaSupernodalLU::supports_schur() const noexcept { return true; }
-
-void CudaSupernodalLU::schur_block(double* s, int64_t ld) {
-  DeviceScope scope(device());
-  supernodal_->read_schur_block(s, ld);
-}
-
-bool CudaSupernodalLU::schur_block_device(double* d_s, int64_t ld) {
-  DeviceScope scope(device());
-  supernodal_->read_schur_block(d_s, ld);
-  return true;
-}
-
-void CudaSupernodalLU::schur_forward(double* z, bool transpose) {
-  DeviceScope scope(device());
-  supernodal_->panel_solves->schur_sweep(z, transpose, /*forward=*/true);
-}
-
-void CudaSupernodalLU::schur_backward(double* z, bool transpose) {
-  DeviceScope scope(device());
-  supernodal_->panel_solves->schur_sweep(z, transpose, /*forward=*/false);
-}
-
-bool CudaSupernodalLU::schur_condense_device(const double* d_b, double* d_reduced, bool transpose) {
-  DeviceScope scope(device());
-  supernodal_->panel_solves->schur_condense(d_b, d_reduced, transpose);
-  return true;
-}
-
-bool CudaSupernodalLU::schur_expand_device(const double* d_x2, double* d_x, bool transpose) {
-  DeviceScope scope(device());
-  supernodal_->panel_solves->schur_expand(d_x2, d_x, transpose);
-  return true;
 }
 
 int64_t CudaSupernodalLU::pivot_fallbacks() const noexcept { return supernodal_->pivot_fallbacks; }

@@ -62,15 +62,9 @@ class CudaSupernodalLU final : public BasicDeviceEngine<double> {
   // gemm; ms their sum).
   std::vector<LevelProfile> profile_levels(const double* a_values, const PivotRule& rule) override;
 
-  // Schur-complement mode (core/numeric_engine.hpp): S_C read from the Schur supernode's panel
-  // on the device; the sweeps by the panel solves' levels, stopping before it.
-  bool supports_schur() const noexcept override;
-  void schur_block(double* s, int64_t ld) override;
-  bool schur_block_device(double* d_s, int64_t ld) override;
-  void schur_forward(double* z, bool transpose) override;
-  void schur_backward(double* z, bool transpose) override;
-  bool schur_condense_device(const double* d_b, double* d_reduced, bool transpose) override;
-  bool schur_expand_device(const double* d_x2, double* d_x, bool transpose) override;
+  // Schur-complement mode: the shell's verbs (BasicDeviceEngine) over the recipe's Schur block,
+  // read from its supernode's panel on the device, and PanelSolves' sweeps short of it.
+
 
  private:
   SupernodalRecipe* supernodal_ = nullptr;  // the recipe, owned by the shell

@@ -27,7 +27,7 @@
 
 namespace gpuglu::cuda {
 
-class PanelSolves final : public DeviceSolve {
+class PanelSolves final : public DeviceSolve, public SchurSweeps {
  public:
   // s: a supernodal schedule that plan_supernodal() has checked; structure: its supernodes
   // and panels on the device (DevicePanels::args()). Uploads the permutations, scalings,
@@ -52,7 +52,7 @@ class PanelSolves final : public DeviceSolve {
   // supernode alone - or down from it, the Schur entries left as they are;
   // the forward sweeps push into the rows below them, so the Schur entries end as the reduced
   // right-hand side. Synchronous (z is uploaded and downloaded).
-  void schur_sweep(double* z, bool transpose, bool forward);
+  void schur_sweep(double* z, bool transpose, bool forward) override;
   // The same on device vectors, with the permutations and scalings done here (as
   // solve_device's): condense gathers in (n entries, A's numbering) into the work vector,
   // sweeps forward and copies the Schur block's k entries (the last k of C, unscaled: the
@@ -63,8 +63,8 @@ class PanelSolves final : public DeviceSolve {
   // Nothing may use the work vector in between, and an expansion consumes the condensed
   // vector (it is swept in place): one expand per condense.
   // Both synchronous: on return their results are complete.
-  void schur_condense(const double* in, double* reduced, bool transpose);
-  void schur_expand(const double* x2, double* out, bool transpose);
+  void schur_condense(const double* in, double* reduced, bool transpose) override;
+  void schur_expand(const double* x2, double* out, bool transpose) override;
 
  private:
   struct Level {

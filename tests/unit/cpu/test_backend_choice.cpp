@@ -58,6 +58,9 @@ TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside
   o.ilu_levels = 0;  // an incomplete factor's engine is another
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
   o.ilu_levels = -1;
+  o.cuda.kernel_warm_up = false;  // switched off
+  EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
+  o.cuda.kernel_warm_up = true;
   o.backend = Backend::cpu;
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
 }
