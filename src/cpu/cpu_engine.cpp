@@ -147,21 +147,15 @@ class CpuEngine final : public BasicNumericEngine<T> {
       BasicNumericEngine<T>::schur_block(s, ld);
   }
   void schur_forward(T* z, bool transpose) override {
-    if constexpr (std::is_same_v<T, double>) {
-      if (s_.kind == FactorKind::supernodal_ldlt)
-        reference::schur_ldlt_forward_sweep(s_, panels_.data(), pivots(), z);
-      else
-        reference::schur_forward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
-    } else
+    if constexpr (std::is_same_v<T, double>)
+      schur_sweep(z, transpose, /*forward=*/true);
+    else
       BasicNumericEngine<T>::schur_forward(z, transpose);
   }
   void schur_backward(T* z, bool transpose) override {
-    if constexpr (std::is_same_v<T, double>) {
-      if (s_.kind == FactorKind::supernodal_ldlt)
-        reference::schur_ldlt_backward_sweep(s_, panels_.data(), pivots(), z);
-      else
-        reference::schur_backward_sweep(s_, panels_.data(), z, transpose, panel_row_order());
-    } else
+    if constexpr (std::is_same_v<T, double>)
+      schur_sweep(z, transpose, /*forward=*/false);
+    else
       BasicNumericEngine<T>::schur_backward(z, transpose);
   }
   Backend backend() const noexcept override { return Backend::cpu; }
@@ -309,6 +303,16 @@ class CpuEngine final : public BasicNumericEngine<T> {
     return rows_active_ ? SupernodeRowOrder{pivoted_.data(), row_order_.data()} : SupernodeRowOrder{};
   }
   reference::LdltPivots pivots() { return {pivot_perm_.data(), pivot_kind_.data(), pivot_off_.data()}; }
+  // Schur-complement mode: the sweep that stops before the Schur supernode (forward) or starts
+  // after it (backward), the LDL^T's or the LU's (real only).
+  void schur_sweep(double* z, bool transpose, bool forward) {
+    if (s_.kind == FactorKind::supernodal_ldlt)
+      (forward ? reference::schur_ldlt_forward_sweep : reference::schur_ldlt_backward_sweep)(s_, panels_.data(),
+                                                                                              pivots(), z);
+    else
+      (forward ? reference::schur_forward_sweep : reference::schur_backward_sweep)(s_, panels_.data(), z, transpose,
+                                                                                   panel_row_order());
+  }
   std::vector<T> solve_work_;
   std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
   std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor

@@ -90,7 +90,7 @@ EngineSolveResult BasicDeviceEngine<Scalar>::solve(const Scalar* b, Scalar* x, b
   DeviceScope scope(context_->device);
   // A symmetric engine's plain solve and plain residual serve A^T x = b as well (and A^T's
   // pattern, which the refinement would build for a transposed solve, is never needed).
-  return context_->refinement->solve(solves, b, x, transpose && !recipe_->symmetric(), max_steps, target);
+  return context_->refinement->solve(solves, b, x, transposed(transpose), max_steps, target);
 }
 
 template <class Scalar>
@@ -99,8 +99,7 @@ EngineSolveResult BasicDeviceEngine<Scalar>::solve_device(const Scalar* d_b, Sca
   BasicDeviceSolve<Scalar>& solves = factored_solves("solve_device");
   if (context_->n == 0) return EngineSolveResult{};
   DeviceScope scope(context_->device);
-  return context_->refinement->solve_device(solves, d_b, d_x, transpose && !recipe_->symmetric(), max_steps,
-                                            target);
+  return context_->refinement->solve_device(solves, d_b, d_x, transposed(transpose), max_steps, target);
 }
 
 template <class Scalar>
@@ -175,24 +174,27 @@ bool BasicDeviceEngine<Scalar>::schur_block_device(Scalar* d_s, int64_t ld) {
 }
 
 template <class Scalar>
-void BasicDeviceEngine<Scalar>::schur_forward(Scalar* z, bool transpose) {
-  SchurSweeps& sweeps = schur_sweeps("schur_forward");
+void BasicDeviceEngine<Scalar>::schur_sweep(Scalar* z, bool transpose, bool forward) {
+  SchurSweeps& sweeps = schur_sweeps(forward ? "schur_forward" : "schur_backward");
   DeviceScope scope(context_->device);
-  sweeps.schur_sweep(as_real(z), transpose && !recipe_->symmetric(), /*forward=*/true);
+  sweeps.schur_sweep(as_real(z), transposed(transpose), forward);
+}
+
+template <class Scalar>
+void BasicDeviceEngine<Scalar>::schur_forward(Scalar* z, bool transpose) {
+  schur_sweep(z, transpose, /*forward=*/true);
 }
 
 template <class Scalar>
 void BasicDeviceEngine<Scalar>::schur_backward(Scalar* z, bool transpose) {
-  SchurSweeps& sweeps = schur_sweeps("schur_backward");
-  DeviceScope scope(context_->device);
-  sweeps.schur_sweep(as_real(z), transpose && !recipe_->symmetric(), /*forward=*/false);
+  schur_sweep(z, transpose, /*forward=*/false);
 }
 
 template <class Scalar>
 bool BasicDeviceEngine<Scalar>::schur_condense_device(const Scalar* d_b, Scalar* d_reduced, bool transpose) {
   SchurSweeps& sweeps = schur_sweeps("schur_condense_device");
   DeviceScope scope(context_->device);
-  sweeps.schur_condense(as_real(d_b), as_real(d_reduced), transpose && !recipe_->symmetric());
+  sweeps.schur_condense(as_real(d_b), as_real(d_reduced), transposed(transpose));
   return true;
 }
 
@@ -200,7 +202,7 @@ template <class Scalar>
 bool BasicDeviceEngine<Scalar>::schur_expand_device(const Scalar* d_x2, Scalar* d_x, bool transpose) {
   SchurSweeps& sweeps = schur_sweeps("schur_expand_device");
   DeviceScope scope(context_->device);
-  sweeps.schur_expand(as_real(d_x2), as_real(d_x), transpose && !recipe_->symmetric());
+  sweeps.schur_expand(as_real(d_x2), as_real(d_x), transposed(transpose));
   return true;
 }
 

@@ -138,6 +138,9 @@ class BasicDeviceEngine : public BasicNumericEngine<Scalar> {
   BasicDeviceSolve<Scalar>& factored_solves(const char* call);
   SchurSweeps& schur_sweeps(const char* call) const;  // Error(unsupported) where the recipe has none
   void read_schur_block(Scalar* s, int64_t ld);
+  void schur_sweep(Scalar* z, bool transpose, bool forward);  // schur_forward / schur_backward
+  // A symmetric engine's transposed solves and sweeps are its plain ones.
+  bool transposed(bool transpose) const noexcept { return transpose && !recipe_->symmetric(); }
 };
 
 extern template class BasicDeviceEngine<double>;

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "error_status.hpp"
 #include "gpuglu/matrix.hpp"
 #include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/options.hpp"
 #include "gpuglu/solver.hpp"
 
 namespace gpuglu::test {
@@ -51,6 +54,17 @@ inline Dense dense_solve(Dense m, int32_t n, Dense b, int32_t nrhs) {
       x /= m[k + static_cast<size_t>(k) * n];
     }
   return b;
+}
+
+// What a fresh Solver (SparseLU or SparseLDLT) under o says when it analyzes a with the Schur
+// indices idx: the status and the message (the refusal tests).
+template <class Solver>
+std::pair<Status, std::string> schur_analysis_status(const Options& o, const Csr& a, const std::vector<int32_t>& idx) {
+  Solver f(o);
+  f.set_schur_indices(idx);
+  std::string message;
+  const Status st = status_of([&] { f.analyze(a.view()); }, &message);
+  return {st, message};
 }
 
 // The rows `r` and columns `c` of the dense n x n matrix a.

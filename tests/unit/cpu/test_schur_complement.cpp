@@ -382,13 +382,7 @@ TEST(SchurComplement, structurally_singular_a11_is_reported) {
 
 TEST(SchurComplement, options_that_cannot_keep_a_schur_block_are_refused) {
   const Csr a = gen::from_spec("lap2d5:5x5");
-  auto analyze_with = [&](Options o) {
-    SparseLU lu(o);
-    lu.set_schur_indices({2, 3});
-    std::string message;
-    const Status st = status_of([&] { lu.analyze(a.view()); }, &message);
-    return std::make_pair(st, message);
-  };
+  auto analyze_with = [&](const Options& o) { return schur_analysis_status<SparseLU>(o, a, {2, 3}); };
   Options column = supernodal_cpu();
   column.lu_engine = LuEngine::column;
   auto [st, message] = analyze_with(column);

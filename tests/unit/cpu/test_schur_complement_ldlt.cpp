@@ -196,13 +196,7 @@ TEST(SchurComplementLdlt, structurally_singular_a11_is_reported) {
 TEST(SchurComplementLdlt, what_cannot_keep_a_schur_block_is_refused) {
   const Csr a = gen::from_spec("lap2d5:6x6");
   const int32_t n = a.nrows;
-  auto analyze_with = [&](Options o) {
-    SparseLDLT f(o);
-    f.set_schur_indices({2, 3});
-    std::string message;
-    const Status st = status_of([&] { f.analyze(a.view()); }, &message);
-    return std::make_pair(st, message);
-  };
+  auto analyze_with = [&](const Options& o) { return schur_analysis_status<SparseLDLT>(o, a, {2, 3}); };
   Options column = ldlt_cpu();
   column.ldlt_engine = LuEngine::column;
   auto [st, message] = analyze_with(column);
