@@ -168,12 +168,17 @@ PetscErrorCode make_root_factor(Mat F) {
   PetscFunctionBegin;
   PetscCall(MatDestroy(&g->seq_factor));
   PetscCall(MatGetFactor_GPUGLU(g->sub[0], g->type, &g->seq_factor));
-  const int32_t devices = query_device().device_count;
-  if (g->groups > 1 && devices > 0) factor_of(g->seq_factor)->default_device = g->root_on_node % devices;
+  // The device count is read here only where it decides the device now, several roots: the
+  // first query is the CUDA start-up, which one root's analysis otherwise overlaps (DeviceWarmUp).
+  if (g->groups > 1) {
+    const int32_t devices = query_device().device_count;
+    if (devices > 0) factor_of(g->seq_factor)->default_device = g->root_on_node % devices;
+  }
   // -mat_gpuglu_devices 2 (split_factor.cpp): the root splits its factor over its share of the
   // node's devices among the node's group roots (the other ranks factor nothing): one root
   // alone takes the node's first two GPUs, whatever the ranks' own shares are.
-  factor_of(g->seq_factor)->split.devices_given = devices_of_rank(devices, g->root_on_node, g->roots_on_node);
+  factor_of(g->seq_factor)->split.share_index = g->root_on_node;
+  factor_of(g->seq_factor)->split.sharers = g->roots_on_node;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));
   PetscCall(MatSetOptionsPrefix(g->seq_factor, prefix));
   g->seq_factor->erroriffailure = F->erroriffailure;

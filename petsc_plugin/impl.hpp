@@ -83,9 +83,10 @@ struct DevicesOption {
 // A factor split over two devices (-mat_gpuglu_devices 2, split_factor.cpp).
 struct SplitFactor {
   std::unique_ptr<SplitLU> lu;  // null: the factor is not split (devices 1, or the fallback)
-  // The devices the split takes; empty: this process's first two (devices_of_rank of the
-  // launcher's environment). A gathered factor's group root sets them to its node's share.
-  std::vector<int32_t> devices_given;
+  // Whose share of the node's devices the split takes (devices_of_rank(count, index, sharers)),
+  // counted only when a split asks; sharers 0: this process's (the launcher's local rank and
+  // size). A gathered factor's group root sets its index among the node's group roots.
+  int32_t share_index = 0, sharers = 0;
   // Why this factor runs on one device although the split was asked for (its analysis found
   // a half structurally singular): said by -info and -ksp_view; empty otherwise.
   std::string fallback;

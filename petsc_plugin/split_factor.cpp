@@ -23,14 +23,15 @@ namespace {
 
 #if !defined(PETSC_USE_COMPLEX)
 
-// The devices the split takes: those a gathered factor's root was given, else this process's
-// (devices_of_rank of the launcher's environment), the first two; with one device both halves
-// share it, with none (a CPU build, no visible GPU) both ordinals are 0, which the CPU backend
-// ignores.
+// The devices the split takes: a gathered factor's root's share of its node's, else this
+// process's (devices_of_rank of the launcher's environment), the first two; with one device
+// both halves share it, with none (a CPU build, no visible GPU) both ordinals are 0, which the
+// CPU backend ignores.
 std::vector<int32_t> split_devices(const Factor* f) {
-  std::vector<int32_t> mine = f->split.devices_given;
-  if (mine.empty())
-    mine = devices_of_rank(query_device().device_count, local_rank_from_environment(), local_size_from_environment());
+  const int32_t count = query_device().device_count;
+  const std::vector<int32_t> mine =
+      f->split.sharers > 0 ? devices_of_rank(count, f->split.share_index, f->split.sharers)
+                           : devices_of_rank(count, local_rank_from_environment(), local_size_from_environment());
   if (mine.empty()) return {0, 0};
   if (mine.size() == 1) return {mine[0], mine[0]};
   return {mine[0], mine[1]};

@@ -74,13 +74,17 @@ template <class Scalar>
 Options analysis_options(const Options& o, bool query) {
   AutomaticFacts facts;
   facts.complex = is_complex_v<Scalar>;
-  const bool undecided =
-      o.lu_engine == LuEngine::automatic || o.ldlt_engine == LuEngine::automatic || o.modes.total_warps == 0;
-  if (query && gpu_may_factor(o) && undecided) {
-    const DeviceInfo device = query_device(next_device(o.device), local_rank_from_environment());
-    facts.device_usable = device.usable;
-    facts.device_warps = device.total_warps();
-  }
+  const Options resolved = resolve_automatic(o, facts);  // the engines' rule reads no device
+  const bool reads_device = resolved.lu_engine == LuEngine::column || resolved.ldlt_engine == LuEngine::column;
+  return query && reads_device ? with_device_warps(resolved) : resolved;
+}
+
+Options with_device_warps(const Options& o) {
+  if (o.modes.total_warps != 0 || !gpu_may_factor(o)) return o;
+  const DeviceInfo device = query_device(next_device(o.device), local_rank_from_environment());
+  AutomaticFacts facts;
+  facts.device_usable = device.usable;
+  facts.device_warps = device.total_warps();
   return resolve_automatic(o, facts);
 }
 

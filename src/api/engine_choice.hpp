@@ -20,12 +20,19 @@ void check_backend_request(const Options& o);
 
 // Before the analysis: the options it receives, with the automatic choices made for this
 // process (core/automatic_options.hpp, the one rule): LuEngine::automatic and
-// modes.total_warps == 0. The facts are the scalar and the device the factor would run on
-// (Options::device), queried only where a GPU may factor: backend cuda, or automatic with
-// auto_gpu_min_factor_nnz >= 0, in a CUDA build.
+// modes.total_warps == 0. The engines' rule reads the scalar only; the device the factor
+// would run on (Options::device) is queried only where its fact decides something, the
+// column engines' level schedule (modes.total_warps: with_device_warps). The supernodal
+// engines' analyses read none, so the CUDA start-up that a first query costs overlaps their
+// analysis (DeviceWarmUp) instead of preceding it.
 // query false: no device query (the caller knows the factor stays on the CPU: stays_on_cpu).
 template <class Scalar>
 Options analysis_options(const Options& o, bool query = true);
+
+// o with modes.total_warps from the device the factor would run on, where it is 0 and a GPU
+// may factor: for an analysis that builds a column schedule after all (a recovery's column
+// or KLU-ordered schedule of a factor first analyzed for a supernodal engine).
+Options with_device_warps(const Options& o);
 
 // The LDL^T's: the same, but the device is queried only where a fact of it decides something
 // (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the

@@ -11,6 +11,7 @@
 
 #include "analysis/analyze_symmetric.hpp"
 #include "analysis/symmetric_input.hpp"
+#include "api/engine_choice.hpp"
 #include "api/sparse_lu_impl.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/analysis.hpp"
@@ -176,6 +177,7 @@ bool BasicSparseLU<Scalar>::Impl::reanalyze_paired() {
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::reanalyze_static(LuEngine kind) {
   if (kind != LuEngine::automatic) analysis_options.lu_engine = kind;
+  analysis_options = api::with_device_warps(analysis_options);  // a column schedule's levels
   Schedule fresh = analyze_values();
   replace_schedule(std::move(fresh));
   ++reanalyses;

@@ -34,8 +34,9 @@ template <class Scalar>
 bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   if (this->schedule.kind != FactorKind::supernodal_ldlt) return false;
   const FactorStats failed = this->fstats;
-  Options o = api::analysis_options<Scalar>(this->options);
-  o.ldlt_engine = LuEngine::column;
+  Options column = this->options;
+  column.ldlt_engine = LuEngine::column;
+  Options o = api::analysis_options<Scalar>(column);
   if (spd) o.scaling = false;
   std::vector<double> magnitudes;
   const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),

@@ -145,6 +145,7 @@ Schedule BasicSparseLU<Scalar>::Impl::analyze_values() {
 
 template <class Scalar>
 Schedule BasicSparseLU<Scalar>::Impl::analyze_partial_pivoting() {
+  analysis_options = api::with_device_warps(analysis_options);  // KLU's order: a column schedule
   if constexpr (is_complex_v<Scalar>)
     return analyze_with_partial_pivoting(api::real_view(analyzed_matrix(), magnitudes), a_values.data(),
                                          analysis_options);

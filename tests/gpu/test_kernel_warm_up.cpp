@@ -69,5 +69,24 @@ TEST(KernelWarmUp, analyses_at_once_on_one_device) {
   for (double e : berr) EXPECT_LE(e, 1e-14);
 }
 
+// The supernodal engines' analyses read no device fact, so none is queried before them (the
+// query is the CUDA start-up, left to the warm-up's thread); the column engine's levels read
+// the device's warps, and so does a column schedule a supernodal factor's recovery builds.
+TEST(KernelWarmUp, only_a_column_schedule_asks_the_device_before_its_analysis) {
+  GPUGLU_REQUIRE_GPU();
+  Options o = default_cuda_options();
+  o.modes.total_warps = 0;
+  o.lu_engine = LuEngine::automatic;
+  const Options supernodal = api::analysis_options<double>(o);
+  EXPECT_EQ(supernodal.lu_engine, LuEngine::supernodal);
+  EXPECT_EQ(supernodal.modes.total_warps, 0);
+  EXPECT_EQ(api::with_device_warps(supernodal).modes.total_warps, query_device(0).total_warps());
+  o.lu_engine = LuEngine::column;
+  EXPECT_EQ(api::analysis_options<double>(o).modes.total_warps, query_device(0).total_warps());
+  EXPECT_EQ(api::analysis_options<double>(o, /*query=*/false).modes.total_warps, 0);
+  o.backend = Backend::cpu;  // the CPU reads no device
+  EXPECT_EQ(api::analysis_options<double>(o).modes.total_warps, 0);
+}
+
 }  // namespace
 }  // namespace gpuglu::test
