@@ -15,6 +15,9 @@
 // device for AIJCUSPARSE), then KSPSolve (the numeric factorization in PCSetUp, then the
 // iterations: ILU(0)-GMRES, or preonly LU). Prints one line "devres: {json}" with the
 // rounds' median and minimum times, the first round, GMRES's iterations and the error.
+// Under mpiexec every rank owns an equal block of rows (MPIAIJ / MPIAIJCUSPARSE): ILU(0)
+// becomes block Jacobi with one ILU(0) block per rank (-sub_pc_factor_mat_solver_type picks
+// its package), LU the gathered factor.
 #include <petscgpuglu.h>
 #include <petscksp.h>
 #include <petsctime.h>
@@ -29,16 +32,26 @@
 
 namespace {
 
+// Every rank generated the whole matrix and keeps its own rows' block.
 PetscErrorCode create_matrix(const gpuglu::CsrMatrix<int32_t, double>& a, Mat* A) {
+  PetscMPIInt size, rank;
   PetscFunctionBeginUser;
-  PetscCall(MatCreate(PETSC_COMM_SELF, A));
-  PetscCall(MatSetSizes(*A, a.nrows, a.ncols, a.nrows, a.ncols));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  const PetscInt n = a.nrows, first = n * rank / size, end = n * (rank + 1) / size;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, end - first, end - first, n, n));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));  // -mat_type aijcusparse
-  std::vector<PetscInt> rowptr(a.rowptr.begin(), a.rowptr.end()), colind(a.colind.begin(), a.colind.end());
+  const int32_t base = a.rowptr[first];
+  std::vector<PetscInt> rowptr(a.rowptr.begin() + first, a.rowptr.begin() + end + 1);
+  for (PetscInt& p : rowptr) p -= base;
+  std::vector<PetscInt> colind(a.colind.begin() + base, a.colind.begin() + a.rowptr[end]);
   // A complex PETSc factors the generator's real values in complex arithmetic.
-  std::vector<PetscScalar> values(a.values.begin(), a.values.end());
+  std::vector<PetscScalar> values(a.values.begin() + base, a.values.begin() + a.rowptr[end]);
+  // Each call does nothing for the other type.
   PetscCall(MatSeqAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
+  PetscCall(MatMPIAIJSetPreallocationCSR(*A, rowptr.data(), colind.data(), values.data()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -84,14 +97,16 @@ int main(int argc, char** argv) {
   PetscCall(VecSet(t, 1.0));
   PetscCall(MatMult(A, t, b));  // A, t and b where PETSc computes: on the device for CUSPARSE
 
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscMPIInt ranks;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &ranks));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPGetPC(ksp, &pc));
   if (m == "ilu_gmres") {
     PetscCall(KSPSetType(ksp, KSPGMRES));
     PetscCall(KSPGMRESSetRestart(ksp, 30));
     PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
-    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCSetType(pc, ranks > 1 ? PCBJACOBI : PCILU));  // bjacobi's blocks: ILU(0) by default
   } else {
     PetscCall(KSPSetType(ksp, KSPPREONLY));
     PetscCall(PCSetType(pc, PCLU));
@@ -131,13 +146,23 @@ int main(int argc, char** argv) {
   MatSolverType solver = nullptr;
   PetscCall(MatGetType(A, &mtype));
   PetscCall(VecGetType(b, &vtype));
-  PetscCall(PCFactorGetMatSolverType(pc, &solver));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                        "devres: {\"mode\": \"%s\", \"problem\": \"%s\", \"n\": %lld, \"nnz\": %lld, \"mat_type\": \"%s\", "
+  PC factor_pc = pc;  // bjacobi: this rank's block's PC names the package
+  PetscBool bjacobi;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
+  if (bjacobi) {
+    KSP* sub;
+    PetscInt blocks;
+    PetscCall(PCBJacobiGetSubKSP(pc, &blocks, nullptr, &sub));
+    if (blocks > 0) PetscCall(KSPGetPC(sub[0], &factor_pc));
+  }
+  PetscCall(PCFactorGetMatSolverType(factor_pc, &solver));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "devres: {\"mode\": \"%s\", \"problem\": \"%s\", \"ranks\": %d, \"n\": %lld, \"nnz\": %lld, "
+                        "\"mat_type\": \"%s\", "
                         "\"vec_type\": \"%s\", \"solver\": \"%s\", \"iterations\": %d, \"converged\": %s, "
                         "\"rounds\": %d, \"warmup\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"first_ms\": %.4f, "
                         "\"rel_error\": %.3e}\n",
-                        mode, problem, n, nnz, mtype, vtype, solver ? solver : "?", static_cast<int>(its),
+                        mode, problem, static_cast<int>(ranks), n, nnz, mtype, vtype, solver ? solver : "?", static_cast<int>(its),
                         reason > 0 ? "true" : "false", static_cast<int>(rounds), static_cast<int>(warmup), median,
                         ms.front(), first_ms, static_cast<double>(err / tn)));
   PetscCall(KSPDestroy(&ksp));

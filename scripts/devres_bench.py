@@ -19,7 +19,13 @@ round, and from -log_view the calls and the CpuToGpu / GpuToCpu copies of MatSol
 MatLUFactorNum, PCApply and KSPSolve ("ours_copies"/"peer_copies"), so that the claim "no
 copies per solve" is in the record.
 
-  devres_bench.py --exe build/bench/petsc_devres_bench [--mode ilu_gmres,lu]
+With --ranks N (N > 1) every configuration runs under mpiexec on N ranks, each owning an
+equal block of rows: ILU(0) becomes block Jacobi, one ILU(0) block per rank, each package
+chosen for the blocks (-sub_pc_factor_mat_solver_type; issue 29's "4 ranks, ~1e6 unknowns,
+device-resident against PETSc's CPU ILU on the same ranks"), LU the gathered factor. The
+ranks share the GPU(s) the machine shows. MPIEXEC names the launcher (default mpiexec).
+
+  devres_bench.py --exe build/bench/petsc_devres_bench [--mode ilu_gmres,lu] [--ranks 1]
       [--ilu-problems convdiff3d:100x100x100] [--lu-problems circuit:200000:2000]
       [--rounds 3] [--warmup 1] [--out results.jsonl] [--device NAME] [--timeout 300]
       [--deadline-s S]  (no run starts after S seconds; a later one runs at most until then:
@@ -79,11 +85,22 @@ def parse_log_view(text):
     return found
 
 
+def block_options(options):
+    """A single-rank configuration's options for bjacobi's blocks: the factor's package and
+    gpuglu's own options move under the blocks' prefix, sub_."""
+    return ["-sub" + o[1:] if o.startswith(("-pc_factor_", "-mat_gpuglu_")) else o for o in options]
+
+
 def run(args, mode, problem, options):
     left = args.deadline_s - (time.time() - args.start) if args.deadline_s else args.timeout
     if left <= 5:
         return None, "skipped: deadline"
-    cmd = [args.exe, "-mode", mode, "-problem", problem, "-rounds", str(args.rounds), "-warmup", str(args.warmup),
+    if args.ranks > 1 and mode == "ilu_gmres":
+        options = block_options(options)
+    launch = []
+    if args.ranks > 1:
+        launch = [os.environ.get("MPIEXEC", "mpiexec"), "-n", str(args.ranks)]
+    cmd = launch + [args.exe, "-mode", mode, "-problem", problem, "-rounds", str(args.rounds), "-warmup", str(args.warmup),
            "-log_view"] + options
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -116,6 +133,7 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--device", default="")
     ap.add_argument("--deadline-s", type=float, default=0)
+    ap.add_argument("--ranks", type=int, default=1)
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args()
     args.start = time.time()
@@ -165,7 +183,10 @@ def main():
                               "ours_rel_error": ours["rel_error"], "ours_options": ours["options"],
                               "ours_copies": copies(ours)}
                     if mode == "ilu_gmres":
-                        record.update({"restart": 30, "rtol": 1e-8, "ranks": 1, "ours_ranks": 1})
+                        record.update({"restart": 30, "rtol": 1e-8, "ranks": args.ranks, "ours_ranks": args.ranks,
+                                       "pc": "bjacobi" if args.ranks > 1 else "ilu"})
+                    elif args.ranks > 1:
+                        record.update({"ranks": args.ranks, "ours_ranks": args.ranks})
                     if peer:
                         record.update({"peer_first_ms": peer["first_ms"], "peer_iterations": peer["iterations"],
                                        "peer_rel_error": peer["rel_error"], "peer_options": peer["options"],
