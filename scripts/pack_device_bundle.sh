@@ -10,7 +10,9 @@
 #
 # Usage: scripts/pack_device_bundle.sh BUILD_DIR   (configured with -DGPUGLU_ENABLE_CUDA=ON)
 #   GPUGLU_BUNDLE_REFERENCE=OTHER_BUILD_DIR also packs that build's gpuglu_lu_bench and
-#   libgpuglu (a reference, e.g. the commit before a refactoring) for device_run.sh's ab step.
+#   libgpuglu (a reference, e.g. the commit before a refactoring) for device_run.sh's ab step,
+#   and its PETSc plugin where it has one (a PETSc run's A/B: -dll_append it with
+#   LD_LIBRARY_PATH on the reference's folder, which the plugin's RUNPATH gives way to).
 #   GPUGLU_BUNDLE_OUT=DIR: where bundle.tar.xz goes (default .device-bundle);
 #   GPUGLU_BUNDLE_SHARED=0: without ../shared's matrices and collection files;
 #   GPUGLU_BUNDLE_EXCLUDE=REGEX: build-tree binaries (paths relative to the build dir) left out
@@ -124,6 +126,8 @@ fi  # GPUGLU_BUNDLE_SHARED
 if [[ -n ${GPUGLU_BUNDLE_REFERENCE:-} ]]; then
   mkdir -p "$stage/reference"
   cp -L "$GPUGLU_BUNDLE_REFERENCE/src/libgpuglu.so.0" "$stage/reference/"
+  [[ -f $GPUGLU_BUNDLE_REFERENCE/petsc_plugin/libpetscgpuglu.so ]] &&
+    cp -L "$GPUGLU_BUNDLE_REFERENCE/petsc_plugin/libpetscgpuglu.so" "$stage/reference/"
   for b in gpuglu_lu_bench gpuglu_ldlt_bench gpuglu_trsv_bench gpuglu_analysis_bench; do
     [[ -x $GPUGLU_BUNDLE_REFERENCE/bench/$b ]] && cp -L "$GPUGLU_BUNDLE_REFERENCE/bench/$b" "$stage/reference/"
   done
