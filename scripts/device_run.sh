@@ -933,6 +933,8 @@ if want devres; then
     (cd "$build" && timeout 100 ctest -L gpu -R "${GPUGLU_DEVICE_DEVRES_TESTS:-petsc_device|bench_devres_smoke|SparseLUCudaDevice|SparseLUCudaIlu|SparseLUCudaRecovery}" \
       --output-on-failure --timeout 120) || rc=1
     echo "devres tests: exit $rc"
+    # --ranks N: the launcher as the dd steps run it (shared memory between the ranks only).
+    MPIEXEC_ARGS=${MPIEXEC_ARGS:-"--bind-to none --mca pml ob1 --mca btl self,vader"} \
     python3 "$root/scripts/devres_bench.py" --exe "$devres_bench" --timeout 120 --deadline-s ${GPUGLU_DEVICE_DEVRES_DEADLINE:-230} --out "$out/results.jsonl" \
       --device "$(head -1 "$out/device.txt" | cut -d, -f1)" ${GPUGLU_DEVICE_DEVRES_ARGS:-} || rc=1
     echo "devres: exit $rc"

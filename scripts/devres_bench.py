@@ -23,7 +23,8 @@ With --ranks N (N > 1) every configuration runs under mpiexec on N ranks, each o
 equal block of rows: ILU(0) becomes block Jacobi, one ILU(0) block per rank, each package
 chosen for the blocks (-sub_pc_factor_mat_solver_type; issue 29's "4 ranks, ~1e6 unknowns,
 device-resident against PETSc's CPU ILU on the same ranks"), LU the gathered factor. The
-ranks share the GPU(s) the machine shows. MPIEXEC names the launcher (default mpiexec).
+ranks share the GPU(s) the machine shows. MPIEXEC names the launcher (default mpiexec),
+MPIEXEC_ARGS (split on blanks) its arguments.
 
   devres_bench.py --exe build/bench/petsc_devres_bench [--mode ilu_gmres,lu] [--ranks 1]
       [--ilu-problems convdiff3d:100x100x100] [--lu-problems circuit:200000:2000]
@@ -37,6 +38,7 @@ import datetime
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -99,7 +101,7 @@ def run(args, mode, problem, options):
         options = block_options(options)
     launch = []
     if args.ranks > 1:
-        launch = [os.environ.get("MPIEXEC", "mpiexec"), "-n", str(args.ranks)]
+        launch = [os.environ.get("MPIEXEC", "mpiexec"), "-n", str(args.ranks)] + shlex.split(os.environ.get("MPIEXEC_ARGS", ""))
     cmd = launch + [args.exe, "-mode", mode, "-problem", problem, "-rounds", str(args.rounds), "-warmup", str(args.warmup),
            "-log_view"] + options
     try:
