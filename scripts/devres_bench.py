@@ -176,7 +176,9 @@ def main():
                     if name == "gpuglu_device":
                         continue
                     peer = results.get(name)
-                    record = {"date": date, "device": args.device, "benchmark": BENCHMARK[mode], "matrix": problem,
+                    # Several ranks: the problem's name says how it was split, as mpi_bench.py's records do.
+                    name = problem if args.ranks == 1 else f"{problem}:np{args.ranks}" + (":bjacobi" if mode == "ilu_gmres" else "")
+                    record = {"date": date, "device": args.device, "benchmark": BENCHMARK[mode], "matrix": name,
                               "kind": "generated", "n": ours["n"], "nnz": ours["nnz"], "nnz_factor": 0,
                               "ours": OURS_NAME, "ours_ms": ours["median_ms"], "peer": name,
                               "peer_ms": peer["median_ms"] if peer else None, "device_resident": True,

@@ -31,6 +31,8 @@ def load(path):
                 r = json.loads(line)
             except json.JSONDecodeError as e:
                 sys.exit(f'{path}:{number}: not JSON: {e}')
+            if 'ours' not in r or 'benchmark' not in r:
+                continue  # multi_gpu_bench.py's per-solver records: their own tables (docs/performance.md)
             key = (r['device'], r['benchmark'], r['matrix'], r['ours'], r['peer'])
             latest.pop(key, None)
             latest[key] = r
