@@ -34,6 +34,7 @@ struct Gathered {
   PetscInt gather_ranks = 0;       // -mat_gpuglu_gather_ranks
   PetscMPIInt root_on_node = 0;    // a group root's index among the group roots of its node
   PetscMPIInt roots_on_node = 1;   // the group roots of this rank's node
+  PetscMPIInt group_on_node = 1;   // the ranks of this rank's group on its node
   bool root() const { return rank == kRoot; }
 };
 
@@ -115,6 +116,10 @@ PetscErrorCode make_groups(Mat F, Mat A) {
   g->root_on_node = node_rank == 0 ? 0 : before;  // MPI_Exscan leaves rank 0's result undefined
   PetscCallMPI(MPI_Allreduce(&is_root, &g->roots_on_node, 1, MPI_INT, MPI_SUM, node));
   PetscCallMPI(MPI_Comm_free(&node));
+  MPI_Comm group_node;
+  PetscCallMPI(MPI_Comm_split_type(g->group, MPI_COMM_TYPE_SHARED, g->rank, MPI_INFO_NULL, &group_node));
+  PetscCallMPI(MPI_Comm_size(group_node, &g->group_on_node));
+  PetscCallMPI(MPI_Comm_free(&group_node));
   PetscFunctionReturn(0);
 }
 
@@ -177,6 +182,8 @@ PetscErrorCode make_root_factor(Mat F) {
   // -mat_gpuglu_devices 2 (split_factor.cpp): the root splits its factor over its share of the
   // node's devices among the node's group roots (the other ranks factor nothing): one root
   // alone takes the node's first two GPUs, whatever the ranks' own shares are.
+  // Its group's other ranks on this node wait for it in every phase (on_root's collectives).
+  factor_of(g->seq_factor)->waiting_ranks = g->group_on_node - 1;
   factor_of(g->seq_factor)->split.share_index = g->root_on_node;
   factor_of(g->seq_factor)->split.sharers = g->roots_on_node;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));

@@ -100,6 +100,9 @@ struct Factor {
   Options options;
   bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
   bool threads_defaulted = false;   // no -mat_gpuglu_threads: options.num_threads is the node share
+  // A gathered factor's root: the other ranks of its group on its node, which wait for it and
+  // lend it their processors (root_share_of_threads); 0 elsewhere.
+  int32_t waiting_ranks = 0;
   // The device where -mat_gpuglu_device is not given (-1: node-local rank mod device count). A
   // gathered factor's group root sets it so that the roots of one node use different GPUs.
   int32_t default_device = -1;

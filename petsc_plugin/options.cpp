@@ -162,9 +162,12 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
     PetscCall(PetscInfo(F, "gpuglu: -mat_gpuglu_scaling has no effect with -mat_gpuglu_matching 0 (MC64's scaling "
                            "comes from its matching): the matrix is factored unscaled\n"));
   // -mat_gpuglu_threads 0 (or none): the rank's share of its node, not OpenMP's default of
-  // every processor in every rank (threads.cpp).
+  // every processor in every rank (threads.cpp); a gathered factor's root adds what the ranks
+  // waiting for it do not use.
   factor->threads_defaulted = o.num_threads == 0 && rank_node_share().known;
-  if (factor->threads_defaulted) o.num_threads = rank_node_share().threads;
+  if (factor->threads_defaulted)
+    o.num_threads = root_share_of_threads(rank_node_share().threads, factor->waiting_ranks,
+                                          rank_node_share().process_processors);
   // Every option was range-checked above under its name; the core's check of the same rows
   // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));

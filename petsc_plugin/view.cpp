@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <omp.h>
 
+#include <string>
+
 #include "gpuglu/device.hpp"
 #include "impl.hpp"
 
@@ -39,11 +41,15 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
       PetscCall(PetscViewerASCIIPrintf(viewer, "GPU not used: %s\n", f->solver->backend_note().c_str()));
     if (f->threads_defaulted) {
       const NodeShare& s = rank_node_share();
+      const int32_t w = f->waiting_ranks;
+      const std::string lent = w > 0 ? "; with the spare processors of " + std::to_string(w) +
+                                           (w == 1 ? " rank" : " ranks") + " of its group waiting for it"
+                                     : std::string();
       PetscCall(PetscViewerASCIIPrintf(viewer,
                                        "device: CPU, %d threads (the rank's share of its node: %d processors, %d "
-                                       "ranks; this rank may run on %d)\n",
+                                       "ranks; this rank may run on %d%s)\n",
                                        f->options.num_threads, s.node_processors, s.ranks_on_node,
-                                       s.process_processors));
+                                       s.process_processors, lent.c_str()));
     } else {
       const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
       PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));

@@ -333,6 +333,12 @@ int32_t max_cpu_threads() noexcept;
 // count that is not known (<= 0) does not limit. Without MPI, 0 keeps meaning OpenMP's default.
 int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processors, int32_t ranks_on_node) noexcept;
 
+// The threads of a gathered factor's root (the PETSc adapter's default for it): while it
+// analyzes, factors or solves, the `waiting` other ranks of its group on its node wait for it
+// in MPI, each busy on one processor, so the root takes its own rank_share and the rest of
+// theirs, at most the process_processors it may run on (a count <= 0 does not limit).
+int32_t root_share_of_threads(int32_t rank_share, int32_t waiting, int32_t process_processors) noexcept;
+
 // Throws Error(invalid_input) naming the first field outside its documented range
 // (thresholds finite and non-negative, counts within their bounds). SparseLU checks its
 // options with it, so a bad value fails before any work, never in the middle of it.

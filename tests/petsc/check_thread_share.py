@@ -6,7 +6,9 @@ rank 0's "device: CPU, T threads (the rank's share of its node: N processors, R 
 rank may run on P)". Then R must be 2 (both ranks run on this machine) and
 T = max(1, min(P, N // R)). Unbound (--bind-to none) every rank may run on what this
 script may run on, so P and N must equal its affinity count; with mpiexec's default binding
-they can only be smaller. With -sub_mat_gpuglu_threads 1 the line names no share.
+they can only be smaller. With -sub_mat_gpuglu_threads 1 the line names no share. The
+gathered LU's root (-pc_type lu on the 2 ranks) adds what the other rank, waiting for it,
+leaves of its share.
 
 usage: check_thread_share.py MPIEXEC EX1
 """
@@ -52,10 +54,35 @@ def check_share(out, what, exact):
     return bad
 
 
+ROOT = re.compile(r'device: CPU, (\d+) threads \(the rank\'s share of its node: (\d+) processors, (\d+) ranks; '
+                  r'this rank may run on (\d+); with the spare processors of 1 rank of its group waiting for it\)')
+
+
+def check_root_share(mpiexec, ex1):
+    """The gathered LU of the 2-rank matrix: its root (rank 0) takes its share and what the
+    other rank, waiting for it, leaves: T = min(P, S + (S - 1)) with S = max(1, min(P, N // 2))."""
+    cmd = [mpiexec, '-n', '2', '--bind-to', 'none', ex1, '-matrix', 'lap2d5:24x24', '-ksp_type', 'preonly',
+           '-pc_type', 'lu', '-pc_factor_mat_solver_type', 'gpuglu', '-mat_gpuglu_backend', 'cpu',
+           '-residual_tol', '1e-9', '-ksp_view']
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    m = ROOT.search(out)
+    if not m:
+        print(f'gathered root: no "device: CPU ... waiting for it" line in\n{out}')
+        return 1
+    threads, node, ranks, mine = map(int, m.groups())
+    share = max(1, min(mine, node // ranks))
+    print(f'gathered root: {m.group(0)}')
+    if threads != min(mine, share + (share - 1)):
+        print(f'  threads {threads}, expected min({mine}, {share} + {share - 1})')
+        return 1
+    return 0
+
+
 def main():
     mpiexec, ex1 = sys.argv[1], sys.argv[2]
     bad = check_share(run(mpiexec, ex1, ['--bind-to', 'none'], []), 'unbound', exact=True)
     bad += check_share(run(mpiexec, ex1, [], []), 'default binding', exact=False)
+    bad += check_root_share(mpiexec, ex1)
     out = run(mpiexec, ex1, [], ['-sub_mat_gpuglu_threads', '1'])
     if 'device: CPU, 1 threads\n' not in out or LINE.search(out):
         print(f'-sub_mat_gpuglu_threads 1: expected the plain "device: CPU, 1 threads" in\n{out}')
