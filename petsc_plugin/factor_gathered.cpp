@@ -35,6 +35,7 @@ struct Gathered {
   PetscMPIInt root_on_node = 0;    // a group root's index among the group roots of its node
   PetscMPIInt roots_on_node = 1;   // the group roots of this rank's node
   PetscMPIInt group_on_node = 1;   // the ranks of this rank's group on its node
+  int32_t root_free_processors = 0;  // a root's: threads.cpp's root_free_processors
   bool root() const { return rank == kRoot; }
 };
 
@@ -119,6 +120,8 @@ PetscErrorCode make_groups(Mat F, Mat A) {
   MPI_Comm group_node;
   PetscCallMPI(MPI_Comm_split_type(g->group, MPI_COMM_TYPE_SHARED, g->rank, MPI_INFO_NULL, &group_node));
   PetscCallMPI(MPI_Comm_size(group_node, &g->group_on_node));
+  // The root is the group's rank 0, the first of its node's (MPI_Comm_split_type keeps order).
+  PetscCall(root_free_processors(group_node, kRoot, &g->root_free_processors));
   PetscCallMPI(MPI_Comm_free(&group_node));
   PetscFunctionReturn(0);
 }
@@ -184,6 +187,7 @@ PetscErrorCode make_root_factor(Mat F) {
   // alone takes the node's first two GPUs, whatever the ranks' own shares are.
   // Its group's other ranks on this node wait for it in every phase (on_root's collectives).
   factor_of(g->seq_factor)->waiting_ranks = g->group_on_node - 1;
+  factor_of(g->seq_factor)->free_processors = g->root_free_processors;
   factor_of(g->seq_factor)->split.share_index = g->root_on_node;
   factor_of(g->seq_factor)->split.sharers = g->roots_on_node;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)F, &prefix));

@@ -63,6 +63,10 @@ struct NodeShare {
   int32_t threads = 0;             // rank_share_of_threads() of the three
 };
 PetscErrorCode learn_node_share();
+// Collective on group_node (a gathered factor's group's ranks on one node): on its root, the
+// processors the root may run on less one for each other rank that may run on them too (they
+// wait for the root in MPI, each busy on one processor); 0 where unknown and on the others.
+PetscErrorCode root_free_processors(MPI_Comm group_node, PetscMPIInt root, int32_t* free_processors);
 void forget_node_share();
 const NodeShare& rank_node_share();
 
@@ -101,8 +105,9 @@ struct Factor {
   bool use_petsc_ordering = false;  // -mat_gpuglu_ordering petsc
   bool threads_defaulted = false;   // no -mat_gpuglu_threads: options.num_threads is the node share
   // A gathered factor's root: the other ranks of its group on its node, which wait for it and
-  // lend it their processors (root_share_of_threads); 0 elsewhere.
-  int32_t waiting_ranks = 0;
+  // lend it their processors, and its processors they leave free (root_share_of_threads); 0
+  // elsewhere.
+  int32_t waiting_ranks = 0, free_processors = 0;
   // The device where -mat_gpuglu_device is not given (-1: node-local rank mod device count). A
   // gathered factor's group root sets it so that the roots of one node use different GPUs.
   int32_t default_device = -1;

@@ -166,8 +166,9 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   // waiting for it do not use.
   factor->threads_defaulted = o.num_threads == 0 && rank_node_share().known;
   if (factor->threads_defaulted)
-    o.num_threads = root_share_of_threads(rank_node_share().threads, factor->waiting_ranks,
-                                          rank_node_share().process_processors);
+    o.num_threads = factor->waiting_ranks > 0
+                        ? root_share_of_threads(rank_node_share().threads, factor->waiting_ranks, factor->free_processors)
+                        : rank_node_share().threads;
   // Every option was range-checked above under its name; the core's check of the same rows
   // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));

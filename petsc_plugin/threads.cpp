@@ -69,6 +69,30 @@ PetscErrorCode learn_node_share() {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode root_free_processors(MPI_Comm group_node, PetscMPIInt root, int32_t* free_processors) {
+  PetscMPIInt rank, ranks;
+  std::vector<unsigned long> mask;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(group_node, &rank));
+  PetscCallMPI(MPI_Comm_size(group_node, &ranks));
+  if (!read_affinity(&mask)) mask.assign(kMaskWords, 0ul);  // unreadable: overlaps nothing
+  std::vector<unsigned long> all(rank == root ? static_cast<size_t>(ranks) * kMaskWords : 0);
+  PetscCallMPI(MPI_Gather(mask.data(), kMaskWords, MPI_UNSIGNED_LONG, all.data(), kMaskWords, MPI_UNSIGNED_LONG, root,
+                          group_node));
+  *free_processors = 0;
+  if (rank != root) PetscFunctionReturn(0);
+  const int32_t mine = count_bits(mask);
+  int32_t busy = 0;  // waiting ranks that may run where the root may
+  for (PetscMPIInt r = 0; r < ranks; ++r) {
+    if (r == root) continue;
+    bool overlaps = false;
+    for (int w = 0; w < kMaskWords; ++w) overlaps = overlaps || (all[static_cast<size_t>(r) * kMaskWords + w] & mask[w]);
+    busy += overlaps;
+  }
+  *free_processors = mine > 0 ? std::max(mine - busy, 1) : 0;
+  PetscFunctionReturn(0);
+}
+
 void forget_node_share() { node_share = NodeShare(); }
 
 const NodeShare& rank_node_share() { return node_share; }

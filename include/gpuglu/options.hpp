@@ -336,8 +336,10 @@ int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processor
 // The threads of a gathered factor's root (the PETSc adapter's default for it): while it
 // analyzes, factors or solves, the `waiting` other ranks of its group on its node wait for it
 // in MPI, each busy on one processor, so the root takes its own rank_share and the rest of
-// theirs, at most the process_processors it may run on (a count <= 0 does not limit).
-int32_t root_share_of_threads(int32_t rank_share, int32_t waiting, int32_t process_processors) noexcept;
+// theirs, at most its free_processors: those it may run on less one for each waiting rank
+// that may run on them too (unbound ranks all do; ranks bound to a socket, those of its
+// socket). A free_processors <= 0 is unknown and does not limit.
+int32_t root_share_of_threads(int32_t rank_share, int32_t waiting, int32_t free_processors) noexcept;
 
 // Throws Error(invalid_input) naming the first field outside its documented range
 // (thresholds finite and non-negative, counts within their bounds). SparseLU checks its

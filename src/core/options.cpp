@@ -20,10 +20,10 @@ int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processor
   return share == kUnlimited ? 1 : std::max(share, 1);
 }
 
-int32_t root_share_of_threads(int32_t rank_share, int32_t waiting, int32_t process_processors) noexcept {
+int32_t root_share_of_threads(int32_t rank_share, int32_t waiting, int32_t free_processors) noexcept {
   const int64_t share = std::max(rank_share, 1);
   int64_t threads = share + static_cast<int64_t>(std::max(waiting, 0)) * (share - 1);
-  if (process_processors > 0) threads = std::min<int64_t>(threads, process_processors);
+  if (free_processors > 0) threads = std::min<int64_t>(threads, free_processors);
   return static_cast<int32_t>(std::max<int64_t>(std::min<int64_t>(threads, max_cpu_threads()), 1));
 }
 

@@ -43,6 +43,8 @@ TEST(ThreadShare, a_gathered_root_takes_what_its_waiting_ranks_leave) {
   EXPECT_EQ(root_share_of_threads(4, 3, 16), std::min(13, cap));  // 4 ranks on 16 cores, unbound
   EXPECT_EQ(root_share_of_threads(4, 0, 16), 4);    // alone in its group on this node
   EXPECT_EQ(root_share_of_threads(1, 15, 16), 1);   // one core each: nothing to lend
+  EXPECT_EQ(root_share_of_threads(4, 3, 13), std::min(13, cap));  // unbound: 16 less the 3 waiting
+  EXPECT_EQ(root_share_of_threads(4, 3, 7), 7);     // bound to a socket of 8 that one waiting rank shares
   EXPECT_EQ(root_share_of_threads(4, 3, 4), 4);     // bound to its own four cores
   EXPECT_EQ(root_share_of_threads(4, 3, 0), std::min(13, cap));   // affinity unknown: does not limit
   EXPECT_EQ(root_share_of_threads(0, 3, 16), 1);    // at least one thread
