@@ -165,10 +165,8 @@ PetscErrorCode set_options(Mat F, Mat A, const MatFactorInfo* info, Factor* fact
   // every processor in every rank (threads.cpp); a gathered factor's root adds what the ranks
   // waiting for it do not use.
   factor->threads_defaulted = o.num_threads == 0 && rank_node_share().known;
-  if (factor->threads_defaulted)
-    o.num_threads = factor->waiting_ranks > 0
-                        ? root_share_of_threads(rank_node_share().threads, factor->waiting_ranks, factor->free_processors)
-                        : rank_node_share().threads;
+  if (factor->threads_defaulted)  // waiting_ranks 0 (not a gathered root): the share itself
+    o.num_threads = root_share_of_threads(rank_node_share().threads, factor->waiting_ranks, factor->free_processors);
   // Every option was range-checked above under its name; the core's check of the same rows
   // covers the fields PETSc sets from MatFactorInfo.
   PetscCall(guarded(PETSC_COMM_SELF, "gpuglu::validate", [&] { validate(o); }));

@@ -70,13 +70,23 @@ int32_t devices_counted_before_cuda() noexcept {
   return count;
 }
 
+namespace {
+
+// The engines' rule reads the scalar only; the device's warps are read by a column engine's
+// level schedule alone, so only the engine of the factor analyzed (`engine`) decides a query.
 template <class Scalar>
-Options analysis_options(const Options& o, bool query) {
+Options resolved_for(const Options& o, LuEngine Options::*engine, bool query) {
   AutomaticFacts facts;
   facts.complex = is_complex_v<Scalar>;
-  const Options resolved = resolve_automatic(o, facts);  // the engines' rule reads no device
-  const bool reads_device = resolved.lu_engine == LuEngine::column || resolved.ldlt_engine == LuEngine::column;
-  return query && reads_device ? with_device_warps(resolved) : resolved;
+  const Options resolved = resolve_automatic(o, facts);
+  return query && resolved.*engine == LuEngine::column ? with_device_warps(resolved) : resolved;
+}
+
+}  // namespace
+
+template <class Scalar>
+Options analysis_options(const Options& o, bool query) {
+  return resolved_for<Scalar>(o, &Options::lu_engine, query);
 }
 
 Options with_device_warps(const Options& o) {
@@ -90,10 +100,7 @@ Options with_device_warps(const Options& o) {
 
 template <class Scalar>
 Options ldlt_analysis_options(const Options& o) {
-  AutomaticFacts facts;
-  facts.complex = is_complex_v<Scalar>;
-  if (o.ilu_levels < 0 && resolve_ldlt_engine(o, facts) == LuEngine::supernodal) return resolve_automatic(o, facts);
-  return analysis_options<Scalar>(o);
+  return resolved_for<Scalar>(o, &Options::ldlt_engine, /*query=*/true);
 }
 
 template <class Scalar>

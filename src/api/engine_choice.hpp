@@ -18,11 +18,11 @@ namespace gpuglu::api {
 template <class Scalar>
 void check_backend_request(const Options& o);
 
-// Before the analysis: the options it receives, with the automatic choices made for this
-// process (core/automatic_options.hpp, the one rule): LuEngine::automatic and
+// Before an LU's (ILU's) analysis: the options it receives, with the automatic choices made
+// for this process (core/automatic_options.hpp, the one rule): LuEngine::automatic and
 // modes.total_warps == 0. The engines' rule reads the scalar only; the device the factor
 // would run on (Options::device) is queried only where its fact decides something, the
-// column engines' level schedule (modes.total_warps: with_device_warps). The supernodal
+// column LU's level schedule (modes.total_warps: with_device_warps). The supernodal
 // engines' analyses read none, so the CUDA start-up that a first query costs overlaps their
 // analysis (DeviceWarmUp) instead of preceding it.
 // query false: no device query (the caller knows the factor stays on the CPU: stays_on_cpu).
@@ -34,9 +34,8 @@ Options analysis_options(const Options& o, bool query = true);
 // or KLU-ordered schedule of a factor first analyzed for a supernodal engine).
 Options with_device_warps(const Options& o);
 
-// The LDL^T's: the same, but the device is queried only where a fact of it decides something
-// (the column LDL^T's modes.total_warps): the supernodal LDL^T's choice needs none, so the
-// CUDA start-up that a query costs overlaps the analysis (DeviceWarmUp) instead of preceding it.
+// The LDL^T's (ICC's): the same, the device queried only for the column LDL^T's level
+// schedule (a complex LDL^T's column LU engine choice decides nothing here).
 template <class Scalar>
 Options ldlt_analysis_options(const Options& o);
 

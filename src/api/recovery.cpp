@@ -177,7 +177,7 @@ bool BasicSparseLU<Scalar>::Impl::reanalyze_paired() {
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::reanalyze_static(LuEngine kind) {
   if (kind != LuEngine::automatic) analysis_options.lu_engine = kind;
-  analysis_options = api::with_device_warps(analysis_options);  // a column schedule's levels
+  analysis_options = api::analysis_options<Scalar>(analysis_options);  // a column engine's warps
   Schedule fresh = analyze_values();
   replace_schedule(std::move(fresh));
   ++reanalyses;

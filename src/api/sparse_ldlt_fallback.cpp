@@ -36,7 +36,7 @@ bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   const FactorStats failed = this->fstats;
   Options column = this->options;
   column.ldlt_engine = LuEngine::column;
-  Options o = api::analysis_options<Scalar>(column);
+  Options o = api::ldlt_analysis_options<Scalar>(column);
   if (spd) o.scaling = false;
   std::vector<double> magnitudes;
   const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),

@@ -17,8 +17,9 @@ import re
 import subprocess
 import sys
 
-LINE = re.compile(r'device: CPU, (\d+) threads \(the rank\'s share of its node: (\d+) processors, (\d+) ranks; '
-                  r'this rank may run on (\d+)\)')
+SHARE = (r'device: CPU, (\d+) threads \(the rank\'s share of its node: (\d+) processors, (\d+) ranks; '
+         r'this rank may run on (\d+)')
+LINE = re.compile(SHARE + r'\)')
 
 
 def run(mpiexec, ex1, launch, extra):
@@ -54,8 +55,7 @@ def check_share(out, what, exact):
     return bad
 
 
-ROOT = re.compile(r'device: CPU, (\d+) threads \(the rank\'s share of its node: (\d+) processors, (\d+) ranks; '
-                  r'this rank may run on (\d+); with the spare processors of 1 rank of its group waiting for it\)')
+ROOT = re.compile(SHARE + r'; with the spare processors of 1 rank of its group waiting for it\)')
 
 
 def check_root_share(mpiexec, ex1):
