@@ -35,7 +35,8 @@ class DenseRoot {
     (void)k;
     return nullptr;
   }
-  // Factors S = S_0 + S_1 from the two device blocks; returns as factor().
+  // Factors S = S_0 + S_1 from the two device blocks; returns as factor(). The blocks' writes
+  // are complete before the call: the root's stream waits for no other stream.
   virtual int64_t factor_device_blocks();
   // The split's device solves: where half d (0 or 1) puts its reduced right-hand side (k
   // entries, the root's device memory); nullptr for a root on the host.
@@ -44,7 +45,8 @@ class DenseRoot {
     return nullptr;
   }
   // S x = device_rhs(0) + device_rhs(1) (S^T x when transpose), x left in device_rhs(0);
-  // synchronous. Only after a successful factorization: Error(not_factored) otherwise.
+  // synchronous; the right-hand sides' writes are complete before the call, as the blocks'.
+  // Only after a successful factorization: Error(not_factored) otherwise.
   virtual void solve_device_rhs(bool transpose);
   // How the last factorization went (gpuglu/split_lu.hpp): the host's LU always pivots.
   virtual RootFactorization factorization() const noexcept { return RootFactorization::lu_pivoted; }

@@ -177,10 +177,14 @@ void expect_root_like_lapack(const std::vector<double>& s, int64_t k, RootFactor
   const size_t bytes = s.size() * sizeof(double);
   ASSERT_EQ(cudaMemcpy(block0, s.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(block1, 0, bytes), cudaSuccess);
+  // The root's stream does not wait for the legacy stream's memset (asynchronous), so the
+  // blocks are complete before it reads them, as the halves' copies are.
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   ASSERT_EQ(gpu->factor_device_blocks(), -1);
   EXPECT_EQ(gpu->factorization(), how);
   ASSERT_EQ(cudaMemcpy(gpu->device_rhs(0), half.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu->device_rhs(1), rest.data(), rhs.size() * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   gpu->solve_device_rhs(false);
   std::vector<double> xg(rhs.size());
   ASSERT_EQ(cudaMemcpy(xg.data(), gpu->device_rhs(0), rhs.size() * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
