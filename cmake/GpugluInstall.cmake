@@ -7,6 +7,11 @@ install(TARGETS gpuglu EXPORT gpugluTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The CUDA module beside libgpuglu, where its loader looks (api/cuda_module.hpp); loaded at
+# run time, so no exported target names it.
+if(TARGET gpuglu_cuda)
+  install(TARGETS gpuglu_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP)
+endif()
 if(TARGET petscgpuglu)
   install(TARGETS petscgpuglu EXPORT gpugluTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()

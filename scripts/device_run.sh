@@ -27,6 +27,8 @@
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
 #   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment);
 #   dd_profile: -log_view events of its losing configurations, gpuglu against the peer.
+#   small: issue 29's small problems on one rank (scripts/mpi_bench.py --mode small; the step's
+#   comment), gpuglu (and the bundle's reference plugin) against PETSc's own LU and ILU.
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
 #   lists its knobs): gpuglu on one rank against MUMPS on all cores, cuDSS, KLU and PETSc's LU.
 #   first_factor: a fresh process's first factorization with the kernel warm-up against
@@ -386,6 +388,34 @@ if want mpi; then
   else
     echo "device_run.sh: no petsc_snes_ex14/ex19 or bundled mpiexec in $build_rel" | tee "$out/mpi.log"
     status=1
+  fi
+fi
+
+if want small; then
+  # Issue 29's small problems: ex14 on one rank, -pc_type lu and ilu, a fresh process per run
+  # (the plugin's libraries and the CUDA start-up are in its time), gpuglu with no gpuglu option
+  # against PETSc's own, and the bundle's reference plugin where it has one;
+  # GPUGLU_DEVICE_SMALL_GRIDS, GPUGLU_DEVICE_SMALL_PCS, GPUGLU_DEVICE_SMALL_ROUNDS.
+  ex14=$build/bench/petsc_snes_ex14
+  if [[ -x $ex14 && -x $mpi/bin/orterun ]]; then
+    (
+      use_bundled_mpi
+      export MPIEXEC=$mpi/bin/mpiexec CUDA_VISIBLE_DEVICES=0
+      export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
+      unset OMP_NUM_THREADS  # one rank: gpuglu's default threads, as a user's run has them
+      device=$(head -1 "$out/device.txt" | cut -d, -f1)
+      reference=()
+      [[ -f $deps/reference/libpetscgpuglu.so ]] && reference=(--reference-plugin "$deps/reference/libpetscgpuglu.so")
+      python3 "$root/scripts/mpi_bench.py" --mode small --ex14 "$ex14" --plugin "$build/petsc_plugin/libpetscgpuglu.so" \
+        "${reference[@]}" --out "$out/results.jsonl" --device "$device" \
+        --small-grids "${GPUGLU_DEVICE_SMALL_GRIDS:-5x5x5,10x10x10,16x16x16,24x24x24,40x40x40}" \
+        --small-pcs "${GPUGLU_DEVICE_SMALL_PCS:-lu,ilu}" --rounds "${GPUGLU_DEVICE_SMALL_ROUNDS:-3}" \
+        --timeout 60 --budget-s "${GPUGLU_DEVICE_SMALL_BUDGET:-300}"
+      echo "small: exit $?"
+    ) > "$out/small.log" 2>&1
+    grep -vE '^\$ |^  \(' "$out/small.log" | head -60
+  else
+    echo "device_run.sh: small needs bench/petsc_snes_ex14 and the bundle's MPI"; status=1
   fi
 fi
 

@@ -20,6 +20,10 @@ bjacobi/asm/gasm with an LU or ILU(0) per subdomain and GAMG with a gathered coa
 ex14, fieldsplit with an LU per field block on SNES ex19 (2-D driven cavity, 4 fields).
 PCSetUp + KSPSolve time (-log_view, max over ranks) and Krylov iterations. Records
 "benchmark": "mpi_dd".
+--mode small: one rank, ex14 on small grids (--small-grids) with -pc_type lu or ilu,
+gpuglu (and --reference-plugin's build) against PETSc's own, --rounds fresh processes per side
+alternating: the whole run as -log_view's Time (sec) counts it, medians. Records
+"benchmark": "small_runs".
 
   mpi_bench.py --mode lu --ex14 bench/petsc_snes_ex14 --plugin petsc_plugin/libpetscgpuglu.so
                [--grid 400x400x6] [--ranks 4,8,16] [--solvers gpuglu,mumps,superlu_dist,gpuglu+supernodal@16]
@@ -27,6 +31,8 @@ PCSetUp + KSPSolve time (-log_view, max over ranks) and Krylov iterations. Recor
                [--out results.jsonl] [--device NAME] [--verbose]
   mpi_bench.py --mode dd --ex14 ... --ex19 bench/petsc_snes_ex19 --plugin ... [--grid 40x40x40]
                [--ex19-grid 128x128] [--dd-ranks 4] [--configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit]
+  mpi_bench.py --mode small --ex14 ... --plugin ... [--small-grids 5x5x5,10x10x10] [--small-pcs lu,ilu]
+               [--rounds 3] [--reference-plugin DIR/libpetscgpuglu.so]
 MPIEXEC (default mpiexec) and MPIEXEC_ARGS (split on blanks) name the launcher; MPIEXEC_WRAPPER a
 program each rank runs the example under.
 """
@@ -37,6 +43,7 @@ import os
 import re
 import shlex
 import subprocess
+import statistics
 import sys
 import tempfile
 import time
@@ -159,6 +166,14 @@ def parse_view(text):
     m = re.search(r"Nonlinear solve (converged|did not converge)[^\n]*", text)
     if m:
         info["snes_reason"] = m.group(0).strip()
+    # PETSc's own account of the whole run (PetscInitialize to PetscFinalize, -dll_append's load
+    # included), and the nonlinear residual's reduction where -snes_monitor printed it.
+    m = re.search(r"^Time \(sec\):\s+([0-9.eE+-]+)", text, re.M)
+    if m:
+        info["petsc_time_ms"] = 1000.0 * float(m.group(1))
+    norms = [float(x) for x in re.findall(r"SNES Function norm\s+([0-9.eE+-]+)", text)]
+    if len(norms) > 1 and norms[0] > 0:
+        info["snes_residual_reduction"] = norms[-1] / norms[0]
     return info
 
 
@@ -174,8 +189,9 @@ def error_summary(text):
     return "\n".join(lines[:12]) if lines else text[-2000:]
 
 
-def run(args, ranks, exe, options, trace=False):
-    """One mpiexec run; returns (measurements, None) or (None, why)."""
+def run(args, ranks, exe, options, trace=False, env=None):
+    """One mpiexec run (env: its environment, default this one's); returns (measurements, None)
+    or (None, why)."""
     timeout = args.timeout
     if args.budget_s:
         left = args.budget_s - (time.time() - STARTED)
@@ -193,7 +209,7 @@ def run(args, ranks, exe, options, trace=False):
         cmd += ["-log_trace", os.path.join(tmp, "trace")] if trace else ["-log_view"]
         start = time.time()
         # SIGTERM first on a timeout: mpiexec then ends its ranks (a SIGKILL would orphan them).
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         try:
             stdout, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -426,9 +442,86 @@ def mode_dd(args):
     return 1 if any(note == "failed" for (_, s), note in notes.items() if s == "gpuglu") else 0
 
 
+# --mode small: one rank, a fresh process per run, ex14 on small grids with a whole-matrix
+# preconditioner: what a user of a small problem sees (issue 29: never slower than PETSc's
+# own at any size), where the process's fixed costs (the plugin's libraries, the CUDA start-up)
+# outweigh the solves.
+# (ex14's Jacobian is not symmetric: its boundary rows hold the diagonal alone, so no Cholesky.)
+SMALL_PCS = {"lu": "-pc_type lu", "ilu": "-pc_type ilu"}
+
+
+def mode_small(args):
+    """R rounds, the sides alternating; a record per (grid, pc, gpuglu side) against PETSc's own
+    with the medians (headline: PETSc's Time (sec), the whole run as PETSc counts it)."""
+    sides = ["gpuglu", "petsc"]
+    envs = {"gpuglu": None, "petsc": None}
+    if args.reference_plugin:
+        sides.insert(1, "gpuglu@reference")
+        env = dict(os.environ)
+        env["LD_LIBRARY_PATH"] = os.path.dirname(os.path.abspath(args.reference_plugin)) + ":" + env.get(
+            "LD_LIBRARY_PATH", "")
+        envs["gpuglu@reference"] = env
+    print("%-10s %-9s %-18s %10s %10s %10s %8s" % ("grid", "pc", "solver", "time", "SNESSolve", "wall_s", "reduce"))
+    results, notes = {}, {}
+    for grid in args.small_grids.split(","):
+        for pc in args.small_pcs.split(","):
+            runs = {side: [] for side in sides}
+            for _ in range(args.rounds):
+                for side in sides:
+                    opts = grid_options("xyz", grid) + shlex.split(SMALL_PCS[pc]) + ["-snes_monitor"]
+                    if side.startswith("gpuglu"):
+                        plugin = args.reference_plugin if side.endswith("@reference") else args.plugin
+                        opts += ["-pc_factor_mat_solver_type", "gpuglu", "-dll_append", plugin]
+                        opts += shlex.split(args.gpuglu_options)
+                    found, why = run(args, 1, args.ex14, opts, env=envs[side])
+                    if found:
+                        runs[side].append(found)
+                    else:
+                        notes[((grid, pc), side)] = note_of(why)
+                        print(f"{grid} {pc} / {side}: {why}", file=sys.stderr)
+            for side in sides:
+                found = runs[side]
+                if not found:
+                    results[((grid, pc), side)] = None
+                    continue
+                med = lambda key: statistics.median(f[key] for f in found)
+                p = {k: found[0][k] for k in ("n", "nnz", "nnz_factor", "iterations", "newton") if k in found[0]}
+                p["time_ms"] = med("petsc_time_ms")
+                p["wall_s"] = round(med("wall_s"), 3)
+                p["SNESSolve_ms"] = statistics.median(f["log"]["SNESSolve"][1] for f in found if "SNESSolve" in f["log"])
+                p["times_ms"] = [round(f["petsc_time_ms"], 2) for f in found]
+                p["snes_residual_reduction"] = max(f.get("snes_residual_reduction", 0.0) for f in found)
+                p["rounds"] = len(found)
+                results[((grid, pc), side)] = p
+                print("%-10s %-9s %-18s %s %s %s %8.1e" % (grid, pc, side, fmt(p["time_ms"]), fmt(p["SNESSolve_ms"], 10, 2),
+                                                        fmt(p["wall_s"], 10, 2), p["snes_residual_reduction"]))
+            sys.stdout.flush()
+    print("(ms; time: -log_view's Time (sec), PetscInitialize to PetscFinalize; medians of --rounds fresh processes)")
+    if args.out:
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+        with open(args.out, "a") as f:
+            for ((grid, pc), side), ours in results.items():
+                theirs = results.get(((grid, pc), "petsc"))
+                if side == "petsc" or ours is None:
+                    continue
+                rec = {"date": date, "device": args.device, "benchmark": "small_runs",
+                       "matrix": f"snes-ex14:{grid}:np1:{pc}", "ranks": 1, "n": ours.get("n", 0),
+                       "nnz": ours.get("nnz", 0), "nnz_factor": ours.get("nnz_factor", 0),
+                       "ours": "gpuglu" + ("@reference" if side.endswith("@reference") else ""),
+                       "ours_ms": round(ours["time_ms"], 3), "peer": "petsc",
+                       "peer_ms": round(theirs["time_ms"], 3) if theirs else None,
+                       "repeat": args.rounds, "warmup": 0}
+                rec.update({f"ours_{k}": v for k, v in ours.items() if k not in ("n", "nnz", "nnz_factor", "time_ms")})
+                rec.update({f"peer_{k}": v for k, v in (theirs or {}).items() if k not in ("n", "nnz", "time_ms")})
+                if theirs is None:
+                    rec["peer_note"] = notes.get(((grid, pc), "petsc"), "failed")
+                f.write(json.dumps(rec) + "\n")
+    return 1 if any(note == "failed" for (_, s), note in notes.items() if s.startswith("gpuglu")) else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mode", choices=("lu", "dd"), default="lu")
+    ap.add_argument("--mode", choices=("lu", "dd", "small"), default="lu")
     ap.add_argument("--ex14", required=True, help="SNES ex14 (3-D Bratu) built unmodified")
     ap.add_argument("--ex19", help="SNES ex19 (driven cavity) built unmodified (--mode dd, fieldsplit)")
     ap.add_argument("--plugin", required=True)
@@ -444,6 +537,10 @@ def main():
     ap.add_argument("--budget-s", type=float, default=0,
                     help="seconds for all runs: each run's timeout is cut to what is left, none starts with "
                          "less than 10 s left (0: no budget)")
+    ap.add_argument("--small-grids", default="5x5x5,10x10x10,16x16x16,24x24x24", help="--mode small: ex14 grids")
+    ap.add_argument("--small-pcs", default="lu,ilu", help="--mode small: " + ", ".join(SMALL_PCS))
+    ap.add_argument("--rounds", type=int, default=3, help="--mode small: fresh processes per side")
+    ap.add_argument("--reference-plugin", default="", help="--mode small: another build's plugin, its libgpuglu beside it")
     ap.add_argument("--out", default="")
     ap.add_argument("--device", default="")
     ap.add_argument("--verbose", action="store_true", help="print each command line and its wall time")
@@ -451,7 +548,7 @@ def main():
     args.grid = args.grid or ("400x400x6" if args.mode == "lu" else "40x40x40")
     if args.mode == "dd" and not args.ex19 and any(DD_CONFIGS[c][0] == "ex19" for c in args.configs.split(",")):
         ap.error("--mode dd with fieldsplit needs --ex19")
-    return mode_lu(args) if args.mode == "lu" else mode_dd(args)
+    return {"lu": mode_lu, "dd": mode_dd, "small": mode_small}[args.mode](args)
 
 
 if __name__ == "__main__":

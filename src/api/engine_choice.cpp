@@ -166,6 +166,20 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
   return kind;
 }
 
+bool warm_up_context(const Options& o, int64_t input_nnz) {
+  if (!gpu_may_factor(o)) return false;
+  return o.backend == Backend::cuda ||
+         !stays_on_cpu(o, input_nnz * kContextWarmUpFill, devices_counted_before_cuda());
+}
+
+void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor) {
+  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor, devices_counted_before_cuda())) {
+    wanted_.store(false, std::memory_order_release);
+    return;
+  }
+  wait();
+}
+
 DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
   if (skip || t_warming_up || !gpu_may_factor(o)) return;
   context_ready_ = context_.get_future();
@@ -178,7 +192,7 @@ DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
     };
     try {
       const DeviceInfo device = query_device(next_device(o.device), rank);
-      if (device.usable) {
+      if (device.usable && wanted_.load(std::memory_order_acquire)) {
         prepare_device(device.ordinal);
         tell();
         if (kernels != WarmUpKernels::none && first_warm_up(device.ordinal, kernels)) {

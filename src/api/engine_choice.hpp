@@ -3,6 +3,7 @@
 // build the engine of that backend (falling back to the CPU where the GPU cannot hold the
 // factor and the options allow it), and read an engine's result as FactorStats. Templates
 // on the scalar (double, std::complex<double>; instantiated in engine_choice.cpp).
+#include <atomic>
 #include <future>
 #include <memory>
 #include <string>
@@ -91,6 +92,15 @@ enum class WarmUpKernels : uint8_t { none, lu, ldlt };
 constexpr int64_t kWarmUpKernelsMinNnz = int64_t{1} << 19;
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind);
 
+// Whether a complete factor of A (input_nnz entries) starts DeviceWarmUp beside its analysis:
+// where the GPU may factor it and, under automatic, a fill of kContextWarmUpFill times A would
+// pass the size rule. Below that the factor all but surely stays on the CPU, and its analysis
+// is too short to hide the CUDA module's load and start-up, which would cost it more than its
+// own work; a factor that fills more than that after all meets the device after its analysis
+// (choose_backend), losing only that short analysis's overlap.
+constexpr int64_t kContextWarmUpFill = 32;
+bool warm_up_context(const Options& o, int64_t input_nnz);
+
 // The CUDA context of the device a factor may go to (the device query included), created on
 // another thread while the CPU analysis runs, so that the first engine does not wait for it;
 // with kernels, that thread goes on to a small factorization and solve by that engine on the
@@ -99,7 +109,8 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
 // kernels load on beside what the caller does next (its engine's construction, its first
 // factorization), and the destructor joins the thread. Nothing for the CPU backend, nor with
 // skip set (the callers' complex column engines, which leave the context to their first
-// factorization). Best effort: a failure here is met again, and reported, by the engine.
+// factorization, and factors that warm_up_context leaves out). Best effort: a failure here
+// is met again, and reported, by the engine.
 class DeviceWarmUp {
  public:
   DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels = WarmUpKernels::none);
@@ -111,8 +122,13 @@ class DeviceWarmUp {
   void wait() {
     if (context_ready_.valid()) context_ready_.wait();
   }
+  // After the analysis (nnz_factor: its nnz(L+U)): waits for the context where the factor may
+  // go to the GPU; where automatic keeps it on the CPU by its size (stays_on_cpu), the thread
+  // creates no context after its query, and nothing waits for it here.
+  void settle(const Options& o, int64_t nnz_factor);
 
  private:
+  std::atomic<bool> wanted_{true};
   std::promise<void> context_;
   std::future<void> context_ready_;
   std::future<void> done_;

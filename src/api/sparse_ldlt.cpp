@@ -57,9 +57,10 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // A complex LDL^T is on the GPU only in real form (the supernodal engine).
   const bool real_form = is_complex_v<Scalar> && o.ldlt_engine == LuEngine::supernodal && o.ilu_levels < 0;
   // While the CPU analyzes: the context, and the engine's kernels for a large factor.
+  const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
-      this->options, is_complex_v<Scalar> && !real_form,
-      api::warm_up_kernels(this->options, static_cast<int64_t>(a.rowptr[a.nrows]), api::WarmUpKernels::ldlt));
+      this->options, (is_complex_v<Scalar> && !real_form) || !api::warm_up_context(this->options, input_nnz),
+      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::ldlt));
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
   this->schedule = analysis::guarded(a.nrows, [&] {
@@ -86,7 +87,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
                                                      o, given);
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
-  warm_up->wait();
+  warm_up->settle(this->options, this->schedule.nnz_factor());
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device, this->device_claim);
   this->pattern.assign(a);

@@ -65,11 +65,13 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   };
   set_analysis_options(cpu_first);
   // While the CPU analyzes: the context, and the engine's kernels for a large factor.
+  const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
-      this->options, is_complex_v<Scalar> || chosen != Chosen::after,
-      api::warm_up_kernels(this->options, static_cast<int64_t>(a.rowptr[a.nrows]), api::WarmUpKernels::lu));
+      this->options,
+      is_complex_v<Scalar> || chosen != Chosen::after || !api::warm_up_context(this->options, input_nnz),
+      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu));
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
-  warm_up->wait();
+  warm_up->settle(this->options, this->schedule.nnz_factor());
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   accept_normwise = false;
   if (chosen != Chosen::before)

@@ -1,6 +1,7 @@
 // What src/cuda provides, in a build without nvcc: no device is ever usable, the CUDA
 // engine cannot be built, and the GPU level analysis answers as every other CUDA path
 // does, so that callers fall back to the CPU where they can.
+#include "api/cuda_module.hpp"
 #include "api/dense_root.hpp"
 #include "api/split_device.hpp"
 #include "core/numeric_engine.hpp"
@@ -11,6 +12,8 @@
 namespace gpuglu {
 
 bool built_with_cuda() noexcept { return false; }
+
+bool cuda_module_loaded() noexcept { return false; }
 
 DeviceInfo query_device(int32_t, int32_t) noexcept {
   DeviceInfo info;

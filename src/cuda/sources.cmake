@@ -1,4 +1,5 @@
-# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA), as one shell and
+# Sources of src/cuda, compiled only when nvcc exists (GPUGLU_HAVE_CUDA) into the CUDA module
+# libgpuglu_cuda (api/cuda_module.hpp), as one shell and
 # recipes on it (docs/design.md, "The device-engine shell"): engine/ is the shell (per-device
 # facts and kernel attributes, the context of stream, memory, staging and A's values, the
 # refinement, the seam's calls written once, the engine factory); common/ is device code
@@ -55,6 +56,11 @@ set(GPUGLU_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/cuda_supernodal_ldlt.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/ldlt_kernels.cu
   ${CMAKE_CURRENT_LIST_DIR}/supernodal/ldlt_plan.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/module_entry.cpp
+)
+# libgpuglu's loader of that module (api/cuda_module.hpp), in its place in libgpuglu.
+set(GPUGLU_CUDA_LOADER_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/../api/cuda_module.cpp
 )
 # Their stand-in in a build without nvcc (src/CMakeLists.txt).
 set(GPUGLU_CUDA_ABSENT_SOURCES

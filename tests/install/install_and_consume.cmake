@@ -11,6 +11,9 @@ foreach(f include/gpuglu/lu.hpp include/petscgpuglu.h lib/libgpuglu.so lib/libpe
     message(FATAL_ERROR "installed tree lacks ${f}")
   endif()
 endforeach()
+if(WITH_CUDA AND NOT EXISTS ${prefix}/lib/libgpuglu_cuda.so.0)
+  message(FATAL_ERROR "installed tree lacks lib/libgpuglu_cuda.so.0, which libgpuglu loads for the GPU")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
                 RESULT_VARIABLE rc)
 if(rc)

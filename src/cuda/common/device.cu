@@ -1,4 +1,5 @@
-// Device discovery for the CUDA backend and for -ksp_view.
+// Device discovery for the CUDA backend and for -ksp_view: the module's side of query_device
+// and prepare_device (api/cuda_module.hpp; gpuglu/device.hpp says what they do).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -7,11 +8,9 @@
 #include <mutex>
 #include <string>
 
-#include "gpuglu/device.hpp"
+#include "api/cuda_module.hpp"
 
-namespace gpuglu {
-
-bool built_with_cuda() noexcept { return true; }
+namespace gpuglu::cuda_entry {
 
 DeviceInfo query_device(int32_t ordinal, int32_t local_rank) noexcept {
   DeviceInfo info;
@@ -78,4 +77,4 @@ void prepare_device(int32_t ordinal) noexcept {
   if (cusolverDnCreate(&solver) == CUSOLVER_STATUS_SUCCESS) cusolverDnDestroy(solver);
 }
 
-}  // namespace gpuglu
+}  // namespace gpuglu::cuda_entry

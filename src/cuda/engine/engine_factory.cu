@@ -6,6 +6,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "api/cuda_module.hpp"
 #include "core/numeric_engine.hpp"
 #include "core/scalar.hpp"
 #include "cuda/ldlt/cuda_ldlt.hpp"
@@ -14,11 +15,11 @@
 #include "cuda/supernodal/cuda_supernodal_lu.hpp"
 #include "gpuglu/status.hpp"
 
-namespace gpuglu {
+namespace gpuglu::cuda_entry {
 
 template <class Scalar>
-std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, PatternRef pattern, const Options& o,
-                                                             int device_ordinal, bool hermitian) {
+std::unique_ptr<BasicNumericEngine<Scalar>> make_engine(const Schedule& s, PatternRef pattern, const Options& o,
+                                                        int device_ordinal, bool hermitian) {
   switch (s.kind) {
     case FactorKind::column_ldlt:
       return std::make_unique<cuda::BasicCudaLDLT<Scalar>>(s, o, device_ordinal, pattern, hermitian);
@@ -40,9 +41,8 @@ std::unique_ptr<BasicNumericEngine<Scalar>> make_cuda_engine(const Schedule& s, 
   }
   return std::make_unique<cuda::BasicCudaLU<Scalar>>(s, o, device_ordinal, pattern);
 }
-template std::unique_ptr<BasicNumericEngine<double>> make_cuda_engine(const Schedule&, PatternRef, const Options&, int,
-                                                                      bool);
-template std::unique_ptr<BasicNumericEngine<Complex>> make_cuda_engine(const Schedule&, PatternRef, const Options&,
-                                                                       int, bool);
+template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&, int, bool);
+template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&, int,
+                                                                  bool);
 
-}  // namespace gpuglu
+}  // namespace gpuglu::cuda_entry

@@ -2,6 +2,7 @@
 // DeviceDenseLU behind the DenseRoot interface, its buffers made for the first k it meets.
 #include <memory>
 
+#include "api/cuda_module.hpp"
 #include "api/dense_root.hpp"
 #include "cuda/split/device_dense_lu.hpp"
 #include "gpuglu/status.hpp"
@@ -64,8 +65,12 @@ class CudaDenseRoot final : public DenseRoot {
 
 }  // namespace
 
-std::unique_ptr<DenseRoot> make_cuda_dense_root(int32_t device, const PivotRule& rule, bool symmetric) {
-  return std::make_unique<CudaDenseRoot>(device, rule, symmetric);
+}  // namespace gpuglu::api
+
+namespace gpuglu::cuda_entry {
+
+std::unique_ptr<api::DenseRoot> make_dense_root(int32_t device, const PivotRule& rule, bool symmetric) {
+  return std::make_unique<api::CudaDenseRoot>(device, rule, symmetric);
 }
 
-}  // namespace gpuglu::api
+}  // namespace gpuglu::cuda_entry

@@ -181,10 +181,15 @@ class CudaSplitPath final : public SplitDevicePath, private cuda::DeviceSolve {
 
 }  // namespace
 
-std::unique_ptr<SplitDevicePath> make_split_device_path(const SplitPartition& p,
-                                                        const std::array<SplitHalf, 2>& halves, PatternRef a,
-                                                        std::array<int32_t, 2> devices, Staging staging) {
-  return std::make_unique<CudaSplitPath>(p, halves, a, devices, staging);
+}  // namespace gpuglu::api
+
+namespace gpuglu::cuda_entry {
+
+std::unique_ptr<api::SplitDevicePath> make_split_device_path(const api::SplitPartition& p,
+                                                             const std::array<api::SplitHalf, 2>& halves,
+                                                             PatternRef a, std::array<int32_t, 2> devices,
+                                                             Staging staging) {
+  return std::make_unique<api::CudaSplitPath>(p, halves, a, devices, staging);
 }
 
-}  // namespace gpuglu::api
+}  // namespace gpuglu::cuda_entry

@@ -65,6 +65,24 @@ TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
 }
 
+TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_the_factor_may_reach_the_gpu) {
+  const bool cuda = built_with_cuda();
+  Options o;  // automatic
+  o.auto_gpu_min_factor_nnz = 32000;
+  // Ranks counted as sharing the device (devices_counted_before_cuda) raise the rule.
+  const int64_t least =
+      32000 * api::ranks_per_device(api::devices_counted_before_cuda(), local_size_from_environment());
+  EXPECT_EQ(api::warm_up_context(o, least / api::kContextWarmUpFill), cuda);
+  EXPECT_FALSE(api::warm_up_context(o, least / api::kContextWarmUpFill - 1));  // stays on the CPU
+  o.backend = Backend::cuda;  // asked for: whatever its size
+  EXPECT_EQ(api::warm_up_context(o, 1), cuda);
+  o.backend = Backend::cpu;
+  EXPECT_FALSE(api::warm_up_context(o, 1 << 30));
+  o.backend = Backend::automatic;
+  o.auto_gpu_min_factor_nnz = -1;  // never the GPU
+  EXPECT_FALSE(api::warm_up_context(o, 1 << 30));
+}
+
 TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
   EXPECT_EQ(api::ranks_per_device(1, 4), 4);
   EXPECT_EQ(api::ranks_per_device(2, 4), 2);

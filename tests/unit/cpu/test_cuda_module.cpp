@@ -1,0 +1,87 @@
+// The CUDA module loads on demand (api/cuda_module.hpp): a process whose factors the size
+// rule keeps on the CPU maps none of CUDA's libraries, the first device query loads it, and a
+// module that does not load leaves every device unusable with its reason. This binary does
+// not link the module (gpuglu_add_gtest LAZY_CUDA), as a PETSc program's process does not;
+// each test runs in a process of its own (CTest), since a loaded module stays.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "api/cuda_module.hpp"
+#include "gpuglu/device.hpp"
+#include "gpuglu/generators.hpp"
+#include "gpuglu/ldlt.hpp"
+#include "gpuglu/lu.hpp"
+#include "gpuglu/status.hpp"
+
+namespace gpuglu::test {
+namespace {
+
+bool mapped(const std::string& library) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find(library) != std::string::npos) return true;
+  return false;
+}
+
+template <class Solver>
+void solve_small(Solver& solver, const CsrMatrix<int32_t, double>& a) {
+  solver.analyze(a.view());
+  ASSERT_EQ(solver.factor(a.view()).status, Status::ok);
+  std::vector<double> b(static_cast<size_t>(a.nrows), 1.0), x(b.size());
+  solver.solve(b.data(), x.data());
+  EXPECT_EQ(solver.active_backend(), Backend::cpu);
+}
+
+TEST(CudaModule, small_factors_under_automatic_load_no_cuda_library) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: nothing to load";
+  // Complete and incomplete, LU and LDL^T, all below the size rule by their fill.
+  const auto a = gen::laplacian_2d(12, 12);
+  SparseLU lu;
+  solve_small(lu, a);
+  Options ilu_options;
+  ilu_options.ilu_levels = 0;
+  SparseLU ilu(ilu_options);
+  solve_small(ilu, a);
+  SparseLDLT ldlt;
+  solve_small(ldlt, a);
+  EXPECT_FALSE(cuda_module_loaded());
+  EXPECT_FALSE(mapped("libgpuglu_cuda"));
+  EXPECT_FALSE(mapped("libcublas"));
+  EXPECT_FALSE(mapped("libcudart"));
+  // The first device query loads it (on a machine without a GPU too: it says why).
+  const DeviceInfo device = query_device();
+  EXPECT_TRUE(cuda_module_loaded()) << device.reason;
+  EXPECT_TRUE(mapped("libgpuglu_cuda"));
+  if (!device.usable) EXPECT_FALSE(device.reason.empty());
+}
+
+TEST(CudaModule, a_module_that_does_not_load_leaves_every_device_unusable_with_its_reason) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: nothing to load";
+  ASSERT_EQ(setenv("GPUGLU_CUDA_MODULE", "/nonexistent/libgpuglu_cuda.so.0", 1), 0);
+  const DeviceInfo device = query_device();
+  EXPECT_FALSE(device.usable);
+  EXPECT_NE(device.reason.find("the CUDA module did not load"), std::string::npos) << device.reason;
+  EXPECT_FALSE(cuda_module_loaded());
+  // backend cuda names the reason; automatic factors on the CPU whatever the size.
+  const auto a = gen::laplacian_2d(120, 120);
+  Options o;
+  o.backend = Backend::cuda;
+  SparseLU on_gpu(o);
+  try {
+    on_gpu.analyze(a.view());
+    ADD_FAILURE() << "backend cuda without its module analyzed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::no_device);
+    EXPECT_NE(std::string(e.what()).find("the CUDA module did not load"), std::string::npos) << e.what();
+  }
+  SparseLU automatic;
+  solve_small(automatic, a);
+}
+
+}  // namespace
+}  // namespace gpuglu::test
