@@ -168,8 +168,7 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
 
 bool warm_up_context(const Options& o, int64_t input_nnz) {
   if (!gpu_may_factor(o)) return false;
-  return o.backend == Backend::cuda ||
-         !stays_on_cpu(o, input_nnz * kContextWarmUpFill, devices_counted_before_cuda());
+  return o.backend == Backend::cuda || !stays_on_cpu(o, input_nnz, devices_counted_before_cuda());
 }
 
 void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor) {

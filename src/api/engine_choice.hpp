@@ -93,12 +93,12 @@ constexpr int64_t kWarmUpKernelsMinNnz = int64_t{1} << 19;
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind);
 
 // Whether a complete factor of A (input_nnz entries) starts DeviceWarmUp beside its analysis:
-// where the GPU may factor it and, under automatic, a fill of kContextWarmUpFill times A would
-// pass the size rule. Below that the factor all but surely stays on the CPU, and its analysis
-// is too short to hide the CUDA module's load and start-up, which would cost it more than its
-// own work; a factor that fills more than that after all meets the device after its analysis
-// (choose_backend), losing only that short analysis's overlap.
-constexpr int64_t kContextWarmUpFill = 32;
+// where the GPU may factor it and, under automatic, A alone passes the size rule, so that its
+// factor surely does (nnz(L+U) >= nnz(A)). The overlap is worth at most the analysis's time,
+// which is long only for a large A; a smaller A whose fill then takes its factor to the GPU
+// meets the device after its analysis (choose_backend), and one that stays on the CPU starts
+// no CUDA at all, whose start-up (the module's load, the driver's) would cost it more than
+// its own work.
 bool warm_up_context(const Options& o, int64_t input_nnz);
 
 // The CUDA context of the device a factor may go to (the device query included), created on

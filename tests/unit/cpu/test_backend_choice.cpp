@@ -65,15 +65,15 @@ TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
 }
 
-TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_the_factor_may_reach_the_gpu) {
+TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_a_alone_passes_the_size_rule) {
   const bool cuda = built_with_cuda();
   Options o;  // automatic
   o.auto_gpu_min_factor_nnz = 32000;
   // Ranks counted as sharing the device (devices_counted_before_cuda) raise the rule.
   const int64_t least =
       32000 * api::ranks_per_device(api::devices_counted_before_cuda(), local_size_from_environment());
-  EXPECT_EQ(api::warm_up_context(o, least / api::kContextWarmUpFill), cuda);
-  EXPECT_FALSE(api::warm_up_context(o, least / api::kContextWarmUpFill - 1));  // stays on the CPU
+  EXPECT_EQ(api::warm_up_context(o, least), cuda);  // A alone passes: so does its factor
+  EXPECT_FALSE(api::warm_up_context(o, least - 1));  // the analysis decides, without CUDA
   o.backend = Backend::cuda;  // asked for: whatever its size
   EXPECT_EQ(api::warm_up_context(o, 1), cuda);
   o.backend = Backend::cpu;
