@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
     std::vector<double> wall;
     uint64_t hash = 0;
     long long nnz_lu = 0;
+    double flops = 0.0;
     const char* kind = "";
     for (int r = 0; r < repeat; ++r) {
       const double t0 = gb::now_ms();
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
       if (r > 0 && h != hash) std::fprintf(stderr, "%s: the schedule differs between repeats\n", spec.c_str());
       hash = h;
       nnz_lu = s.nnz_l + s.nnz_u;
+      flops = s.factor_flops;
       kind = gpuglu::to_string(s.kind);
     }
     auto med = [&](double gpuglu::AnalysisTimes::*f) {
@@ -119,11 +121,11 @@ int main(int argc, char** argv) {
     };
     using T = gpuglu::AnalysisTimes;
     std::printf(
-        "{\"matrix\": \"%s\", \"factor\": \"%s\", \"kind\": \"%s\", \"n\": %d, \"nnz\": %lld, \"nnz_lu\": %lld, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
+        "{\"matrix\": \"%s\", \"factor\": \"%s\", \"kind\": \"%s\", \"n\": %d, \"nnz\": %lld, \"nnz_lu\": %lld, \"flops\": %.4g, \"threads\": %d, \"analyze_ms\": %.2f, \"matching_ms\": %.2f, "
         "\"ordering_ms\": %.2f, \"symbolic_ms\": %.2f, \"levels_ms\": %.2f, \"sn_input_ms\": %.2f, "
         "\"sn_cholmod_ms\": %.2f, \"sn_panels_ms\": %.2f, \"sn_factor_ms\": %.2f, \"sn_value_map_ms\": %.2f, "
         "\"hash\": \"%016llx\"}\n",
-        spec.c_str(), ldlt ? "ldlt" : o.ilu_levels >= 0 ? "ilu" : "lu", kind, a.nrows, static_cast<long long>(a.nnz()), nnz_lu, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
+        spec.c_str(), ldlt ? "ldlt" : o.ilu_levels >= 0 ? "ilu" : "lu", kind, a.nrows, static_cast<long long>(a.nnz()), nnz_lu, flops, threads, gb::median(wall), med(&T::matching_ms), med(&T::ordering_ms),
         med(&T::symbolic_ms), med(&T::levels_ms), med(&T::sn_input_ms), med(&T::sn_cholmod_ms),
         med(&T::sn_panels_ms), med(&T::sn_factor_ms), med(&T::sn_value_map_ms), static_cast<unsigned long long>(hash));
     std::fflush(stdout);

@@ -395,7 +395,8 @@ if want small; then
   # Issue 29's small problems: ex14 on one rank, -pc_type lu and ilu, a fresh process per run
   # (the plugin's libraries and the CUDA start-up are in its time), gpuglu with no gpuglu option
   # against PETSc's own, and the bundle's reference plugin where it has one;
-  # GPUGLU_DEVICE_SMALL_GRIDS, GPUGLU_DEVICE_SMALL_PCS, GPUGLU_DEVICE_SMALL_ROUNDS.
+  # GPUGLU_DEVICE_SMALL_GRIDS, GPUGLU_DEVICE_SMALL_PCS, GPUGLU_DEVICE_SMALL_ROUNDS,
+  # GPUGLU_DEVICE_SMALL_VARIANTS (more gpuglu sides: 'cpu=-mat_gpuglu_backend cpu;...').
   ex14=$build/bench/petsc_snes_ex14
   if [[ -x $ex14 && -x $mpi/bin/orterun ]]; then
     (
@@ -410,6 +411,7 @@ if want small; then
         "${reference[@]}" --out "$out/results.jsonl" --device "$device" \
         --small-grids "${GPUGLU_DEVICE_SMALL_GRIDS:-5x5x5,10x10x10,16x16x16,24x24x24,40x40x40}" \
         --small-pcs "${GPUGLU_DEVICE_SMALL_PCS:-lu,ilu}" --rounds "${GPUGLU_DEVICE_SMALL_ROUNDS:-3}" \
+        --gpuglu-variants "${GPUGLU_DEVICE_SMALL_VARIANTS:-}" \
         --timeout 60 --budget-s "${GPUGLU_DEVICE_SMALL_BUDGET:-300}"
       echo "small: exit $?"
     ) > "$out/small.log" 2>&1

@@ -32,7 +32,7 @@ alternating: the whole run as -log_view's Time (sec) counts it, medians. Records
   mpi_bench.py --mode dd --ex14 ... --ex19 bench/petsc_snes_ex19 --plugin ... [--grid 40x40x40]
                [--ex19-grid 128x128] [--dd-ranks 4] [--configs bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit]
   mpi_bench.py --mode small --ex14 ... --plugin ... [--small-grids 5x5x5,10x10x10] [--small-pcs lu,ilu]
-               [--rounds 3] [--reference-plugin DIR/libpetscgpuglu.so]
+               [--rounds 3] [--reference-plugin DIR/libpetscgpuglu.so] [--gpuglu-variants 'cpu=-mat_gpuglu_backend cpu']
 MPIEXEC (default mpiexec) and MPIEXEC_ARGS (split on blanks) name the launcher; MPIEXEC_WRAPPER a
 program each rank runs the example under.
 """
@@ -455,6 +455,12 @@ def mode_small(args):
     with the medians (headline: PETSc's Time (sec), the whole run as PETSc counts it)."""
     sides = ["gpuglu", "petsc"]
     envs = {"gpuglu": None, "petsc": None}
+    variants = {}  # gpuglu+NAME -> its options beside --gpuglu-options
+    for v in filter(None, (x.strip() for x in args.gpuglu_variants.split(";"))):
+        name, _, opts = v.partition("=")
+        variants["gpuglu+" + name.strip()] = opts
+        sides.insert(-1, "gpuglu+" + name.strip())
+        envs["gpuglu+" + name.strip()] = None
     if args.reference_plugin:
         sides.insert(1, "gpuglu@reference")
         env = dict(os.environ)
@@ -472,7 +478,7 @@ def mode_small(args):
                     if side.startswith("gpuglu"):
                         plugin = args.reference_plugin if side.endswith("@reference") else args.plugin
                         opts += ["-pc_factor_mat_solver_type", "gpuglu", "-dll_append", plugin]
-                        opts += shlex.split(args.gpuglu_options)
+                        opts += shlex.split(args.gpuglu_options) + shlex.split(variants.get(side, ""))
                     found, why = run(args, 1, args.ex14, opts, env=envs[side])
                     if found:
                         runs[side].append(found)
@@ -507,7 +513,7 @@ def mode_small(args):
                 rec = {"date": date, "device": args.device, "benchmark": "small_runs",
                        "matrix": f"snes-ex14:{grid}:np1:{pc}", "ranks": 1, "n": ours.get("n", 0),
                        "nnz": ours.get("nnz", 0), "nnz_factor": ours.get("nnz_factor", 0),
-                       "ours": "gpuglu" + ("@reference" if side.endswith("@reference") else ""),
+                       "ours": " ".join(filter(None, [side, args.gpuglu_options.strip(), variants.get(side, "").strip()])),
                        "ours_ms": round(ours["time_ms"], 3), "peer": "petsc",
                        "peer_ms": round(theirs["time_ms"], 3) if theirs else None,
                        "repeat": args.rounds, "warmup": 0}
@@ -541,6 +547,8 @@ def main():
     ap.add_argument("--small-pcs", default="lu,ilu", help="--mode small: " + ", ".join(SMALL_PCS))
     ap.add_argument("--rounds", type=int, default=3, help="--mode small: fresh processes per side")
     ap.add_argument("--reference-plugin", default="", help="--mode small: another build's plugin, its libgpuglu beside it")
+    ap.add_argument("--gpuglu-variants", default="",
+                    help="--mode small: more gpuglu sides, 'NAME=OPTIONS;NAME=OPTIONS' (e.g. 'cpu=-mat_gpuglu_backend cpu')")
     ap.add_argument("--out", default="")
     ap.add_argument("--device", default="")
     ap.add_argument("--verbose", action="store_true", help="print each command line and its wall time")

@@ -241,23 +241,21 @@ class NodeFactor {
   std::vector<double> w_;
 };
 
-// s's Schur complement L21 D L21^T, lower triangle, subtracted from its ancestors (the
-// target rule of supernodes.hpp, L panels only). pos: n entries of -1 (restored).
-void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
-                      std::vector<int64_t>& pos, std::vector<double>& w) {
+// Rows [b_begin, b_end) of s's Schur complement L21 D L21^T, lower triangle, subtracted from
+// its ancestors (the target rule of supernodes.hpp, L panels only); w: D L21^T by rows (nb x
+// ns, row-major). pos: n entries of -1 (restored). One supernode's rows reach distinct
+// entries, so a team may split them; supernodes of one level may share targets (atomic).
+void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const double* w, std::vector<int64_t>& pos,
+                          int64_t b_begin, int64_t b_end) {
   const int32_t ns = sn.cols(s);
   const int64_t nr = sn.nrows(s);
   const int64_t nb = nr - ns;
-  if (nb == 0) return;
   const Panel a{panels + sn.l_ptr[s], nr, ns};
-  const int8_t* kinds = pivots.kind + sn.first[s];
-  const double* off = pivots.off + sn.first[s];
-  // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
-  w.resize(static_cast<size_t>(nb * ns));
-  for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
+  thread_local std::vector<double> sums;
+  if (sums.size() < static_cast<size_t>(nb)) sums.resize(static_cast<size_t>(nb));
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
   int32_t mapped = -1;
-  for (int64_t b = 0; b < nb; ++b) {
+  for (int64_t b = b_begin; b < b_end; ++b) {
     const int32_t rb = below[b];
     const int32_t t = sn.of_col[rb];
     if (t != mapped) {
@@ -267,17 +265,52 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
       mapped = t;
     }
     double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
-    const double* wb = w.data() + b * ns;
+    const double* wb = w + b * ns;
+    // Every a >= b at once, k outermost: each sum adds its k terms in order, as one dot
+    // product per entry did, down contiguous columns of L21 instead of across them.
+    const int64_t len = nb - b;
+    std::fill(sums.begin(), sums.begin() + len, 0.0);
+    for (int32_t k = 0; k < ns; ++k) {
+      const double* ak = &a(ns + b, k);
+      const double wk = wb[k];
+      for (int64_t i = 0; i < len; ++i) sums[static_cast<size_t>(i)] += ak[i] * wk;
+    }
     for (int64_t aa = b; aa < nb; ++aa) {
-      double sum = 0.0;
-      for (int32_t k = 0; k < ns; ++k) sum += a(ns + aa, k) * wb[k];
       double* target = lt + pos[below[aa]];
 #pragma omp atomic
-      *target -= sum;
+      *target -= sums[static_cast<size_t>(aa - b)];
     }
   }
   if (mapped >= 0)
     for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+}
+
+// All of s's rows: by one thread, or by `inner` threads in chunks of rows dealt out as threads
+// free up (row b costs nb - b entries), each with its own scratch (scratch[thread], n entries
+// of -1 once made); w (work[thread]) is the calling thread's.
+void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
+                      std::vector<std::vector<int64_t>>& scratch, std::vector<double>& w, int thread, int inner) {
+  const int32_t ns = sn.cols(s);
+  const int64_t nb = sn.nrows(s) - ns;
+  if (nb == 0) return;
+  const Panel a{panels + sn.l_ptr[s], sn.nrows(s), ns};
+  const int8_t* kinds = pivots.kind + sn.first[s];
+  const double* off = pivots.off + sn.first[s];
+  // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
+  w.resize(static_cast<size_t>(nb * ns));
+  for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
+  auto rows = [&](int me, int64_t b_begin, int64_t b_end) {
+    std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
+    if (pos.empty()) pos.assign(sn.of_col.size(), -1);
+    update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end);
+  };
+  if (inner <= 1 || nb * (nb + 1) / 2 * ns < kTeamMinEntries) {
+    rows(thread, 0, nb);
+    return;
+  }
+  constexpr int64_t kChunk = 8;
+#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
+  for (int64_t b = 0; b < nb; b += kChunk) rows(omp_get_thread_num(), b, std::min(nb, b + kChunk));
 }
 
 }  // namespace
@@ -292,7 +325,7 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   const int32_t schur = s.schur_supernode();
   NumericStats stats = factor_by_levels(
       sn, team,
-      [&](int32_t node) {
+      [&](int32_t node, int /*inner*/) {
         if (node == schur) {
           // The Schur block only gathers its descendants' updates: S is the caller's to factor.
           // Its columns keep their order, as 1 x 1 "pivots" that nothing reads as D.
@@ -305,17 +338,16 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
         NodeFactor f(sn, node, panels, pivots, rule, pivoted != nullptr && pivoted[node] == 0);
         NodeOutcome o = f.run();
         if (f.unstable()) {
-          pivoted[node] = 1;  // each supernode is one thread's
+          pivoted[node] = 1;  // each supernode is one thread's (a team only updates)
           unstable = true;
           o.failed = true;  // nothing to send on: the factorization is redone
         }
         return o;
       },
-      [&](int32_t node, int thread) {
-        const size_t me = static_cast<size_t>(thread);
-        if (scratch[me].empty()) scratch[me].assign(static_cast<size_t>(s.n), -1);
-        update_ancestors(sn, node, panels, pivots, scratch[me], work[me]);
-      });
+      [&](int32_t node, int thread, int inner) {
+        update_ancestors(sn, node, panels, pivots, scratch, work[static_cast<size_t>(thread)], thread, inner);
+      },
+      /*inner_team=*/true);
   if (unpivoted_failed) *unpivoted_failed = unstable;
   return stats;
 }

@@ -27,7 +27,7 @@ void swap_panel_rows(double* l, double* ut, int32_t ns, int64_t nr, int64_t nb, 
 // largest entry in its L panel, L scaled below the pivot (divided, as the column engine and
 // the GPU kernels do), the rank-1 update of the rest of the L panel and of the U^T panel.
 NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const PivotRule& rule, bool pivoted,
-                         int32_t* order) {
+                         int32_t* order, int inner) {
   NodeOutcome out;
   NumericStats& st = out.stats;
   const int32_t ns = sn.cols(s);
@@ -74,14 +74,15 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
       if (st.perturbed_pivots++ == 0) st.first_perturbed = col;
     }
     for (int64_t i = k + 1; i < nr; ++i) lk[i] /= pivot;
+    // Column j of L and of U^T take column k's rank-1 update; the columns are independent.
+    const double* utk = ut + static_cast<int64_t>(k) * nb;
+    const int64_t entries = static_cast<int64_t>(ns - k - 1) * (nr - k - 1 + nb);
+#pragma omp parallel for num_threads(inner) schedule(static) if (inner > 1 && entries >= kTeamMinEntries)
     for (int32_t j = k + 1; j < ns; ++j) {
       double* lj = l + static_cast<int64_t>(j) * nr;
       const double u = lj[k];
       if (u != 0.0)
         for (int64_t i = k + 1; i < nr; ++i) lj[i] -= lk[i] * u;
-    }
-    const double* utk = ut + static_cast<int64_t>(k) * nb;
-    for (int32_t j = k + 1; j < ns; ++j) {
       double* utj = ut + static_cast<int64_t>(j) * nb;
       const double lkj = lk[j];
       if (lkj != 0.0)
@@ -91,18 +92,22 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
   return out;
 }
 
-// Subtracts s's Schur complement L21 U12 from its ancestors (the header's target rule).
-// pos: n entries of scratch, -1 everywhere on entry and on return. Concurrent callers of one
-// level may share targets: their subtractions are atomic.
-void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vector<int64_t>& pos) {
+// Subtracts s's Schur complement L21 U12 from its ancestors (the header's target rule), the
+// rows b of L21 in [b_begin, b_end). pos: n entries of scratch, -1 everywhere on entry and on
+// return. Concurrent callers of one level may share targets: their subtractions are atomic;
+// one supernode's rows reach distinct entries, so a team may split them.
+void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::vector<int64_t>& pos, int64_t b_begin,
+                          int64_t b_end) {
   const int32_t ns = sn.cols(s);
   const int64_t nr = sn.nrows(s);
   const int64_t nb = nr - ns;
+  thread_local std::vector<double> sums;  // a row's L and U sums
+  if (sums.size() < static_cast<size_t>(2 * nb)) sums.resize(static_cast<size_t>(2 * nb));
   const double* l21 = panels + sn.l_ptr[s] + ns;
   const double* ut = panels + sn.u_ptr[s];
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
   int32_t mapped = -1;  // the supernode whose rows pos holds
-  for (int64_t b = 0; b < nb; ++b) {
+  for (int64_t b = b_begin; b < b_end; ++b) {
     const int32_t rb = below[b];
     const int32_t t = sn.of_col[rb];
     const int32_t nst = sn.cols(t);
@@ -116,24 +121,56 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vect
     double* lt = panels + sn.l_ptr[t];
     double* utt = panels + sn.u_ptr[t];
     const int64_t cb = rb - sn.first[t];
-    for (int64_t a = b; a < nb; ++a) {
-      double lsum = 0.0, usum = 0.0;
-      for (int32_t k = 0; k < ns; ++k) {
-        lsum += l21[a + static_cast<int64_t>(k) * nr] * ut[b + static_cast<int64_t>(k) * nb];
-        usum += l21[b + static_cast<int64_t>(k) * nr] * ut[a + static_cast<int64_t>(k) * nb];
+    // Row b's sums for every a >= b, k outermost: each sum still adds its k terms in order
+    // (the same arithmetic as one dot product per entry), but the inner loops run down
+    // contiguous columns of L21 and U^T instead of across them.
+    const int64_t len = nb - b;
+    double* lsum = sums.data();
+    double* usum = sums.data() + len;
+    std::fill(sums.begin(), sums.begin() + 2 * len, 0.0);
+    for (int32_t k = 0; k < ns; ++k) {
+      const double* lk = l21 + static_cast<int64_t>(k) * nr + b;
+      const double* uk = ut + static_cast<int64_t>(k) * nb + b;
+      const double ub = uk[0], lb = lk[0];
+      for (int64_t i = 0; i < len; ++i) {
+        lsum[i] += lk[i] * ub;
+        usum[i] += lb * uk[i];
       }
+    }
+    for (int64_t a = b; a < nb; ++a) {
       const int64_t p = pos[below[a]];
       double* ltarget = lt + p + cb * nrt;
 #pragma omp atomic
-      *ltarget -= lsum;
+      *ltarget -= lsum[a - b];
       if (a == b) continue;
       double* utarget = p >= nst ? utt + (p - nst) + cb * (nrt - nst) : lt + cb + p * nrt;
 #pragma omp atomic
-      *utarget -= usum;
+      *utarget -= usum[a - b];
     }
   }
   if (mapped >= 0)
     for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
+}
+
+// All of s's rows: by one thread, or by `inner` threads in chunks of rows (row b costs
+// nb - b entries, so the chunks are dealt out as threads free up), each thread with its own
+// scratch (scratch[thread], n entries of -1 once made).
+void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vector<std::vector<int64_t>>& scratch,
+                      int thread, int inner) {
+  const int64_t nb = sn.nrows(s) - sn.cols(s);
+  const int64_t entries = nb * (nb + 1) / 2 * sn.cols(s);
+  auto rows = [&](int me, int64_t b_begin, int64_t b_end) {
+    std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
+    if (pos.empty()) pos.assign(sn.of_col.size(), -1);
+    update_ancestor_rows(sn, s, panels, pos, b_begin, b_end);
+  };
+  if (inner <= 1 || entries < kTeamMinEntries) {
+    rows(thread, 0, nb);
+    return;
+  }
+  constexpr int64_t kChunk = 8;
+#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
+  for (int64_t b = 0; b < nb; b += kChunk) rows(omp_get_thread_num(), b, std::min(nb, b + kChunk));
 }
 
 }  // namespace
@@ -161,19 +198,17 @@ NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRul
   const int32_t schur = s.schur_supernode();
   return factor_by_levels(
       sn, team,
-      [&](int32_t node) {
+      [&](int32_t node, int inner) {
         // The Schur block only gathers its descendants' updates: S is the caller's to factor.
         if (node == schur) return NodeOutcome{};
         const bool pivoted = pivoting.pivoted && pivoting.pivoted[node] != 0;
-        NodeOutcome o = factor_panel(sn, node, panels, rule, pivoted, pivoting.order ? pivoting.order + sn.first[node] : nullptr);
+        NodeOutcome o = factor_panel(sn, node, panels, rule, pivoted,
+                                     pivoting.order ? pivoting.order + sn.first[node] : nullptr, inner);
         if (pivoting.failed) pivoting.failed[node] = o.failed ? 1 : 0;
         return o;
       },
-      [&](int32_t node, int thread) {
-        std::vector<int64_t>& pos = scratch[static_cast<size_t>(thread)];
-        if (pos.empty()) pos.assign(static_cast<size_t>(s.n), -1);
-        update_ancestors(sn, node, panels, pos);
-      });
+      [&](int32_t node, int thread, int inner) { update_ancestors(sn, node, panels, scratch, thread, inner); },
+      /*inner_team=*/true);
 }
 
 }  // namespace gpuglu::reference

@@ -41,24 +41,42 @@ struct NodeOutcome {
   bool failed = false;
 };
 
+// A supernode's loop takes the team inside it (factor_by_levels' inner) from this many
+// multiply-adds on: below it, the threads' start costs more than they save.
+inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
+
 // The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
-// OpenMP over its supernodes (team threads), each factored by factor(s) -> NodeOutcome and,
-// unless it failed, its Schur complement sent to its ancestors by update(s, thread) (thread:
-// the OpenMP thread, for its scratch). A failed supernode skips its update and the others go
-// on, as on the GPU, so that both report the smallest failing column; merged in supernode order.
+// OpenMP over its supernodes (team threads), each factored by factor(s, inner) -> NodeOutcome
+// and, unless it failed, its Schur complement sent to its ancestors by update(s, thread,
+// inner) (thread: the OpenMP thread, for its scratch). A failed supernode skips its update and
+// the others go on, as on the GPU, so that both report the smallest failing column; merged in
+// supernode order. With inner_team, a level narrower than the team (the tree's top, where a
+// 3-D problem's separators hold most of the flops) runs its supernodes one after another,
+// each with the whole team inside it (inner = team); otherwise inner is 1. Inner loops split
+// independent entries only, so that the factor is bitwise the same for any team.
 template <class Factor, class Update>
-NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& factor, const Update& update) {
+NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& factor, const Update& update,
+                              bool inner_team = false) {
   NumericStats total;
   for (int32_t level = 0; level < sn.num_levels(); ++level) {
     const int64_t begin = sn.level_ptr[level];
     const int64_t end = sn.level_ptr[level + 1];
     std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
+    if (inner_team && team > 1 && end - begin < team) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int32_t node = sn.level_nodes[i];
+        NodeOutcome o = factor(node, team);
+        if (!o.failed) update(node, 0, team);
+        outcomes[static_cast<size_t>(i - begin)] = o;
+      }
+    } else {
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (end - begin > 1)
-    for (int64_t i = begin; i < end; ++i) {
-      const int32_t node = sn.level_nodes[i];
-      NodeOutcome o = factor(node);
-      if (!o.failed) update(node, omp_get_thread_num());
-      outcomes[static_cast<size_t>(i - begin)] = o;
+      for (int64_t i = begin; i < end; ++i) {
+        const int32_t node = sn.level_nodes[i];
+        NodeOutcome o = factor(node, 1);
+        if (!o.failed) update(node, omp_get_thread_num(), 1);
+        outcomes[static_cast<size_t>(i - begin)] = o;
+      }
     }
     for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
   }

@@ -198,6 +198,34 @@ TEST(SupernodalLU, threads_agree_to_rounding) {
   EXPECT_LE(diff, 1e-13 * scale);
 }
 
+// The tree's top levels are narrower than the team: their supernodes take the whole team
+// inside them (factor_by_levels' inner), which splits independent entries only.
+TEST(SupernodalLU, a_team_inside_the_top_supernodes_agrees_with_one_thread) {
+  const CsrMatrix<int32_t, double> a = gen::from_spec("lap3d7:18x18x18");
+  const std::vector<double> b = rhs_for_known_solution(a, 1);
+  std::vector<std::vector<double>> factors;
+  for (int32_t threads : {1, 2, 8}) {
+    Options o = supernodal();
+    o.num_threads = threads;
+    SparseLU lu(o);
+    lu.analyze(a.view());
+    ASSERT_EQ(lu.factor(a.view()).status, Status::ok) << threads;
+    factors.push_back(lu.factor_values());
+    std::vector<double> x(b.size());
+    lu.solve(b.data(), x.data());
+    EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14) << threads;
+  }
+  for (size_t t = 1; t < factors.size(); ++t) {
+    ASSERT_EQ(factors[0].size(), factors[t].size());
+    double scale = 0.0, diff = 0.0;
+    for (size_t i = 0; i < factors[0].size(); ++i) {
+      scale = std::max(scale, std::fabs(factors[0][i]));
+      diff = std::max(diff, std::fabs(factors[0][i] - factors[t][i]));
+    }
+    EXPECT_LE(diff, 1e-13 * scale) << "team " << t;
+  }
+}
+
 // [[0 1] [1 1]] on the diagonal of a well-conditioned rest: without matching, the first
 // static pivot is exactly zero.
 CsrMatrix<int32_t, double> zero_first_pivot() {
