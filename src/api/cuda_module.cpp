@@ -80,6 +80,13 @@ const CudaModuleTable& table_for(const char* what) {
 
 bool cuda_module_loaded() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
+bool cuda_running() noexcept {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!driver) return false;
+  dlclose(driver);  // RTLD_NOLOAD took a reference
+  return true;
+}
+
 bool built_with_cuda() noexcept { return true; }
 
 DeviceInfo query_device(int32_t ordinal, int32_t local_rank) noexcept {

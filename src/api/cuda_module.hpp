@@ -45,9 +45,12 @@ struct CudaModuleTable {
 
 using CudaModuleEntry = const CudaModuleTable* (*)();
 
-// Whether this process has mapped the module yet (tests, and -ksp_view's account of why a
-// factor stayed on the CPU); loads nothing.
+// Whether this process has mapped the module yet (tests); loads nothing.
 bool cuda_module_loaded() noexcept;
+// Whether CUDA's driver is in this process already (libcuda mapped: by a device query of
+// ours, a CUDA PETSc, the application), so that a factor would not pay its start-up alone
+// (api::cold_start_keeps_cpu); loads nothing.
+bool cuda_running() noexcept;
 
 // The module's implementations of the seam (src/cuda), which its table points at; libgpuglu
 // declares the public names (gpuglu/device.hpp, core/numeric_engine.hpp, api/dense_root.hpp,

@@ -1,5 +1,7 @@
 #include "api/engine_choice.hpp"
 
+#include <omp.h>
+
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -7,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/cuda_module.hpp"
 #include "core/automatic_options.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
@@ -103,11 +106,19 @@ Options ldlt_analysis_options(const Options& o) {
   return resolved_for<Scalar>(o, &Options::ldlt_engine, /*query=*/true);
 }
 
+bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running) {
+  if (o.backend != Backend::automatic || cuda_running || !(factor_flops > 0.0)) return false;
+  const int threads = o.num_threads > 0 ? o.num_threads : omp_get_max_threads();
+  return factor_flops < kColdStartFlopsPerThread * threads;
+}
+
 template <class Scalar>
-Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim) {
+Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim,
+                       double factor_flops) {
   claim.release();
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return Backend::cpu;
+  if (cold_start_keeps_cpu(o, factor_flops, cuda_running())) return Backend::cpu;
   DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);
   device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
@@ -254,7 +265,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 template void check_backend_request<double>(const Options&);
 template Options analysis_options<double>(const Options&, bool);
 template Options ldlt_analysis_options<double>(const Options&);
-template Backend choose_backend<double>(const Options&, int64_t, DeviceInfo&, DeviceClaim&);
+template Backend choose_backend<double>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
@@ -262,7 +273,7 @@ template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, 
 template void check_backend_request<Complex>(const Options&);
 template Options analysis_options<Complex>(const Options&, bool);
 template Options ldlt_analysis_options<Complex>(const Options&);
-template Backend choose_backend<Complex>(const Options&, int64_t, DeviceInfo&, DeviceClaim&);
+template Backend choose_backend<Complex>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const Complex*,

@@ -62,13 +62,27 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 // factor near the crossover on the CPU, where both backends are about even.
 int32_t devices_counted_before_cuda() noexcept;
 
+// Whether automatic keeps a factor of factor_flops on the CPU because this process has not
+// started CUDA (cuda_running false) and the factor's CPU factorization would take less than
+// CUDA's start-up (the module's and the driver's load, the context, the libraries' handles:
+// 250-350 ms on an H200), which a run of a few factorizations does not win back: under
+// kColdStartFlopsPerThread times the CPU threads (threads; 0: OpenMP's default). Measured on
+// an H200 with 16 cores (docs/performance.md, "Small problems"): ex14 16^3's LU (0.13 GFlop)
+// took 70 ms on the CPU against 433 ms on a fresh GPU over 3 Newton steps, 24^3 (1.4 GFlop)
+// 533 against 611 ms, 32^3 (8 GFlop) 1339 against 583 ms. factor_flops <= 0: unknown, no rule.
+inline constexpr double kColdStartFlopsPerThread = 134217728.0;  // 2^27
+bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running);
+
 // After the analysis (nnz_factor: its nnz(L+U); an ILU(0)'s is known before it): cuda needs
 // a usable device; automatic takes the GPU only where the factor is large enough for it to win
-// (stays_on_cpu), and never for complex scalars. Fills device, and claim with the factor's
+// (stays_on_cpu) and, with factor_flops known (where no DeviceWarmUp started CUDA beside the
+// analysis), where a process without CUDA running has a factor worth starting it for
+// (cold_start_keeps_cpu), and never for complex scalars. Fills device, and claim with the factor's
 // claim on it (DeviceClaim: the process's least-claimed device unless Options::device names
 // one); claim is released first, and stays empty for the CPU.
 template <class Scalar>
-Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim);
+Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim,
+                       double factor_flops = -1.0);
 
 // Whether the engine of s on backend reads F entry by entry, which a supernodal schedule
 // leaves out until spell_out_factor: the GPU supernodal engine's solves through F
@@ -126,6 +140,8 @@ class DeviceWarmUp {
   // go to the GPU; where automatic keeps it on the CPU by its size (stays_on_cpu), the thread
   // creates no context after its query, and nothing waits for it here.
   void settle(const Options& o, int64_t nnz_factor);
+  // Whether a thread was started (beside the analysis).
+  bool started() const noexcept { return done_.valid(); }
 
  private:
   std::atomic<bool> wanted_{true};
@@ -133,6 +149,13 @@ class DeviceWarmUp {
   std::future<void> context_ready_;
   std::future<void> done_;
 };
+
+// The flops that choose_backend's cold-start rule weighs: s's where no DeviceWarmUp started
+// CUDA beside the analysis (a factor that reaches the GPU by its fill alone), else none (-1):
+// there the start-up overlapped the analysis of a factor whose A alone passes the size rule.
+inline double cold_start_flops(const DeviceWarmUp& w, const Schedule& s) {
+  return w.started() ? -1.0 : s.factor_flops;
+}
 
 // The engine of *backend for s. A GPU that cannot hold the factor leaves the work to the
 // CPU under automatic, and under cuda when asked to (Options::cpu_fallback): *backend

@@ -88,8 +88,10 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
   warm_up->settle(this->options, this->schedule.nnz_factor());
+  const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
-  this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device, this->device_claim);
+  this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
+                                              this->device_claim, cold_flops);
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};

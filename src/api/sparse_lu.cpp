@@ -72,11 +72,12 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu));
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up->settle(this->options, this->schedule.nnz_factor());
+  const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   accept_normwise = false;
   if (chosen != Chosen::before)
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
-                                                this->device_claim);
+                                                this->device_claim, cold_flops);
   if (chosen == Chosen::cpu_unless_larger && this->backend == Backend::cuda) {
     set_analysis_options(false);  // the GPU's engine reads the column schedule
     this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);

@@ -15,6 +15,8 @@ bool built_with_cuda() noexcept { return false; }
 
 bool cuda_module_loaded() noexcept { return false; }
 
+bool cuda_running() noexcept { return false; }
+
 DeviceInfo query_device(int32_t, int32_t) noexcept {
   DeviceInfo info;
   info.reason = "built without CUDA";

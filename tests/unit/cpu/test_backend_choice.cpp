@@ -83,6 +83,20 @@ TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_a_alone_pas
   EXPECT_FALSE(api::warm_up_context(o, 1 << 30));
 }
 
+TEST(BackendChoice, a_process_without_cuda_running_starts_it_only_for_a_factor_worth_it) {
+  Options o;  // automatic
+  o.num_threads = 4;
+  const double least = api::kColdStartFlopsPerThread * 4;
+  EXPECT_TRUE(api::cold_start_keeps_cpu(o, least / 2, /*cuda_running=*/false));
+  EXPECT_FALSE(api::cold_start_keeps_cpu(o, least, false));
+  EXPECT_FALSE(api::cold_start_keeps_cpu(o, least / 2, /*cuda_running=*/true));  // its start-up is paid
+  EXPECT_FALSE(api::cold_start_keeps_cpu(o, -1.0, false));                       // flops unknown
+  o.num_threads = 16;  // more CPU threads: a larger factor is still faster on them
+  EXPECT_TRUE(api::cold_start_keeps_cpu(o, least, false));
+  o.backend = Backend::cuda;  // asked for
+  EXPECT_FALSE(api::cold_start_keeps_cpu(o, 1.0, false));
+}
+
 TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
   EXPECT_EQ(api::ranks_per_device(1, 4), 4);
   EXPECT_EQ(api::ranks_per_device(2, 4), 2);
