@@ -64,12 +64,11 @@ int32_t devices_counted_before_cuda() noexcept;
 
 // Whether automatic keeps a factor of factor_flops on the CPU because this process has not
 // started CUDA (cuda_running false) and the factor's CPU factorization would take less than
-// CUDA's start-up (the module's and the driver's load, the context, the libraries' handles:
-// 250-350 ms on an H200), which a run of a few factorizations does not win back: under
-// kColdStartFlopsPerThread times the CPU threads (threads; 0: OpenMP's default). Measured on
-// an H200 with 16 cores (docs/performance.md, "Small problems"): ex14 16^3's LU (0.13 GFlop)
-// took 70 ms on the CPU against 433 ms on a fresh GPU over 3 Newton steps, 24^3 (1.4 GFlop)
-// 533 against 611 ms, 32^3 (8 GFlop) 1339 against 583 ms. factor_flops <= 0: unknown, no rule.
+// CUDA's start-up (the module's and the driver's load, the context, the libraries' handles),
+// which a run of a few factorizations does not win back: under kColdStartFlopsPerThread
+// times the CPU threads (Options::num_threads; 0: OpenMP's default), set between ex14's 24^3
+// and 32^3 LU on 16 cores (docs/performance.md, "Small problems"). factor_flops <= 0:
+// unknown, no rule.
 inline constexpr double kColdStartFlopsPerThread = 134217728.0;  // 2^27
 bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running);
 
