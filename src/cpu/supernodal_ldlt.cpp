@@ -285,9 +285,8 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
     for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
 }
 
-// All of s's rows: by one thread, or by `inner` threads in chunks of rows dealt out as threads
-// free up (row b costs nb - b entries), each with its own scratch (scratch[thread], n entries
-// of -1 once made); w (work[thread]) is the calling thread's.
+// All of s's rows (update_rows_in_team), after w = D L21^T (work[thread], the calling
+// thread's).
 void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
                       std::vector<std::vector<int64_t>>& scratch, std::vector<double>& w, int thread, int inner) {
   const int32_t ns = sn.cols(s);
@@ -299,18 +298,10 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
   // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
   w.resize(static_cast<size_t>(nb * ns));
   for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
-  auto rows = [&](int me, int64_t b_begin, int64_t b_end) {
-    std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
-    if (pos.empty()) pos.assign(sn.of_col.size(), -1);
-    update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end);
-  };
-  if (inner <= 1 || nb * (nb + 1) / 2 * ns < kTeamMinEntries) {
-    rows(thread, 0, nb);
-    return;
-  }
-  constexpr int64_t kChunk = 8;
-#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
-  for (int64_t b = 0; b < nb; b += kChunk) rows(omp_get_thread_num(), b, std::min(nb, b + kChunk));
+  update_rows_in_team(nb, nb * (nb + 1) / 2 * ns, inner, thread, scratch, sn.of_col.size(),
+                      [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
+                        update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end);
+                      });
 }
 
 }  // namespace

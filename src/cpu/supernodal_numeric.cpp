@@ -152,25 +152,14 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::
     for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
 }
 
-// All of s's rows: by one thread, or by `inner` threads in chunks of rows (row b costs
-// nb - b entries, so the chunks are dealt out as threads free up), each thread with its own
-// scratch (scratch[thread], n entries of -1 once made).
+// All of s's rows (update_rows_in_team).
 void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vector<std::vector<int64_t>>& scratch,
                       int thread, int inner) {
   const int64_t nb = sn.nrows(s) - sn.cols(s);
-  const int64_t entries = nb * (nb + 1) / 2 * sn.cols(s);
-  auto rows = [&](int me, int64_t b_begin, int64_t b_end) {
-    std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
-    if (pos.empty()) pos.assign(sn.of_col.size(), -1);
-    update_ancestor_rows(sn, s, panels, pos, b_begin, b_end);
-  };
-  if (inner <= 1 || entries < kTeamMinEntries) {
-    rows(thread, 0, nb);
-    return;
-  }
-  constexpr int64_t kChunk = 8;
-#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
-  for (int64_t b = 0; b < nb; b += kChunk) rows(omp_get_thread_num(), b, std::min(nb, b + kChunk));
+  update_rows_in_team(nb, nb * (nb + 1) / 2 * sn.cols(s), inner, thread, scratch, sn.of_col.size(),
+                      [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
+                        update_ancestor_rows(sn, s, panels, pos, b_begin, b_end);
+                      });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // CUDA supernodal engine and the CPU backend of LuEngine::supernodal.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,6 +45,28 @@ struct NodeOutcome {
 // A supernode's loop takes the team inside it (factor_by_levels' inner) from this many
 // multiply-adds on: below it, the threads' start costs more than they save.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
+
+// One supernode's ancestor updates, rows of its L21 [0, nb) in all, as rows(pos, b_begin,
+// b_end): on the calling thread (scratch[thread]), or, with inner > 1 and at least
+// kTeamMinEntries multiply-adds (entries), by inner threads in chunks of rows dealt out as
+// threads free up (row b costs nb - b entries), each with its own position map (scratch[t]:
+// n entries of -1, made on first use, restored by rows).
+template <class Rows>
+void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std::vector<std::vector<int64_t>>& scratch,
+                         size_t n, const Rows& rows) {
+  auto run = [&](int me, int64_t b_begin, int64_t b_end) {
+    std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
+    if (pos.empty()) pos.assign(n, -1);
+    rows(pos, b_begin, b_end);
+  };
+  if (inner <= 1 || entries < kTeamMinEntries) {
+    run(thread, 0, nb);
+    return;
+  }
+  constexpr int64_t kChunk = 8;
+#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
+  for (int64_t b = 0; b < nb; b += kChunk) run(omp_get_thread_num(), b, std::min(nb, b + kChunk));
+}
 
 // The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
 // OpenMP over its supernodes (team threads), each factored by factor(s, inner) -> NodeOutcome
