@@ -2,9 +2,11 @@
 
 #include <omp.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -112,13 +114,30 @@ bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_runni
   return factor_flops < kColdStartFlopsPerThread * threads;
 }
 
+std::string size_rule_note(int64_t nnz_factor) {
+  return "the factor's " + std::to_string(nnz_factor) +
+         " entries are below auto's size rule (-mat_gpuglu_auto_gpu_nnz, times the ranks per GPU, five times "
+         "that for an incomplete factor)";
+}
+
 template <class Scalar>
 Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim,
-                       double factor_flops) {
+                       double factor_flops, std::string* why) {
   claim.release();
+  auto cpu = [&](std::string note) {
+    if (why && o.backend == Backend::automatic) *why = std::move(note);
+    return Backend::cpu;
+  };
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return Backend::cpu;
-  if (cold_start_keeps_cpu(o, factor_flops, cuda_running())) return Backend::cpu;
+  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return cpu(size_rule_note(nnz_factor));
+  if (cold_start_keeps_cpu(o, factor_flops, cuda_running())) {
+    char note[200];
+    std::snprintf(note, sizeof(note),
+                  "CUDA has not started in this process, and the factor's %.3g GFlop are below auto's cold-start "
+                  "rule (%.3g GFlop: 2^27 per CPU thread)",
+                  factor_flops * 1e-9, kColdStartFlopsPerThread * (o.num_threads > 0 ? o.num_threads : omp_get_max_threads()) * 1e-9);
+    return cpu(note);
+  }
   DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);
   device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
@@ -126,7 +145,7 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
     return Backend::cuda;
   }
   if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
-  return Backend::cpu;
+  return cpu(device.reason);
 }
 
 namespace {
@@ -265,7 +284,7 @@ int32_t read_factor_result(const EngineFactorResult& r, const Schedule& s, const
 template void check_backend_request<double>(const Options&);
 template Options analysis_options<double>(const Options&, bool);
 template Options ldlt_analysis_options<double>(const Options&);
-template Backend choose_backend<double>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double);
+template Backend choose_backend<double>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double, std::string*);
 template std::unique_ptr<BasicNumericEngine<double>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const double*,
@@ -273,7 +292,7 @@ template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, 
 template void check_backend_request<Complex>(const Options&);
 template Options analysis_options<Complex>(const Options&, bool);
 template Options ldlt_analysis_options<Complex>(const Options&);
-template Backend choose_backend<Complex>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double);
+template Backend choose_backend<Complex>(const Options&, int64_t, DeviceInfo&, DeviceClaim&, double, std::string*);
 template std::unique_ptr<BasicNumericEngine<Complex>> make_engine(const Schedule&, PatternRef, const Options&,
                                                               const DeviceInfo&, Backend*, std::string*, bool);
 template int32_t read_factor_result(const EngineFactorResult&, const Schedule&, const int32_t*, const Complex*,

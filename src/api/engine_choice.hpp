@@ -80,8 +80,13 @@ bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_runni
 // claim on it (DeviceClaim: the process's least-claimed device unless Options::device names
 // one); claim is released first, and stays empty for the CPU.
 template <class Scalar>
+// why (may be null): under automatic, set to why the factor stays on the CPU (-ksp_view's
+// "GPU not used").
 Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim,
-                       double factor_flops = -1.0);
+                       double factor_flops = -1.0, std::string* why = nullptr);
+// The note of a factor (nnz_factor entries, or at least that many) that auto's size rule keeps
+// on the CPU.
+std::string size_rule_note(int64_t nnz_factor);
 
 // Whether the engine of s on backend reads F entry by entry, which a supernodal schedule
 // leaves out until spell_out_factor: the GPU supernodal engine's solves through F

@@ -91,7 +91,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
-                                              this->device_claim, cold_flops);
+                                              this->device_claim, cold_flops, &this->fallback_reason);
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};

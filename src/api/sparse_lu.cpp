@@ -48,11 +48,13 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   if (this->options.ilu_levels >= 0) {
     const int64_t at_least = a.rowptr[a.nrows] + a.nrows;
     if (!api::stays_on_cpu(this->options, at_least, api::devices_counted_before_cuda())) {
-      this->backend = api::choose_backend<Scalar>(this->options, at_least, this->device, this->device_claim);
+      this->backend = api::choose_backend<Scalar>(this->options, at_least, this->device, this->device_claim, -1.0,
+                                                  &this->fallback_reason);
       chosen = Chosen::before;
     } else {
       this->device_claim.release();
       this->backend = Backend::cpu;
+      if (this->options.backend == Backend::automatic) this->fallback_reason = api::size_rule_note(at_least);
       chosen = this->options.ilu_levels == 0 ? Chosen::before : Chosen::cpu_unless_larger;
     }
   }
@@ -77,7 +79,7 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   accept_normwise = false;
   if (chosen != Chosen::before)
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
-                                                this->device_claim, cold_flops);
+                                                this->device_claim, cold_flops, &this->fallback_reason);
   if (chosen == Chosen::cpu_unless_larger && this->backend == Backend::cuda) {
     set_analysis_options(false);  // the GPU's engine reads the column schedule
     this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);

@@ -100,13 +100,18 @@ int main(int argc, char** argv) {
 
    testset:
       args: -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type gpuglu
-      filter: grep -v -E "time .ms.|device: CPU|convergence test|checking for convergence|Factored matrix|linear system matrix" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
+      filter: grep -v -E "time .ms.|device: CPU|GPU not used|convergence test|checking for convergence|Factored matrix|linear system matrix" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
       test:
          suffix: circuit
          args: -matrix circuit:2000 -ksp_view
       test:
          suffix: laplacian
          args: -matrix lap2d5:30x30 -ksp_view
+      # -ksp_view says why auto kept a small factor on the CPU (any machine: the size rule).
+      test:
+         suffix: auto_note
+         args: -matrix lap2d5:30x30 -ksp_view
+         filter: grep "GPU not used" | sed -E "s/[0-9]+/N/g"
       # The supernodal LU is real only (complex: ex7's complex_supernodal_refused).
       test:
          suffix: supernodal_view
@@ -220,7 +225,7 @@ int main(int argc, char** argv) {
       suffix: bjacobi
       nsize: 2
       args: -matrix convdiff3d:8x8x8 -ksp_type gmres -ksp_rtol 1e-12 -pc_type bjacobi -sub_pc_type lu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1 -residual_tol 1e-9 -ksp_view
-      filter: grep -v -E "time .ms.|convergence test|checking for convergence|Factored matrix|linear system matrix|Gram-Schmidt|happy breakdown" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
+      filter: grep -v -E "time .ms.|GPU not used|convergence test|checking for convergence|Factored matrix|linear system matrix|Gram-Schmidt|happy breakdown" | sed -E "/nnz|levels:|dependencies:|nonzeros=/s/[0-9]+/N/g"
 
    # No -mat_gpuglu_threads: each rank's block takes the rank's share of its node, and
    # -ksp_view says so (check_thread_share.py checks the numbers against the machine).
