@@ -120,6 +120,12 @@ std::string size_rule_note(int64_t nnz_factor) {
          "that for an incomplete factor)";
 }
 
+bool cold_start_keeps_incomplete_on_cpu(const Options& o, int64_t nnz_factor, bool cuda_running) {
+  if (o.backend != Backend::automatic || cuda_running || o.ilu_levels < 0 || o.auto_gpu_min_factor_nnz < 0)
+    return false;
+  return nnz_factor < kColdStartIncompleteFactor * kIncompleteGpuFactor * o.auto_gpu_min_factor_nnz;
+}
+
 template <class Scalar>
 Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device, DeviceClaim& claim,
                        double factor_flops, std::string* why) {
@@ -138,6 +144,9 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
                   factor_flops * 1e-9, kColdStartFlopsPerThread * (o.num_threads > 0 ? o.num_threads : omp_get_max_threads()) * 1e-9);
     return cpu(note);
   }
+  if (cold_start_keeps_incomplete_on_cpu(o, nnz_factor, cuda_running()))
+    return cpu("CUDA has not started in this process, and the incomplete factor's " + std::to_string(nnz_factor) +
+               " entries are below auto's cold-start rule for one (twice its size rule)");
   DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);
   device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {

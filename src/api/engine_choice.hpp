@@ -71,6 +71,12 @@ int32_t devices_counted_before_cuda() noexcept;
 // unknown, no rule.
 inline constexpr double kColdStartFlopsPerThread = 134217728.0;  // 2^27
 bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running);
+// An incomplete factor's flops do not measure its solves, where its GPU gains; in a process
+// without CUDA running it needs kColdStartIncompleteFactor times its size rule (nnz_factor:
+// at least its entries), set between ex14's 40^3 and 64^3 ILU(0) on one rank
+// (docs/performance.md, "Small problems").
+inline constexpr int64_t kColdStartIncompleteFactor = 2;
+bool cold_start_keeps_incomplete_on_cpu(const Options& o, int64_t nnz_factor, bool cuda_running);
 
 // After the analysis (nnz_factor: its nnz(L+U); an ILU(0)'s is known before it): cuda needs
 // a usable device; automatic takes the GPU only where the factor is large enough for it to win

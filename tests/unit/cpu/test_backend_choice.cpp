@@ -97,6 +97,18 @@ TEST(BackendChoice, a_process_without_cuda_running_starts_it_only_for_a_factor_w
   EXPECT_FALSE(api::cold_start_keeps_cpu(o, 1.0, false));
 }
 
+TEST(BackendChoice, an_incomplete_factor_in_a_process_without_cuda_needs_twice_its_rule) {
+  Options o;  // automatic
+  o.auto_gpu_min_factor_nnz = 1000;
+  o.ilu_levels = 0;
+  const int64_t least = api::kColdStartIncompleteFactor * api::kIncompleteGpuFactor * 1000;
+  EXPECT_TRUE(api::cold_start_keeps_incomplete_on_cpu(o, least - 1, /*cuda_running=*/false));
+  EXPECT_FALSE(api::cold_start_keeps_incomplete_on_cpu(o, least, false));
+  EXPECT_FALSE(api::cold_start_keeps_incomplete_on_cpu(o, least - 1, /*cuda_running=*/true));
+  o.ilu_levels = -1;  // a complete factor: its flops decide (cold_start_keeps_cpu)
+  EXPECT_FALSE(api::cold_start_keeps_incomplete_on_cpu(o, 1, false));
+}
+
 TEST(BackendChoice, ranks_sharing_a_gpu_count_as_its_share) {
   EXPECT_EQ(api::ranks_per_device(1, 4), 4);
   EXPECT_EQ(api::ranks_per_device(2, 4), 2);
