@@ -1,11 +1,10 @@
 // What -ksp_view / -mat_factor_view show of a gpuglu factor (ASCII info format), and
 // MatGetInfo (nonzeros of L+U, the fill ratio PETSc reports and reuses).
 #include <algorithm>
-#include <omp.h>
-
 #include <string>
 
 #include "gpuglu/device.hpp"
+#include "gpuglu/options.hpp"
 #include "impl.hpp"
 
 namespace gpuglu::petsc {
@@ -51,7 +50,7 @@ PetscErrorCode view_device(const Factor* f, Backend active, PetscViewer viewer) 
                                        f->options.num_threads, s.node_processors, s.ranks_on_node,
                                        s.process_processors, lent.c_str()));
     } else {
-      const int threads = f->options.num_threads > 0 ? f->options.num_threads : omp_get_max_threads();
+      const int threads = threads_of(f->options.num_threads);
       PetscCall(PetscViewerASCIIPrintf(viewer, "device: CPU, %d threads\n", threads));
     }
   }

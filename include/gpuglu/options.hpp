@@ -326,6 +326,10 @@ inline std::optional<PivotPolicy> parse_pivot_policy(std::string_view s) noexcep
 // only oversubscribe the cores, and tens of thousands abort the OpenMP runtime).
 int32_t max_cpu_threads() noexcept;
 
+// The CPU threads an Options::num_threads stands for: itself where positive, OpenMP's default
+// (omp_get_max_threads) for 0.
+int32_t threads_of(int32_t num_threads) noexcept;
+
 // The threads that Options::num_threads == 0 stands for in one of ranks_on_node processes
 // sharing a node (the PETSc adapter's default under MPI): its share of the node's
 // node_processors, at most the process_processors it may run on, at least 1. OpenMP's

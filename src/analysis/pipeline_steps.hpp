@@ -10,10 +10,9 @@
 #include <sys/mman.h>
 #endif
 
-#include <omp.h>
-
 #include "gpuglu/schedule.hpp"
 #include "gpuglu/status.hpp"
+#include "gpuglu/options.hpp"
 
 namespace gpuglu::analysis {
 
@@ -85,7 +84,7 @@ inline void resize_large(std::vector<T>& v, size_t n, bool hint) {
 // where the step's work is below parallel_from (a team costs more than it saves there).
 inline int team_size(int threads, int64_t work, int64_t parallel_from) {
   if (work < parallel_from) return 1;
-  return threads > 0 ? threads : omp_get_max_threads();
+  return threads_of(threads);
 }
 
 // Runs an analysis, turning a failed host allocation into Error(out_of_memory).

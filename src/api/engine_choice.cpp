@@ -1,7 +1,5 @@
 #include "api/engine_choice.hpp"
 
-#include <omp.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -108,10 +106,16 @@ Options ldlt_analysis_options(const Options& o) {
   return resolved_for<Scalar>(o, &Options::ldlt_engine, /*query=*/true);
 }
 
+namespace {
+
+// The flops below which cold_start_keeps_cpu keeps a factor on o's CPU threads.
+double cold_start_flops_bound(const Options& o) { return kColdStartFlopsPerThread * threads_of(o.num_threads); }
+
+}  // namespace
+
 bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running) {
   if (o.backend != Backend::automatic || cuda_running || !(factor_flops > 0.0)) return false;
-  const int threads = o.num_threads > 0 ? o.num_threads : omp_get_max_threads();
-  return factor_flops < kColdStartFlopsPerThread * threads;
+  return factor_flops < cold_start_flops_bound(o);
 }
 
 std::string size_rule_note(int64_t nnz_factor) {
@@ -136,15 +140,16 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   };
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return cpu(size_rule_note(nnz_factor));
-  if (cold_start_keeps_cpu(o, factor_flops, cuda_running())) {
+  const bool running = o.backend == Backend::automatic && cuda_running();  // read once
+  if (cold_start_keeps_cpu(o, factor_flops, running)) {
     char note[200];
     std::snprintf(note, sizeof(note),
                   "CUDA has not started in this process, and the factor's %.3g GFlop are below auto's cold-start "
                   "rule (%.3g GFlop: 2^27 per CPU thread)",
-                  factor_flops * 1e-9, kColdStartFlopsPerThread * (o.num_threads > 0 ? o.num_threads : omp_get_max_threads()) * 1e-9);
+                  factor_flops * 1e-9, cold_start_flops_bound(o) * 1e-9);
     return cpu(note);
   }
-  if (cold_start_keeps_incomplete_on_cpu(o, nnz_factor, cuda_running()))
+  if (cold_start_keeps_incomplete_on_cpu(o, nnz_factor, running))
     return cpu("CUDA has not started in this process, and the incomplete factor's " + std::to_string(nnz_factor) +
                " entries are below auto's cold-start rule for one (twice its size rule)");
   DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);

@@ -1,7 +1,5 @@
 // SplitLU's analysis and factorization (include/gpuglu/split_lu.hpp; the solves are in
 // split_solve.cpp).
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +13,7 @@
 #include "analysis/symmetric_input.hpp"
 #include "api/both_halves.hpp"
 #include "api/split_lu_impl.hpp"
+#include "gpuglu/options.hpp"
 
 namespace gpuglu {
 
@@ -60,7 +59,7 @@ SplitLU::~SplitLU() = default;
 Options SplitLU::Impl::half_options(int d) const {
   Options o = options;
   o.device = devices[d];
-  const int all = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
+  const int all = threads_of(options.num_threads);
   o.num_threads = std::max(1, all / 2);
   return o;
 }
@@ -163,7 +162,7 @@ const FactorStats& SplitLU::factor(const CsrView<int32_t, double>& a) {
   s.a_values.resize(keep ? static_cast<size_t>(nnz) : 0);
   // The checks on two threads (the halves'), or up to kCheckThreads for a large A within the
   // process's share of cores, each over a contiguous range of A's entries.
-  const int cores = s.options.num_threads > 0 ? s.options.num_threads : omp_get_max_threads();
+  const int cores = threads_of(s.options.num_threads);
   const int64_t wanted = std::clamp<int64_t>(nnz / kCheckEntriesPerThread, 2, kCheckThreads);
   const int team = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({wanted, cores, nnz})));
   std::vector<char> same(static_cast<size_t>(team), 1);

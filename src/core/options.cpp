@@ -13,6 +13,8 @@ namespace gpuglu {
 
 int32_t max_cpu_threads() noexcept { return 4 * omp_get_num_procs(); }
 
+int32_t threads_of(int32_t num_threads) noexcept { return num_threads > 0 ? num_threads : omp_get_max_threads(); }
+
 int32_t rank_share_of_threads(int32_t process_processors, int32_t node_processors, int32_t ranks_on_node) noexcept {
   constexpr int32_t kUnlimited = std::numeric_limits<int32_t>::max();
   int32_t share = node_processors > 0 ? node_processors / std::max(ranks_on_node, 1) : kUnlimited;

@@ -14,8 +14,9 @@
 
 #include "core/numeric_types.hpp"
 #include "core/scalar.hpp"
-#include "gpuglu/schedule.hpp"
 #include "cpu/column_kernels.hpp"
+#include "gpuglu/options.hpp"
+#include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
 
@@ -64,7 +65,7 @@ inline int column_team_size(const Schedule& s, int num_threads) {
 template <class Run>
 PivotTally run_team(int num_threads, Run&& run) {
   PivotTally total;
-  const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
+  const int threads = threads_of(num_threads);
   if (threads == 1) {
     run(total);
     return total;

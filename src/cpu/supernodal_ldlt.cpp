@@ -13,6 +13,7 @@
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_solve.hpp"
 #include "cpu/triangular_solve.hpp"
+#include "gpuglu/options.hpp"
 
 namespace gpuglu::reference {
 
@@ -254,16 +255,11 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
   thread_local std::vector<double> sums;
   if (sums.size() < static_cast<size_t>(nb)) sums.resize(static_cast<size_t>(nb));
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
-  int32_t mapped = -1;
+  TargetRows target(sn, pos);
   for (int64_t b = b_begin; b < b_end; ++b) {
     const int32_t rb = below[b];
     const int32_t t = sn.of_col[rb];
-    if (t != mapped) {
-      if (mapped >= 0)
-        for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
-      for (int64_t p = sn.rows_ptr[t]; p < sn.rows_ptr[t + 1]; ++p) pos[sn.rows[p]] = p - sn.rows_ptr[t];
-      mapped = t;
-    }
+    target.point(t);
     double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
     const double* wb = w + b * ns;
     // Every a >= b at once, k outermost: each sum adds its k terms in order, as one dot
@@ -281,8 +277,6 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
       *target -= sums[static_cast<size_t>(aa - b)];
     }
   }
-  if (mapped >= 0)
-    for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
 }
 
 // All of s's rows (update_rows_in_team), after w = D L21^T (work[thread], the calling
@@ -309,7 +303,7 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
                                     int32_t threads, int8_t* pivoted, bool* unpivoted_failed) {
   const Supernodes& sn = s.supernodes;
-  const int team = threads > 0 ? threads : omp_get_max_threads();
+  const int team = threads_of(threads);
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> work(static_cast<size_t>(team));
   std::atomic<bool> unstable{false};

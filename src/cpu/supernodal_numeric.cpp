@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpuglu/options.hpp"
+
 namespace gpuglu::reference {
 
 namespace {
@@ -106,18 +108,13 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::
   const double* l21 = panels + sn.l_ptr[s] + ns;
   const double* ut = panels + sn.u_ptr[s];
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
-  int32_t mapped = -1;  // the supernode whose rows pos holds
+  TargetRows target(sn, pos);
   for (int64_t b = b_begin; b < b_end; ++b) {
     const int32_t rb = below[b];
     const int32_t t = sn.of_col[rb];
     const int32_t nst = sn.cols(t);
     const int64_t nrt = sn.nrows(t);
-    if (t != mapped) {
-      if (mapped >= 0)
-        for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
-      for (int64_t p = sn.rows_ptr[t]; p < sn.rows_ptr[t + 1]; ++p) pos[sn.rows[p]] = p - sn.rows_ptr[t];
-      mapped = t;
-    }
+    target.point(t);
     double* lt = panels + sn.l_ptr[t];
     double* utt = panels + sn.u_ptr[t];
     const int64_t cb = rb - sn.first[t];
@@ -148,8 +145,6 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::
       *utarget -= usum[a - b];
     }
   }
-  if (mapped >= 0)
-    for (int64_t p = sn.rows_ptr[mapped]; p < sn.rows_ptr[mapped + 1]; ++p) pos[sn.rows[p]] = -1;
 }
 
 // All of s's rows (update_rows_in_team).
@@ -182,7 +177,7 @@ void merge_node_stats(NumericStats& into, const NumericStats& from) {
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads,
                                RowPivoting pivoting) {
   const Supernodes& sn = s.supernodes;
-  const int team = threads > 0 ? threads : omp_get_max_threads();
+  const int team = threads_of(threads);
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   const int32_t schur = s.schur_supernode();
   return factor_by_levels(

@@ -46,6 +46,33 @@ struct NodeOutcome {
 // multiply-adds on: below it, the threads' start costs more than they save.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
 
+// The position map of a Schur update's target supernode (the header's target rule), one
+// target at a time: point(t) maps t's rows to their positions among them in pos (n entries,
+// -1 elsewhere), unmapping the target before; the destructor leaves pos all -1 again.
+class TargetRows {
+ public:
+  TargetRows(const Supernodes& sn, std::vector<int64_t>& pos) : sn_(sn), pos_(pos) {}
+  ~TargetRows() { unmap(); }
+  TargetRows(const TargetRows&) = delete;
+  TargetRows& operator=(const TargetRows&) = delete;
+  void point(int32_t t) {
+    if (t == mapped_) return;
+    unmap();
+    for (int64_t p = sn_.rows_ptr[t]; p < sn_.rows_ptr[t + 1]; ++p) pos_[sn_.rows[p]] = p - sn_.rows_ptr[t];
+    mapped_ = t;
+  }
+
+ private:
+  void unmap() {
+    if (mapped_ >= 0)
+      for (int64_t p = sn_.rows_ptr[mapped_]; p < sn_.rows_ptr[mapped_ + 1]; ++p) pos_[sn_.rows[p]] = -1;
+    mapped_ = -1;
+  }
+  const Supernodes& sn_;
+  std::vector<int64_t>& pos_;
+  int32_t mapped_ = -1;
+};
+
 // One supernode's ancestor updates, rows of its L21 [0, nb) in all, as rows(pos, b_begin,
 // b_end): on the calling thread (scratch[thread]), or, with inner > 1 and at least
 // kTeamMinEntries multiply-adds (entries), by inner threads in chunks of rows dealt out as
