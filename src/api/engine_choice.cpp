@@ -139,8 +139,13 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
     return Backend::cpu;
   };
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
-  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor)) return cpu(size_rule_note(nnz_factor));
-  const bool running = o.backend == Backend::automatic && cuda_running();  // read once
+  const bool automatic = o.backend == Backend::automatic;
+  // Read first, and once: the size rule's device count below loads the module and starts the
+  // driver, after which libcuda is mapped whether or not this factor goes to the GPU.
+  const bool running = automatic && cuda_running();
+  // The size rule as if no rank shared a GPU needs no device count; the cold start is decided
+  // before one is read, so a factor it keeps on the CPU loads no CUDA library.
+  if (automatic && stays_on_cpu(o, nnz_factor, kCountNoSharing)) return cpu(size_rule_note(nnz_factor));
   if (cold_start_keeps_cpu(o, factor_flops, running)) {
     char note[200];
     std::snprintf(note, sizeof(note),
@@ -152,6 +157,7 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   if (cold_start_keeps_incomplete_on_cpu(o, nnz_factor, running))
     return cpu("CUDA has not started in this process, and the incomplete factor's " + std::to_string(nnz_factor) +
                " entries are below auto's cold-start rule for one (twice its size rule)");
+  if (automatic && stays_on_cpu(o, nnz_factor)) return cpu(size_rule_note(nnz_factor));  // ranks sharing a GPU
   DeviceClaim mine = t_warming_up ? DeviceClaim() : DeviceClaim(o.device);
   device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {

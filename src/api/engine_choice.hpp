@@ -5,6 +5,7 @@
 // on the scalar (double, std::complex<double>; instantiated in engine_choice.cpp).
 #include <atomic>
 #include <future>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -52,6 +53,9 @@ Options ldlt_analysis_options(const Options& o);
 // 1.27x at 760k) and it pays the same CUDA start-up; bjacobi ILU(0) on 4 ranks sharing one
 // GPU with subdomains of 710k nonzeros lost 0.66x on the GPU (docs/performance.md, dd_defaults).
 bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count = -1);
+// A device count under which no rank shares a GPU (ranks_per_device 1, unless the environment
+// says otherwise): the size rule's least bound, read without a CUDA call.
+inline constexpr int32_t kCountNoSharing = std::numeric_limits<int32_t>::max();
 inline constexpr int64_t kIncompleteGpuFactor = 5;
 // Node-local ranks per GPU (1 when the ranks are no more than the GPUs, or unknown), or
 // GPUGLU_RANKS_PER_DEVICE where scripts/gpuglu_rank_gpu.sh narrowed the visible GPUs.

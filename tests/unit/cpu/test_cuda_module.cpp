@@ -61,6 +61,23 @@ TEST(CudaModule, small_factors_under_automatic_load_no_cuda_library) {
   if (!device.usable) EXPECT_FALSE(device.reason.empty());
 }
 
+TEST(CudaModule, a_factor_the_cold_start_keeps_on_the_cpu_loads_no_cuda_library) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: nothing to load";
+  // nnz(A) is below the size rule (no context warm-up), nnz(L+U) passes it, and the flops are
+  // far below the cold-start bound on one thread: the rule decides before any device count,
+  // which would load the module and start the driver (libcuda mapped: CUDA "running").
+  const auto a = gen::laplacian_2d(120, 120);
+  Options o;
+  o.num_threads = 1;
+  SparseLU lu(o);
+  solve_small(lu, a);
+  ASSERT_GE(lu.schedule().nnz_factor(), o.auto_gpu_min_factor_nnz);
+  EXPECT_NE(lu.backend_note().find("cold-start rule"), std::string::npos) << lu.backend_note();
+  EXPECT_FALSE(cuda_module_loaded());
+  EXPECT_FALSE(mapped("libgpuglu_cuda"));
+  EXPECT_FALSE(mapped("libcudart"));
+}
+
 TEST(CudaModule, a_module_that_does_not_load_leaves_every_device_unusable_with_its_reason) {
   if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: nothing to load";
   ASSERT_EQ(setenv("GPUGLU_CUDA_MODULE", "/nonexistent/libgpuglu_cuda.so.0", 1), 0);
