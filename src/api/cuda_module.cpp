@@ -39,6 +39,14 @@ std::string module_path() {
 
 Module load() {
   Module m;
+  // Without NVIDIA's driver no device can be used: say so before mapping the module, whose
+  // CUDA libraries take tens of milliseconds to load. The driver stays loaded (the module's
+  // runtime would load it anyway).
+  if (!dlopen(kCudaDriverLibrary, RTLD_LAZY | RTLD_LOCAL)) {
+    const char* why = dlerror();
+    m.reason = "no CUDA device (no NVIDIA driver: " + std::string(why ? why : kCudaDriverLibrary) + ")";
+    return m;
+  }
   const std::string path = module_path();
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: CUDA's state lives on
   if (!handle) {
@@ -81,7 +89,7 @@ const CudaModuleTable& table_for(const char* what) {
 bool cuda_module_loaded() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
 bool cuda_running() noexcept {
-  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  void* driver = dlopen(kCudaDriverLibrary, RTLD_LAZY | RTLD_NOLOAD);
   if (!driver) return false;
   dlclose(driver);  // RTLD_NOLOAD took a reference
   return true;

@@ -45,6 +45,10 @@ struct CudaModuleTable {
 
 using CudaModuleEntry = const CudaModuleTable* (*)();
 
+// NVIDIA's driver library, which the CUDA runtime loads: where it does not load there is no
+// device, and the module is not loaded either.
+inline constexpr const char* kCudaDriverLibrary = "libcuda.so.1";
+
 // Whether this process has mapped the module yet (tests); loads nothing.
 bool cuda_module_loaded() noexcept;
 // Whether CUDA's driver is in this process already (libcuda mapped: by a device query of
