@@ -15,6 +15,7 @@
 #include "core/numeric_types.hpp"
 #include "core/scalar.hpp"
 #include "cpu/column_kernels.hpp"
+#include "cpu/team_rule.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
@@ -46,14 +47,10 @@ inline void lower_to_min(std::atomic<int32_t>& target, int32_t value) {
   }
 }
 
-// Below this many floating-point operations per level, a team's barrier after each level
-// costs more than the level's work shared out: the ILU(0) of a 3-D Laplacian (1e4 per
-// level), the generated circuits and orsreg_1 (2-4e4) factor faster on one thread; the 2-D
-// Laplacian's LU (1.6e5) gains from two (docs/performance.md, "CPU backend").
-constexpr double kTeamMinFlopsPerLevel = 1e5;
 
 // The threads a column factorization of s runs on, of the num_threads asked (0: OpenMP's
-// default): one where its levels are too thin to share.
+// default): one where its levels are too thin to share (on average: the column engines' team
+// spans every level in one region).
 inline int column_team_size(const Schedule& s, int num_threads) {
   if (s.num_levels() == 0 || s.factor_flops < kTeamMinFlopsPerLevel * s.num_levels()) return 1;
   return num_threads;

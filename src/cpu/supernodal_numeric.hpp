@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/numeric_types.hpp"
+#include "cpu/team_rule.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
@@ -41,10 +42,6 @@ struct NodeOutcome {
   NumericStats stats;
   bool failed = false;
 };
-
-// A supernode's loop takes the team inside it (factor_by_levels' inner) from this many
-// multiply-adds on: below it, the threads' start costs more than they save.
-inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
 
 // The position map of a Schur update's target supernode (the header's target rule), one
 // target at a time: point(t) maps t's rows to their positions among them in pos (n entries,
@@ -104,6 +101,18 @@ void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std
 // 3-D problem's separators hold most of the flops) runs its supernodes one after another,
 // each with the whole team inside it (inner = team); otherwise inner is 1. Inner loops split
 // independent entries only, so that the factor is bitwise the same for any team.
+// About the flops of level_nodes[begin, end): each supernode's panel (c columns, r rows: r c^2)
+// and its Schur complement ((r - c)^2 c), multiply-adds counted twice; for the team rule.
+inline double level_flops(const Supernodes& sn, int64_t begin, int64_t end) {
+  double flops = 0.0;
+  for (int64_t i = begin; i < end; ++i) {
+    const int32_t s = sn.level_nodes[i];
+    const double c = sn.cols(s), r = static_cast<double>(sn.nrows(s));
+    flops += 2.0 * (r * c * c + (r - c) * (r - c) * c);
+  }
+  return flops;
+}
+
 template <class Factor, class Update>
 NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& factor, const Update& update,
                               bool inner_team = false) {
@@ -112,15 +121,16 @@ NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& fact
     const int64_t begin = sn.level_ptr[level];
     const int64_t end = sn.level_ptr[level + 1];
     std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
-    if (inner_team && team > 1 && end - begin < team) {
+    const int threads = team > 1 ? level_team(team, level_flops(sn, begin, end)) : 1;
+    if (inner_team && threads > 1 && end - begin < threads) {
       for (int64_t i = begin; i < end; ++i) {
         const int32_t node = sn.level_nodes[i];
-        NodeOutcome o = factor(node, team);
-        if (!o.failed) update(node, 0, team);
+        NodeOutcome o = factor(node, threads);
+        if (!o.failed) update(node, 0, threads);
         outcomes[static_cast<size_t>(i - begin)] = o;
       }
     } else {
-#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (end - begin > 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && end - begin > 1)
       for (int64_t i = begin; i < end; ++i) {
         const int32_t node = sn.level_nodes[i];
         NodeOutcome o = factor(node, 1);

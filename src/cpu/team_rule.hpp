@@ -1,0 +1,24 @@
+#pragma once
+// When the CPU engines' OpenMP teams pay: a parallel region's start and its barrier cost more
+// than a thin level's or a small loop's work shared out, and much more where the process's
+// cores are busy (a PETSc rank beside MPI's progress threads), so below these bounds the work
+// runs on the calling thread. Both rules keep a factor bitwise the same for any team.
+#include <cstdint>
+
+namespace gpuglu::reference {
+
+// Floating-point operations per level below which a level runs on one thread: the ILU(0) of
+// a 3-D Laplacian (1e4 per level), the generated circuits and orsreg_1 (2-4e4) factor faster
+// on one thread; the 2-D Laplacian's LU (1.6e5) gains from two (docs/performance.md, "CPU
+// backend"). A tiny factor's levels under a team made ex14 5^3's three numeric phases take
+// 7-37 ms against 0.4 on one thread (2 cores beside MPI's threads).
+inline constexpr double kTeamMinFlopsPerLevel = 1e5;
+
+// A supernode's loop takes the team inside it (factor_by_levels' inner) from this many
+// multiply-adds on.
+inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
+
+// The team for a level of level_flops, of team threads.
+inline int level_team(int team, double level_flops) { return level_flops < kTeamMinFlopsPerLevel ? 1 : team; }
+
+}  // namespace gpuglu::reference
