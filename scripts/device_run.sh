@@ -440,7 +440,7 @@ if want dd_defaults; then
               --out "$out/results.jsonl" --device "$device" --gpuglu-options "" --dd-ranks "${GPUGLU_DEVICE_DD_RANKS:-4}")
       sizes=" ${GPUGLU_DEVICE_DD_SIZES:-small large} "
       [[ $sizes == *" small "* ]] && python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 40x40x40 --ex19-grid 128x128 \
-        --configs "${GPUGLU_DEVICE_DD_SMALL_CONFIGS:-bjacobi_lu,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit,bjacobi_lu_2d}" \
+        --configs "${GPUGLU_DEVICE_DD_SMALL_CONFIGS:-bjacobi_lu,bjacobi_lu_blocks,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit,bjacobi_lu_2d}" \
         --timeout 60 --budget-s 150
       echo "dd_defaults small: exit $?"
       [[ $sizes == *" large "* ]] && python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 74x74x74 --ex19-grid 320x320 \

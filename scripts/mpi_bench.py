@@ -62,6 +62,9 @@ DD_CONFIGS = {
                "-sub_pc_factor_mat_solver_type", "petsc"),
     "gasm_lu": ("ex14", "-ksp_type gmres -ksp_rtol 1e-8 -pc_type gasm -pc_gasm_overlap 1 -sub_pc_type lu",
                 "-sub_pc_factor_mat_solver_type", "petsc"),
+    # Many small factors per rank (issue 29's batching question): eight LU blocks per rank.
+    "bjacobi_lu_blocks": ("ex14", "-ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -pc_bjacobi_local_blocks 8 "
+                          "-sub_pc_type lu", "-sub_pc_factor_mat_solver_type", "petsc"),
     "bjacobi_ilu": ("ex14", "-ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu",
                     "-sub_pc_factor_mat_solver_type", "petsc"),
     # GAMG's coarse grid kept larger than its default (50 rows) so that its LU is real work;

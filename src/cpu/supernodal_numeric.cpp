@@ -79,8 +79,7 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
     // Column j of L and of U^T take column k's rank-1 update; the columns are independent.
     const double* utk = ut + static_cast<int64_t>(k) * nb;
     const int64_t entries = static_cast<int64_t>(ns - k - 1) * (nr - k - 1 + nb);
-#pragma omp parallel for num_threads(inner) schedule(static) if (inner > 1 && entries >= kTeamMinEntries)
-    for (int32_t j = k + 1; j < ns; ++j) {
+    auto update_column = [&](int32_t j) {
       double* lj = l + static_cast<int64_t>(j) * nr;
       const double u = lj[k];
       if (u != 0.0)
@@ -89,6 +88,14 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
       const double lkj = lk[j];
       if (lkj != 0.0)
         for (int64_t a = 0; a < nb; ++a) utj[a] -= lkj * utk[a];
+    };
+    // No OpenMP construct at all on one thread: even a parallel region whose if clause is
+    // false starts a team of one, per column.
+    if (inner > 1 && entries >= kTeamMinEntries) {
+#pragma omp parallel for num_threads(inner) schedule(static)
+      for (int32_t j = k + 1; j < ns; ++j) update_column(j);
+    } else {
+      for (int32_t j = k + 1; j < ns; ++j) update_column(j);
     }
   }
   return out;

@@ -130,12 +130,17 @@ NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& fact
         outcomes[static_cast<size_t>(i - begin)] = o;
       }
     } else {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && end - begin > 1)
-      for (int64_t i = begin; i < end; ++i) {
+      auto one = [&](int64_t i, int thread) {
         const int32_t node = sn.level_nodes[i];
         NodeOutcome o = factor(node, 1);
-        if (!o.failed) update(node, omp_get_thread_num(), 1);
+        if (!o.failed) update(node, thread, 1);
         outcomes[static_cast<size_t>(i - begin)] = o;
+      };
+      if (threads > 1 && end - begin > 1) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (int64_t i = begin; i < end; ++i) one(i, omp_get_thread_num());
+      } else {
+        for (int64_t i = begin; i < end; ++i) one(i, 0);  // no team of one (factor_panel's note)
       }
     }
     for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
