@@ -5,9 +5,11 @@
 #include "api/cuda_module.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -89,10 +91,16 @@ const CudaModuleTable& table_for(const char* what) {
 bool cuda_module_loaded() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
 bool cuda_running() noexcept {
-  void* driver = dlopen(kCudaDriverLibrary, RTLD_LAZY | RTLD_NOLOAD);
-  if (!driver) return false;
-  dlclose(driver);  // RTLD_NOLOAD took a reference
-  return true;
+  // A walk over the loaded objects: dlopen(RTLD_NOLOAD) searches the library path first, which
+  // cost a small factor's analysis more than its ordering.
+  auto is_driver = [](dl_phdr_info* info, size_t, void*) -> int {
+    const char* name = info->dlpi_name;
+    if (!name) return 0;
+    const char* slash = std::strrchr(name, '/');
+    const char* base = slash ? slash + 1 : name;
+    return std::strncmp(base, kCudaDriverLibrary, std::strlen(kCudaDriverLibrary) - 2) == 0 ? 1 : 0;  // libcuda.so*
+  };
+  return dl_iterate_phdr(is_driver, nullptr) != 0;
 }
 
 bool built_with_cuda() noexcept { return true; }

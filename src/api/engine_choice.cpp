@@ -140,12 +140,13 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   };
   if (o.backend == Backend::cpu || !built_with_cuda()) return Backend::cpu;
   const bool automatic = o.backend == Backend::automatic;
-  // Read first, and once: the size rule's device count below loads the module and starts the
-  // driver, after which libcuda is mapped whether or not this factor goes to the GPU.
-  const bool running = automatic && cuda_running();
-  // The size rule as if no rank shared a GPU needs no device count; the cold start is decided
-  // before one is read, so a factor it keeps on the CPU loads no CUDA library.
+  // The size rule as if no rank shared a GPU needs no device count. Whether CUDA runs is read
+  // next, once, and before the size rule's device count below, which loads the module and
+  // starts the driver (libcuda mapped whether or not this factor goes to the GPU); the cold
+  // start is decided before that count too, so a factor it keeps on the CPU loads no CUDA
+  // library.
   if (automatic && stays_on_cpu(o, nnz_factor, kCountNoSharing)) return cpu(size_rule_note(nnz_factor));
+  const bool running = automatic && cuda_running();
   if (cold_start_keeps_cpu(o, factor_flops, running)) {
     char note[200];
     std::snprintf(note, sizeof(note),

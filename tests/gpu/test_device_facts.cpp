@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/cuda_module.hpp"
 #include "cuda/engine/device_facts.hpp"
 #include "cuda/supernodal/panel_smem.hpp"
 
@@ -54,6 +55,13 @@ TEST(DeviceFacts, the_current_device_and_other_threads_get_the_same_entry) {
     threads.emplace_back([&seen, i, count] { seen[i] = &cuda::device_facts(static_cast<int>(i) % count); });
   for (std::thread& t : threads) t.join();
   for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], &cuda::device_facts(static_cast<int>(i) % count));
+}
+
+// auto's cold-start rules read whether CUDA runs from the driver library's presence among the
+// loaded objects (api/cuda_module.hpp): with a GPU in use it must be there.
+TEST(DeviceFacts, cuda_counts_as_running_once_a_device_is_used) {
+  GPUGLU_REQUIRE_GPU();
+  EXPECT_TRUE(cuda_running());
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ TEST(CudaModule, small_factors_under_automatic_load_no_cuda_library) {
   const DeviceInfo device = query_device();
   if (!device.usable) EXPECT_FALSE(device.reason.empty());
   if (driver_loads()) {
+    EXPECT_TRUE(cuda_running());  // the driver is among the loaded objects now
     EXPECT_TRUE(cuda_module_loaded()) << device.reason;
     EXPECT_TRUE(mapped("libgpuglu_cuda"));
   } else {
@@ -70,6 +71,7 @@ TEST(CudaModule, small_factors_under_automatic_load_no_cuda_library) {
     EXPECT_NE(device.reason.find("no NVIDIA driver"), std::string::npos) << device.reason;
     EXPECT_FALSE(cuda_module_loaded());
     EXPECT_FALSE(mapped("libcudart"));
+    EXPECT_FALSE(cuda_running());
   }
 }
 
