@@ -3,7 +3,6 @@
 // than a thin level's or a small loop's work shared out, and much more where the process's
 // cores are busy (a PETSc rank beside MPI's progress threads), so below these bounds the work
 // runs on the calling thread. Both rules keep a factor bitwise the same for any team.
-#include <algorithm>
 #include <cstdint>
 
 namespace gpuglu::reference {
@@ -19,16 +18,7 @@ inline constexpr double kTeamMinFlopsPerLevel = 1e5;
 // multiply-adds on.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
 
-// Flops each thread of a supernodal level's team has to itself at least: a level gets no more
-// threads than its flops hold. A team of 16 on ex14 10^3's LU (6 MFlop in all) made one run in
-// two or three take 100 ms more than one thread's 24 ms (docs/performance.md, "Small problems").
-inline constexpr double kTeamFlopsPerThread = 1048576.0;  // 2^20
-
-// The team for a supernodal level of level_flops, of team threads.
-inline int level_team(int team, double level_flops) {
-  if (level_flops < kTeamMinFlopsPerLevel) return 1;
-  const double held = level_flops / kTeamFlopsPerThread;
-  return held >= team ? team : std::max(1, static_cast<int>(held));
-}
+// The team for a level of level_flops, of team threads.
+inline int level_team(int team, double level_flops) { return level_flops < kTeamMinFlopsPerLevel ? 1 : team; }
 
 }  // namespace gpuglu::reference
