@@ -303,7 +303,7 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
 NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
                                     int32_t threads, int8_t* pivoted, bool* unpivoted_failed) {
   const Supernodes& sn = s.supernodes;
-  const int team = threads_of(threads);
+  const int team = factor_team(threads, s.factor_flops);
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> work(static_cast<size_t>(team));
   std::atomic<bool> unstable{false};

@@ -184,7 +184,7 @@ void merge_node_stats(NumericStats& into, const NumericStats& from) {
 NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRule& rule, int32_t threads,
                                RowPivoting pivoting) {
   const Supernodes& sn = s.supernodes;
-  const int team = threads_of(threads);
+  const int team = factor_team(threads, s.factor_flops);
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   const int32_t schur = s.schur_supernode();
   return factor_by_levels(

@@ -5,6 +5,8 @@
 // runs on the calling thread. Both rules keep a factor bitwise the same for any team.
 #include <cstdint>
 
+#include "gpuglu/options.hpp"
+
 namespace gpuglu::reference {
 
 // Floating-point operations per level below which a level runs on one thread: the ILU(0) of
@@ -17,6 +19,17 @@ inline constexpr double kTeamMinFlopsPerLevel = 1e5;
 // A supernode's loop takes the team inside it (factor_by_levels' inner) from this many
 // multiply-adds on.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
+
+// A supernodal factorization of fewer flops runs on one thread whatever the levels: on 16
+// cores a team made one run in two or three of ex14 10^3's LU (6 MFlop) take 100 ms more
+// than one thread's 24 ms, and teams sized to each level's flops instead made 24^3's slower
+// than one thread (docs/performance.md, "Small problems").
+inline constexpr double kTeamMinFactorFlops = 33554432.0;  // 2^25
+
+// The team of a supernodal factorization of factor_flops, of threads (0: OpenMP's default).
+inline int factor_team(int threads, double factor_flops) {
+  return factor_flops < kTeamMinFactorFlops ? 1 : threads_of(threads);
+}
 
 // The team for a level of level_flops, of team threads.
 inline int level_team(int team, double level_flops) { return level_flops < kTeamMinFlopsPerLevel ? 1 : team; }
