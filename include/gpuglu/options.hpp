@@ -31,7 +31,8 @@ enum class Ordering {
   given,    // the permutation the caller passes to analyze(): PETSc's ordering through the adapter, hence its name
   // By the matrix and the engine: AMD for the column LU; for LDL^T and the supernodal LU AMD
   // below kMetisFromRows unknowns and METIS's nested dissection from there on
-  // (docs/performance.md has the measured switch).
+  // (docs/performance.md has the measured switch), but AMD where its factor is small and the
+  // CPU runs it (Options::ordering_for_cpu).
   automatic,
 };
 inline constexpr std::array<EnumName<Ordering>, 6> kOrderingNames{{{Ordering::amd, "amd"},
@@ -302,6 +303,12 @@ struct Options {
   // ordered (analysis/ordering_cache.hpp): an equal pattern is ordered once. false: every
   // analysis orders (benchmarks timing the ordering).
   bool ordering_cache = true;
+  // Set by SparseLU and SparseLDLT, not by users: the factor will run on the CPU (backend cpu,
+  // or auto in a process where no CUDA runs and no warm-up started it, where the cold start
+  // keeps a small factor on the CPU). Then an automatic ordering that would be METIS's keeps
+  // AMD where AMD's own factor is small (analysis::kAmdKeepFlops): METIS takes longer there
+  // than the CPU factorizations it shortens (docs/performance.md, "Where we lose").
+  bool ordering_for_cpu = false;
   // The CPU backend runs each level left-looking (every column gathers its updates:
   // KLU's work, src/cpu/level_gather.hpp). true: it runs the GPU's right-looking,
   // target-grouped updates instead (src/cpu/level_numeric.hpp), e.g. to check them.

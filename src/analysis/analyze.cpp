@@ -139,6 +139,8 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     // One graph of B + B^T for the ordering and CHOLMOD's analysis.
     const analysis::SymmetricGraph g = analysis::symmetric_graph(b, options.num_threads);
     work.graph = &g;
+    work.amd_if_small = requested.ordering == Ordering::automatic && options.ordering_for_cpu;
+    work.used = &s.ordering;
     const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
     s.times.ordering_ms = clock.lap_ms();
     build_supernodal(s, a, analysis::supernodal_symbolic(g, q, options.num_threads), m.row_of_col,

@@ -149,6 +149,7 @@ struct SymmetricOrder {
   double scaling_ms = 0.0;
   int32_t scales_clamped = 0;
   std::vector<int32_t> q;
+  Ordering ordering = Ordering::automatic;  // the one computed (OrderingWork::used)
   int32_t pairs = 0;
 };
 
@@ -161,12 +162,17 @@ SymmetricOrder order_symmetric(const SymmetricInput& a, const Options& options, 
   const bool scaled = !o.sc.scale.empty();
   if (!scaled) o.sc.scale.assign(static_cast<size_t>(a.n), 1.0);
   const analysis::MatchedPattern full{a.n, a.colptr, a.rowind};
+  Ordering used = options.ordering;
+  work.used = &used;
   o.q = analysis::fill_reducing_ordering(full, options.ordering, given_perm, work);
+  o.ordering = used;
   if (scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
     const analysis::SymmetricPairs pairs = analysis::pair_small_diagonals(a, o.sc.full_values, o.sc.scale, o.sc.row_of_col, o.q);
     o.pairs = pairs.pairs;
     work.graph = nullptr;  // the pairs order a compressed graph of their own
-    if (pairs.pairs > 0) o.q = analysis::paired_ordering(a, o.sc.full_values, o.sc.scale, pairs, options.ordering, work);
+    work.amd_if_small = false;  // the pairs' graph takes the ordering the plain one took
+    work.used = nullptr;
+    if (pairs.pairs > 0) o.q = analysis::paired_ordering(a, o.sc.full_values, o.sc.scale, pairs, used, work);
   }
   return o;
 }
@@ -187,6 +193,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.ordering = options.ordering;
   s.kind = FactorKind::column_ldlt;
   analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  work.amd_if_small = supernodal && requested.ordering == Ordering::automatic && options.ordering_for_cpu;
   // The full pattern is its own B + B^T: one graph for METIS and CHOLMOD (supernodal only).
   SymmetricGraph g;
   if (supernodal) {
@@ -194,6 +201,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
     work.graph = &g;
   }
   SymmetricOrder order = order_symmetric(a, options, given_perm, work);
+  s.ordering = order.ordering;
   s.scales_clamped = order.scales_clamped;
   s.scaled = options.scaling && a.n > 0 && !order.sc.row_of_col.empty();
   s.row_scale = order.sc.scale;

@@ -23,13 +23,15 @@ std::vector<int32_t> identity(int32_t n) {
   return q;
 }
 
-std::vector<int32_t> amd_ordering(const MatchedPattern& b) {
+// flops (may be null): AMD's count for the LU of B + B^T's pattern in its order.
+std::vector<int32_t> amd_ordering(const MatchedPattern& b, double* flops = nullptr) {
   std::vector<int32_t> q(static_cast<size_t>(b.n));
   double control[AMD_CONTROL], info[AMD_INFO];
   amd_defaults(control);
   const int status = amd_order(b.n, b.colptr.data(), b.rowind.data(), q.data(), control, info);
   if (status == AMD_OUT_OF_MEMORY) throw Error(Status::out_of_memory, "AMD ran out of memory");
   if (status < AMD_OK) throw Error(Status::invalid_input, "AMD rejected the matrix (status " + std::to_string(status) + ")");
+  if (flops) *flops = info[AMD_NDIV] + 2.0 * info[AMD_NMULTSUBS_LU];
   return q;
 }
 
@@ -107,6 +109,15 @@ std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering or
     return work.cache ? cached_ordering(method, fingerprint(), n, compute) : compute();
   };
   auto pattern = [&] { return pattern_fingerprint(b); };
+  if (work.used) *work.used = ordering;
+  if (ordering == Ordering::metis && work.amd_if_small) {
+    double flops = 0.0;
+    std::vector<int32_t> q = amd_ordering(b, &flops);
+    if (flops < kAmdKeepFlops) {
+      if (work.used) *work.used = Ordering::amd;
+      return q;
+    }
+  }
   switch (ordering) {
     case Ordering::automatic:  // callers resolve it first (resolve_ordering)
     case Ordering::amd: return cached(Ordering::amd, pattern, [&] { return amd_ordering(b); });

@@ -39,7 +39,18 @@ struct OrderingWork {
   int threads = 0;
   bool cache = false;
   const SymmetricGraph* graph = nullptr;
+  // An automatic ordering resolved to METIS for a factor the CPU will run
+  // (Options::ordering_for_cpu): AMD first, kept where its factor is below kAmdKeepFlops.
+  bool amd_if_small = false;
+  // Receives the ordering computed (AMD where amd_if_small kept it); may be null.
+  Ordering* used = nullptr;
 };
+
+// AMD's factor flops (its count for the LU of B + B^T's pattern) below which amd_if_small keeps
+// AMD: a 2-D Laplacian of about 110^2 unknowns. On the CPU, one thread: lap2d5 100^2's analysis
+// 6.9 ms with AMD against 35.0 with METIS, its refactorization 9.2 against 10.6 ms
+// (docs/performance.md, "Where we lose").
+inline constexpr double kAmdKeepFlops = 67108864.0;  // 2^26
 
 // Returns q (new -> old) of length n. given_perm is validated (Error(invalid_input)
 // when it is not a permutation of 0..n-1) and used with Ordering::given.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/ordering.hpp"
 #include "api/cuda_module.hpp"
 #include "core/automatic_options.hpp"
 #include "gpuglu/generators.hpp"
@@ -215,6 +216,14 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
   if (o.backend == Backend::automatic && stays_on_cpu(o, input_nnz, devices_counted_before_cuda()))
     return WarmUpKernels::none;
   return kind;
+}
+
+// On one CPU thread the cold start keeps any factor of AMD's kept size.
+static_assert(analysis::kAmdKeepFlops <= kColdStartFlopsPerThread);
+
+bool ordering_for_cpu(const Options& o, const DeviceWarmUp& w) {
+  if (o.backend == Backend::cpu || !built_with_cuda()) return true;
+  return o.backend == Backend::automatic && !w.started() && !cuda_running();
 }
 
 bool warm_up_context(const Options& o, int64_t input_nnz) {

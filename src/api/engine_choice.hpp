@@ -171,6 +171,11 @@ inline double cold_start_flops(const DeviceWarmUp& w, const Schedule& s) {
   return w.started() ? -1.0 : s.factor_flops;
 }
 
+// Whether a factor analyzed beside w runs on the CPU if AMD's small order of it is kept
+// (Options::ordering_for_cpu): under backend cpu, and under automatic where no CUDA runs and no
+// warm-up started it, whose cold start keeps a factor of AMD's kept size on the CPU.
+bool ordering_for_cpu(const Options& o, const DeviceWarmUp& w);
+
 // The engine of *backend for s. A GPU that cannot hold the factor leaves the work to the
 // CPU under automatic, and under cuda when asked to (Options::cpu_fallback): *backend
 // becomes cpu and fallback_reason says why. hermitian: complex LDL^H (make_cpu_engine).

@@ -61,6 +61,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
       this->options, (is_complex_v<Scalar> && !real_form) || !api::warm_up_context(this->options, input_nnz),
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::ldlt));
+  o.ordering_for_cpu = api::ordering_for_cpu(o, *warm_up);
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
   this->schedule = analysis::guarded(a.nrows, [&] {

@@ -72,6 +72,7 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
       this->options,
       is_complex_v<Scalar> || chosen != Chosen::after || !api::warm_up_context(this->options, input_nnz),
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu));
+  analysis_options.ordering_for_cpu = api::ordering_for_cpu(analysis_options, *warm_up);
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);

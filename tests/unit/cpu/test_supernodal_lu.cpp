@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/ordering.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/generators.hpp"
+#include "gpuglu/ldlt.hpp"
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "cpu/supernodal_solve.hpp"
@@ -200,6 +202,35 @@ TEST(SupernodalLU, threads_agree_to_rounding) {
 
 // The tree's top levels are narrower than the team: their supernodes take the whole team
 // inside them (factor_by_levels' inner), which splits independent entries only.
+// Past kMetisFromRows the automatic ordering is METIS's, except for a factor the CPU runs whose
+// AMD order makes a factor below kAmdKeepFlops (Options::ordering_for_cpu): METIS would take
+// longer than the factorizations it shortens. An ordering the caller names is kept.
+TEST(SupernodalLU, automatic_ordering_keeps_amd_where_a_cpu_factor_is_small) {
+  const auto plane = gen::from_spec("lap2d5:100x100");  // 1e4 rows, AMD's factor 3e7 flops
+  const auto cube = gen::from_spec("lap3d7:20x20x20");  // 8e3 rows, AMD's factor 6e8 flops
+  ASSERT_GE(plane.nrows, analysis::kMetisFromRows);
+  ASSERT_GE(cube.nrows, analysis::kMetisFromRows);
+  auto ordering_of = [](const CsrMatrix<int32_t, double>& a, Options o) {
+    SparseLU lu(o);
+    lu.analyze(a.view());
+    EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
+    return lu.schedule().ordering;
+  };
+  auto ldlt_ordering_of = [](const CsrMatrix<int32_t, double>& a, Options o) {
+    SparseLDLT ldlt(o);
+    ldlt.analyze(a.view(), StoredTriangle::full);
+    return ldlt.schedule().ordering;
+  };
+  EXPECT_EQ(ordering_of(plane, supernodal()), Ordering::amd);
+  EXPECT_EQ(ldlt_ordering_of(plane, supernodal()), Ordering::amd);
+  EXPECT_EQ(ordering_of(cube, supernodal()), Ordering::metis);
+  EXPECT_EQ(ldlt_ordering_of(cube, supernodal()), Ordering::metis);
+  Options named = supernodal();
+  named.ordering = Ordering::metis;
+  EXPECT_EQ(ordering_of(plane, named), Ordering::metis);
+  EXPECT_EQ(ldlt_ordering_of(plane, named), Ordering::metis);
+}
+
 TEST(SupernodalLU, a_team_inside_the_top_supernodes_agrees_with_one_thread) {
   const CsrMatrix<int32_t, double> a = gen::from_spec("lap3d7:18x18x18");
   const std::vector<double> b = rhs_for_known_solution(a, 1);
