@@ -53,12 +53,22 @@ void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vec
   }
 }
 
+// x at the rows below p's columns, gathered once per supernode rather than once per column:
+// the columns' dot products then read them contiguously, in the same order as before.
+void gather_below(const PanelView& p, const double* x, std::vector<double>& below) {
+  below.resize(static_cast<size_t>(p.nb));
+  for (int64_t a = 0; a < p.nb; ++a) below[static_cast<size_t>(a)] = x[p.below[a]];
+}
+
 }  // namespace
 
 // Ascending supernodes: each one's columns are final once its descendants are done (a pivoted
 // one's then put in its pivot order).
+// Each below row's sum runs over k ascending from 0.0, as a dot product per row would, but
+// the loops go down L21's contiguous columns (k outermost) into a buffer of sums: the same
+// arithmetic entry by entry, without a strided walk per row.
 void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x, SupernodeRowOrder rows) {
-  std::vector<double> tmp;
+  std::vector<double> tmp, sums;
   for (int32_t t = 0; t < factored_supernodes(s); ++t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
@@ -67,23 +77,27 @@ void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double
       const double* lk = p.l + static_cast<int64_t>(k) * p.nr;
       for (int32_t i = k + 1; i < p.ns; ++i) y[i] -= lk[i] * y[k];
     }
-    for (int64_t a = 0; a < p.nb; ++a) {
-      double sum = 0.0;
-      for (int32_t k = 0; k < p.ns; ++k) sum += p.l[p.ns + a + static_cast<int64_t>(k) * p.nr] * y[k];
-      x[p.below[a]] -= sum;
+    sums.assign(static_cast<size_t>(p.nb), 0.0);
+    for (int32_t k = 0; k < p.ns; ++k) {
+      const double* l21k = p.l + p.ns + static_cast<int64_t>(k) * p.nr;
+      const double yk = y[k];
+      for (int64_t a = 0; a < p.nb; ++a) sums[static_cast<size_t>(a)] += l21k[a] * yk;
     }
+    for (int64_t a = 0; a < p.nb; ++a) x[p.below[a]] -= sums[static_cast<size_t>(a)];
   }
 }
 
 // Descending supernodes: the rows below a supernode's columns are final before it.
 void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) {
+  std::vector<double> below;
   for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
+    gather_below(p, x, below);
     for (int32_t k = 0; k < p.ns; ++k) {
       const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;
       double sum = 0.0;
-      for (int64_t a = 0; a < p.nb; ++a) sum += utk[a] * x[p.below[a]];
+      for (int64_t a = 0; a < p.nb; ++a) sum += utk[a] * below[static_cast<size_t>(a)];
       y[k] -= sum;
     }
     for (int32_t k = p.ns - 1; k >= 0; --k) {
@@ -113,14 +127,15 @@ void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, d
 
 void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x,
                                            SupernodeRowOrder rows) {
-  std::vector<double> tmp;
+  std::vector<double> tmp, below;
   for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
+    gather_below(p, x, below);
     for (int32_t k = 0; k < p.ns; ++k) {
       const double* l21k = p.l + p.ns + static_cast<int64_t>(k) * p.nr;
       double sum = 0.0;
-      for (int64_t a = 0; a < p.nb; ++a) sum += l21k[a] * x[p.below[a]];
+      for (int64_t a = 0; a < p.nb; ++a) sum += l21k[a] * below[static_cast<size_t>(a)];
       y[k] -= sum;
     }
     for (int32_t k = p.ns - 1; k >= 0; --k) {
