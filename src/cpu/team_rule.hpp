@@ -2,7 +2,7 @@
 // When the CPU engines' OpenMP teams pay: a parallel region's start and its barrier cost more
 // than a thin level's or a small loop's work shared out, and much more where the process's
 // cores are busy (a PETSc rank beside MPI's progress threads), so below these bounds the work
-// runs on the calling thread. Both rules keep a factor bitwise the same for any team.
+// runs on the calling thread. None of them changes a factor: it is bitwise the same for any team.
 #include <cstdint>
 
 #include "gpuglu/options.hpp"

@@ -15,6 +15,7 @@
 #include "gpuglu/lu.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "cpu/supernodal_solve.hpp"
+#include "cpu/team_rule.hpp"
 #include "cpu/triangular_solve.hpp"
 #include "reference_test_support.hpp"
 #include "sparse_lu_checks.hpp"
@@ -229,6 +230,15 @@ TEST(SupernodalLU, automatic_ordering_keeps_amd_where_a_cpu_factor_is_small) {
   named.ordering = Ordering::metis;
   EXPECT_EQ(ordering_of(plane, named), Ordering::metis);
   EXPECT_EQ(ldlt_ordering_of(plane, named), Ordering::metis);
+}
+
+// Teams only where the work pays for one (cpu/team_rule.hpp): a whole small factorization and
+// a thin level run on one thread; large ones get the threads asked for.
+TEST(SupernodalLU, teams_only_where_the_work_pays) {
+  EXPECT_EQ(reference::factor_team(8, reference::kTeamMinFactorFlops / 2), 1);
+  EXPECT_EQ(reference::factor_team(8, reference::kTeamMinFactorFlops * 2), 8);
+  EXPECT_EQ(reference::level_team(8, reference::kTeamMinFlopsPerLevel / 2), 1);
+  EXPECT_EQ(reference::level_team(8, reference::kTeamMinFlopsPerLevel * 2), 8);
 }
 
 TEST(SupernodalLU, a_team_inside_the_top_supernodes_agrees_with_one_thread) {
