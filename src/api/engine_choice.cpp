@@ -54,11 +54,21 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size) {
   return (local_size + device_count - 1) / device_count;
 }
 
+namespace {
+
+// The size rule's entries for one rank per GPU: auto_gpu_min_factor_nnz, kIncompleteGpuFactor
+// times that for an incomplete factor.
+int64_t size_rule_entries(const Options& o) {
+  return o.auto_gpu_min_factor_nnz * (o.ilu_levels >= 0 ? kIncompleteGpuFactor : 1);
+}
+
+}  // namespace
+
 bool stays_on_cpu(const Options& o, int64_t nnz_factor_at_most, int32_t device_count) {
   if (o.backend == Backend::cpu || !built_with_cuda()) return true;
   if (o.backend != Backend::automatic || nnz_factor_at_most < 0) return false;
   if (o.auto_gpu_min_factor_nnz < 0) return true;
-  const int64_t least = o.auto_gpu_min_factor_nnz * (o.ilu_levels >= 0 ? kIncompleteGpuFactor : 1);
+  const int64_t least = size_rule_entries(o);
   if (nnz_factor_at_most < least) return true;
   // Only now the count, if the caller has none: cudaGetDeviceCount starts the driver (no
   // context), which a factor that the size alone keeps on the CPU need not pay.
@@ -128,7 +138,7 @@ std::string size_rule_note(int64_t nnz_factor) {
 bool cold_start_keeps_incomplete_on_cpu(const Options& o, int64_t nnz_factor, bool cuda_running) {
   if (o.backend != Backend::automatic || cuda_running || o.ilu_levels < 0 || o.auto_gpu_min_factor_nnz < 0)
     return false;
-  return nnz_factor < kColdStartIncompleteFactor * kIncompleteGpuFactor * o.auto_gpu_min_factor_nnz;
+  return nnz_factor < kColdStartIncompleteFactor * size_rule_entries(o);
 }
 
 template <class Scalar>

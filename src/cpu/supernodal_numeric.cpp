@@ -91,7 +91,7 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
     };
     // No OpenMP construct at all on one thread: even a parallel region whose if clause is
     // false starts a team of one, per column.
-    if (inner > 1 && entries >= kTeamMinEntries) {
+    if (inner_team_pays(inner, entries)) {
 #pragma omp parallel for num_threads(inner) schedule(static)
       for (int32_t j = k + 1; j < ns; ++j) update_column(j);
     } else {

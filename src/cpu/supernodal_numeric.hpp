@@ -83,7 +83,7 @@ void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std
     if (pos.empty()) pos.assign(n, -1);
     rows(pos, b_begin, b_end);
   };
-  if (inner <= 1 || entries < kTeamMinEntries) {
+  if (!inner_team_pays(inner, entries)) {
     run(thread, 0, nb);
     return;
   }
@@ -92,15 +92,6 @@ void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std
   for (int64_t b = 0; b < nb; b += kChunk) run(omp_get_thread_num(), b, std::min(nb, b + kChunk));
 }
 
-// The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
-// OpenMP over its supernodes (team threads), each factored by factor(s, inner) -> NodeOutcome
-// and, unless it failed, its Schur complement sent to its ancestors by update(s, thread,
-// inner) (thread: the OpenMP thread, for its scratch). A failed supernode skips its update and
-// the others go on, as on the GPU, so that both report the smallest failing column; merged in
-// supernode order. With inner_team, a level narrower than the team (the tree's top, where a
-// 3-D problem's separators hold most of the flops) runs its supernodes one after another,
-// each with the whole team inside it (inner = team); otherwise inner is 1. Inner loops split
-// independent entries only, so that the factor is bitwise the same for any team.
 // About the flops of level_nodes[begin, end): each supernode's panel (c columns, r rows: r c^2)
 // and its Schur complement ((r - c)^2 c), multiply-adds counted twice; for the team rule.
 inline double level_flops(const Supernodes& sn, int64_t begin, int64_t end) {
@@ -113,6 +104,15 @@ inline double level_flops(const Supernodes& sn, int64_t begin, int64_t end) {
   return flops;
 }
 
+// The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
+// OpenMP over its supernodes (team threads), each factored by factor(s, inner) -> NodeOutcome
+// and, unless it failed, its Schur complement sent to its ancestors by update(s, thread,
+// inner) (thread: the OpenMP thread, for its scratch). A failed supernode skips its update and
+// the others go on, as on the GPU, so that both report the smallest failing column; merged in
+// supernode order. With inner_team, a level narrower than the team (the tree's top, where a
+// 3-D problem's separators hold most of the flops) runs its supernodes one after another,
+// each with the whole team inside it (inner = team); otherwise inner is 1. Inner loops split
+// independent entries only, so that the factor is bitwise the same for any team.
 template <class Factor, class Update>
 NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& factor, const Update& update,
                               bool inner_team = false) {
@@ -122,26 +122,19 @@ NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& fact
     const int64_t end = sn.level_ptr[level + 1];
     std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
     const int threads = team > 1 ? level_team(team, level_flops(sn, begin, end)) : 1;
+    auto one = [&](int64_t i, int thread, int inner) {
+      const int32_t node = sn.level_nodes[i];
+      NodeOutcome o = factor(node, inner);
+      if (!o.failed) update(node, thread, inner);
+      outcomes[static_cast<size_t>(i - begin)] = o;
+    };
     if (inner_team && threads > 1 && end - begin < threads) {
-      for (int64_t i = begin; i < end; ++i) {
-        const int32_t node = sn.level_nodes[i];
-        NodeOutcome o = factor(node, threads);
-        if (!o.failed) update(node, 0, threads);
-        outcomes[static_cast<size_t>(i - begin)] = o;
-      }
-    } else {
-      auto one = [&](int64_t i, int thread) {
-        const int32_t node = sn.level_nodes[i];
-        NodeOutcome o = factor(node, 1);
-        if (!o.failed) update(node, thread, 1);
-        outcomes[static_cast<size_t>(i - begin)] = o;
-      };
-      if (threads > 1 && end - begin > 1) {
+      for (int64_t i = begin; i < end; ++i) one(i, 0, threads);
+    } else if (threads > 1 && end - begin > 1) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (int64_t i = begin; i < end; ++i) one(i, omp_get_thread_num());
-      } else {
-        for (int64_t i = begin; i < end; ++i) one(i, 0);  // no team of one (factor_panel's note)
-      }
+      for (int64_t i = begin; i < end; ++i) one(i, omp_get_thread_num(), 1);
+    } else {
+      for (int64_t i = begin; i < end; ++i) one(i, 0, 1);  // no team of one (factor_panel's note)
     }
     for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
   }

@@ -20,6 +20,9 @@ inline constexpr double kTeamMinFlopsPerLevel = 1e5;
 // multiply-adds on.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
 
+// Whether a supernode's loop of `entries` multiply-adds runs on its inner team.
+inline bool inner_team_pays(int inner, int64_t entries) { return inner > 1 && entries >= kTeamMinEntries; }
+
 // A supernodal factorization of fewer flops runs on one thread whatever the levels: on 16
 // cores a team made one run in two or three of ex14 10^3's LU (6 MFlop) take 100 ms more
 // than one thread's 24 ms, and teams sized to each level's flops instead made 24^3's slower
