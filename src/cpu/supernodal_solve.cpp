@@ -60,12 +60,69 @@ void gather_below(const PanelView& p, const double* x, std::vector<double>& belo
   for (int64_t a = 0; a < p.nb; ++a) below[static_cast<size_t>(a)] = x[p.below[a]];
 }
 
+// out[k] = sum over a of cols[k][a] * v[a], k < ns, each column at stride ld: every sum runs
+// over a ascending from 0.0, as one dot product per column would, but four columns at a time
+// so that four independent sums are in flight instead of one latency-bound chain.
+void column_dots(const double* cols, int64_t ld, int32_t ns, const double* v, int64_t len, double* out) {
+  int32_t k = 0;
+  for (; k + 4 <= ns; k += 4) {
+    const double* c0 = cols + static_cast<int64_t>(k) * ld;
+    const double* c1 = c0 + ld;
+    const double* c2 = c1 + ld;
+    const double* c3 = c2 + ld;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int64_t a = 0; a < len; ++a) {
+      const double va = v[a];
+      s0 += c0[a] * va;
+      s1 += c1[a] * va;
+      s2 += c2[a] * va;
+      s3 += c3[a] * va;
+    }
+    out[k] = s0;
+    out[k + 1] = s1;
+    out[k + 2] = s2;
+    out[k + 3] = s3;
+  }
+  for (; k < ns; ++k) {
+    const double* c = cols + static_cast<int64_t>(k) * ld;
+    double s = 0.0;
+    for (int64_t a = 0; a < len; ++a) s += c[a] * v[a];
+    out[k] = s;
+  }
+}
+
+// sums[a] += sum over k < ns of cols[k][a] * y[k], each column at stride ld, k ascending for
+// every a as one column at a time would add them, but four columns per pass over sums.
+void column_axpys(const double* cols, int64_t ld, int32_t ns, const double* y, int64_t len, double* sums) {
+  int32_t k = 0;
+  for (; k + 4 <= ns; k += 4) {
+    const double* c0 = cols + static_cast<int64_t>(k) * ld;
+    const double* c1 = c0 + ld;
+    const double* c2 = c1 + ld;
+    const double* c3 = c2 + ld;
+    const double y0 = y[k], y1 = y[k + 1], y2 = y[k + 2], y3 = y[k + 3];
+    for (int64_t a = 0; a < len; ++a) {
+      double s = sums[a];
+      s += c0[a] * y0;
+      s += c1[a] * y1;
+      s += c2[a] * y2;
+      s += c3[a] * y3;
+      sums[a] = s;
+    }
+  }
+  for (; k < ns; ++k) {
+    const double* c = cols + static_cast<int64_t>(k) * ld;
+    const double yk = y[k];
+    for (int64_t a = 0; a < len; ++a) sums[a] += c[a] * yk;
+  }
+}
+
 }  // namespace
 
 // Ascending supernodes: each one's columns are final once its descendants are done (a pivoted
 // one's then put in its pivot order).
 // Each below row's sum runs over k ascending from 0.0, as a dot product per row would, but
-// the loops go down L21's contiguous columns (k outermost) into a buffer of sums: the same
+// the loops go down L21's contiguous columns into a buffer of sums (column_axpys): the same
 // arithmetic entry by entry, without a strided walk per row.
 void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double* x, SupernodeRowOrder rows) {
   std::vector<double> tmp, sums;
@@ -78,28 +135,21 @@ void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double
       for (int32_t i = k + 1; i < p.ns; ++i) y[i] -= lk[i] * y[k];
     }
     sums.assign(static_cast<size_t>(p.nb), 0.0);
-    for (int32_t k = 0; k < p.ns; ++k) {
-      const double* l21k = p.l + p.ns + static_cast<int64_t>(k) * p.nr;
-      const double yk = y[k];
-      for (int64_t a = 0; a < p.nb; ++a) sums[static_cast<size_t>(a)] += l21k[a] * yk;
-    }
+    column_axpys(p.l + p.ns, p.nr, p.ns, y, p.nb, sums.data());
     for (int64_t a = 0; a < p.nb; ++a) x[p.below[a]] -= sums[static_cast<size_t>(a)];
   }
 }
 
 // Descending supernodes: the rows below a supernode's columns are final before it.
 void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) {
-  std::vector<double> below;
+  std::vector<double> below, sums;
   for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     gather_below(p, x, below);
-    for (int32_t k = 0; k < p.ns; ++k) {
-      const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;
-      double sum = 0.0;
-      for (int64_t a = 0; a < p.nb; ++a) sum += utk[a] * below[static_cast<size_t>(a)];
-      y[k] -= sum;
-    }
+    sums.resize(static_cast<size_t>(p.ns));
+    column_dots(p.ut, p.nb, p.ns, below.data(), p.nb, sums.data());
+    for (int32_t k = 0; k < p.ns; ++k) y[k] -= sums[static_cast<size_t>(k)];
     for (int32_t k = p.ns - 1; k >= 0; --k) {
       const double* col = p.l + static_cast<int64_t>(k) * p.nr;  // U(0:k, k) above the pivot
       y[k] /= col[k];
@@ -127,17 +177,14 @@ void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, d
 
 void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* panels, double* x,
                                            SupernodeRowOrder rows) {
-  std::vector<double> tmp, below;
+  std::vector<double> tmp, below, sums;
   for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
     gather_below(p, x, below);
-    for (int32_t k = 0; k < p.ns; ++k) {
-      const double* l21k = p.l + p.ns + static_cast<int64_t>(k) * p.nr;
-      double sum = 0.0;
-      for (int64_t a = 0; a < p.nb; ++a) sum += l21k[a] * below[static_cast<size_t>(a)];
-      y[k] -= sum;
-    }
+    sums.resize(static_cast<size_t>(p.ns));
+    column_dots(p.l + p.ns, p.nr, p.ns, below.data(), p.nb, sums.data());
+    for (int32_t k = 0; k < p.ns; ++k) y[k] -= sums[static_cast<size_t>(k)];
     for (int32_t k = p.ns - 1; k >= 0; --k) {
       double sum = y[k];
       for (int32_t i = k + 1; i < p.ns; ++i) sum -= p.l[i + static_cast<int64_t>(k) * p.nr] * y[i];  // L(i, k) y_i
