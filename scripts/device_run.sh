@@ -428,7 +428,9 @@ if want dd_defaults; then
   # 40^3, ex19 128^2), then subdomains of 1e5 unknowns and more (ex14 74^3 for ILU and GAMG,
   # ex19 320^2 = 409,600 unknowns for the LU subdomains and fieldsplit);
   # GPUGLU_DEVICE_DD_SMALL_CONFIGS / _LARGE_CONFIGS: the configurations of either;
-  # GPUGLU_DEVICE_DD_SIZES: which sizes run ("small large").
+  # GPUGLU_DEVICE_DD_SIZES: which sizes run ("small large"); GPUGLU_DEVICE_DD_ROUNDS: runs per
+  # side, alternating, medians recorded (1); GPUGLU_DEVICE_DD_SMALL_BUDGET / _LARGE_BUDGET: seconds
+  # for either size (150 / 240).
   ex14=$build/bench/petsc_snes_ex14 ex19=$build/bench/petsc_snes_ex19
   if [[ -x $ex14 && -x $ex19 && -x $mpi/bin/orterun ]]; then
     (
@@ -437,13 +439,14 @@ if want dd_defaults; then
       export MPIEXEC_ARGS="--use-hwthread-cpus --bind-to none --mca pml ob1 --mca btl self,vader"
       device=$(head -1 "$out/device.txt" | cut -d, -f1)
       common=(--mode dd --ex14 "$ex14" --ex19 "$ex19" --plugin "$build/petsc_plugin/libpetscgpuglu.so"
-              --out "$out/results.jsonl" --device "$device" --gpuglu-options "" --dd-ranks "${GPUGLU_DEVICE_DD_RANKS:-4}")
+              --out "$out/results.jsonl" --device "$device" --gpuglu-options "" --dd-ranks "${GPUGLU_DEVICE_DD_RANKS:-4}"
+              --dd-rounds "${GPUGLU_DEVICE_DD_ROUNDS:-1}")
       sizes=" ${GPUGLU_DEVICE_DD_SIZES:-small large} "
-      [[ $sizes == *" small "* ]] && python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 40x40x40 --ex19-grid 128x128 \
+      [[ $sizes != *" small "* ]] || python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 40x40x40 --ex19-grid 128x128 \
         --configs "${GPUGLU_DEVICE_DD_SMALL_CONFIGS:-bjacobi_lu,bjacobi_lu_blocks,asm_lu,gasm_lu,bjacobi_ilu,gamg_coarse,fieldsplit,bjacobi_lu_2d}" \
-        --timeout 60 --budget-s 150
+        --timeout 60 --budget-s "${GPUGLU_DEVICE_DD_SMALL_BUDGET:-150}"
       echo "dd_defaults small: exit $?"
-      [[ $sizes == *" large "* ]] && python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 74x74x74 --ex19-grid 320x320 \
+      [[ $sizes != *" large "* ]] || python3 "$root/scripts/mpi_bench.py" "${common[@]}" --grid 74x74x74 --ex19-grid 320x320 \
         --configs "${GPUGLU_DEVICE_DD_LARGE_CONFIGS:-bjacobi_ilu,gamg_coarse,bjacobi_lu_2d,asm_lu_2d,fieldsplit}" \
         --timeout 90 --budget-s "${GPUGLU_DEVICE_DD_LARGE_BUDGET:-240}"
       echo "dd_defaults large: exit $?"
