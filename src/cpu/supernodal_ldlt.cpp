@@ -245,9 +245,10 @@ class NodeFactor {
 // Rows [b_begin, b_end) of s's Schur complement L21 D L21^T, lower triangle, subtracted from
 // its ancestors (the target rule of supernodes.hpp, L panels only); w: D L21^T by rows (nb x
 // ns, row-major). pos: n entries of -1 (restored). One supernode's rows reach distinct
-// entries, so a team may split them; supernodes of one level may share targets (atomic).
+// entries, so a team may split them; supernodes of one level may share targets (shared:
+// atomic).
 void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const double* w, std::vector<int64_t>& pos,
-                          int64_t b_begin, int64_t b_end) {
+                          int64_t b_begin, int64_t b_end, bool shared) {
   const int32_t ns = sn.cols(s);
   const int64_t nr = sn.nrows(s);
   const int64_t nb = nr - ns;
@@ -271,18 +272,15 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
       const double wk = wb[k];
       for (int64_t i = 0; i < len; ++i) sums[static_cast<size_t>(i)] += ak[i] * wk;
     }
-    for (int64_t aa = b; aa < nb; ++aa) {
-      double* target = lt + pos[below[aa]];
-#pragma omp atomic
-      *target -= sums[static_cast<size_t>(aa - b)];
-    }
+    for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], sums[static_cast<size_t>(aa - b)], shared);
   }
 }
 
 // All of s's rows (update_rows_in_team), after w = D L21^T (work[thread], the calling
 // thread's).
 void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
-                      std::vector<std::vector<int64_t>>& scratch, std::vector<double>& w, int thread, int inner) {
+                      std::vector<std::vector<int64_t>>& scratch, std::vector<double>& w, int thread, int inner,
+                      bool shared) {
   const int32_t ns = sn.cols(s);
   const int64_t nb = sn.nrows(s) - ns;
   if (nb == 0) return;
@@ -294,7 +292,7 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
   for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
   update_rows_in_team(nb, nb * (nb + 1) / 2 * ns, inner, thread, scratch, sn.of_col.size(),
                       [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
-                        update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end);
+                        update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end, shared);
                       });
 }
 
@@ -329,8 +327,8 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
         }
         return o;
       },
-      [&](int32_t node, int thread, int inner) {
-        update_ancestors(sn, node, panels, pivots, scratch, work[static_cast<size_t>(thread)], thread, inner);
+      [&](int32_t node, int thread, int inner, bool shared) {
+        update_ancestors(sn, node, panels, pivots, scratch, work[static_cast<size_t>(thread)], thread, inner, shared);
       },
       /*inner_team=*/true);
   if (unpivoted_failed) *unpivoted_failed = unstable;

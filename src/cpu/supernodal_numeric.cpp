@@ -103,10 +103,10 @@ NodeOutcome factor_panel(const Supernodes& sn, int32_t s, double* panels, const 
 
 // Subtracts s's Schur complement L21 U12 from its ancestors (the header's target rule), the
 // rows b of L21 in [b_begin, b_end). pos: n entries of scratch, -1 everywhere on entry and on
-// return. Concurrent callers of one level may share targets: their subtractions are atomic;
-// one supernode's rows reach distinct entries, so a team may split them.
+// return. Concurrent callers of one level may share targets (shared: their subtractions are
+// atomic); one supernode's rows reach distinct entries, so a team may split them.
 void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::vector<int64_t>& pos, int64_t b_begin,
-                          int64_t b_end) {
+                          int64_t b_end, bool shared) {
   const int32_t ns = sn.cols(s);
   const int64_t nr = sn.nrows(s);
   const int64_t nb = nr - ns;
@@ -143,24 +143,20 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, std::
     }
     for (int64_t a = b; a < nb; ++a) {
       const int64_t p = pos[below[a]];
-      double* ltarget = lt + p + cb * nrt;
-#pragma omp atomic
-      *ltarget -= lsum[a - b];
+      subtract_from(lt + p + cb * nrt, lsum[a - b], shared);
       if (a == b) continue;
-      double* utarget = p >= nst ? utt + (p - nst) + cb * (nrt - nst) : lt + cb + p * nrt;
-#pragma omp atomic
-      *utarget -= usum[a - b];
+      subtract_from(p >= nst ? utt + (p - nst) + cb * (nrt - nst) : lt + cb + p * nrt, usum[a - b], shared);
     }
   }
 }
 
 // All of s's rows (update_rows_in_team).
 void update_ancestors(const Supernodes& sn, int32_t s, double* panels, std::vector<std::vector<int64_t>>& scratch,
-                      int thread, int inner) {
+                      int thread, int inner, bool shared) {
   const int64_t nb = sn.nrows(s) - sn.cols(s);
   update_rows_in_team(nb, nb * (nb + 1) / 2 * sn.cols(s), inner, thread, scratch, sn.of_col.size(),
                       [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
-                        update_ancestor_rows(sn, s, panels, pos, b_begin, b_end);
+                        update_ancestor_rows(sn, s, panels, pos, b_begin, b_end, shared);
                       });
 }
 
@@ -198,7 +194,9 @@ NumericStats factor_supernodal(const Schedule& s, double* panels, const PivotRul
         if (pivoting.failed) pivoting.failed[node] = o.failed ? 1 : 0;
         return o;
       },
-      [&](int32_t node, int thread, int inner) { update_ancestors(sn, node, panels, scratch, thread, inner); },
+      [&](int32_t node, int thread, int inner, bool shared) {
+        update_ancestors(sn, node, panels, scratch, thread, inner, shared);
+      },
       /*inner_team=*/true);
 }
 

@@ -104,10 +104,24 @@ inline double level_flops(const Supernodes& sn, int64_t begin, int64_t end) {
   return flops;
 }
 
+// *target -= v, atomically only where shared: supernodes of one level that run at once may
+// reach the same ancestor entries, but a lock-prefixed update costs several times the
+// multiply-adds that a small supernode spends on the entry, so a level that runs its
+// supernodes one after another (factor_by_levels' shared = false) subtracts plainly.
+inline void subtract_from(double* target, double v, bool shared) {
+  if (shared) {
+#pragma omp atomic
+    *target -= v;
+  } else {
+    *target -= v;
+  }
+}
+
 // The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
 // OpenMP over its supernodes (team threads), each factored by factor(s, inner) -> NodeOutcome
 // and, unless it failed, its Schur complement sent to its ancestors by update(s, thread,
-// inner) (thread: the OpenMP thread, for its scratch). A failed supernode skips its update and
+// inner, shared) (thread: the OpenMP thread, for its scratch; shared: other supernodes of the
+// level run at the same time, subtract_from). A failed supernode skips its update and
 // the others go on, as on the GPU, so that both report the smallest failing column; merged in
 // supernode order. With inner_team, a level narrower than the team (the tree's top, where a
 // 3-D problem's separators hold most of the flops) runs its supernodes one after another,
@@ -122,19 +136,19 @@ NumericStats factor_by_levels(const Supernodes& sn, int team, const Factor& fact
     const int64_t end = sn.level_ptr[level + 1];
     std::vector<NodeOutcome> outcomes(static_cast<size_t>(end - begin));
     const int threads = team > 1 ? level_team(team, level_flops(sn, begin, end)) : 1;
-    auto one = [&](int64_t i, int thread, int inner) {
+    auto one = [&](int64_t i, int thread, int inner, bool shared) {
       const int32_t node = sn.level_nodes[i];
       NodeOutcome o = factor(node, inner);
-      if (!o.failed) update(node, thread, inner);
+      if (!o.failed) update(node, thread, inner, shared);
       outcomes[static_cast<size_t>(i - begin)] = o;
     };
     if (inner_team && threads > 1 && end - begin < threads) {
-      for (int64_t i = begin; i < end; ++i) one(i, 0, threads);
+      for (int64_t i = begin; i < end; ++i) one(i, 0, threads, false);
     } else if (threads > 1 && end - begin > 1) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-      for (int64_t i = begin; i < end; ++i) one(i, omp_get_thread_num(), 1);
+      for (int64_t i = begin; i < end; ++i) one(i, omp_get_thread_num(), 1, true);
     } else {
-      for (int64_t i = begin; i < end; ++i) one(i, 0, 1);  // no team of one (factor_panel's note)
+      for (int64_t i = begin; i < end; ++i) one(i, 0, 1, false);  // no team of one (factor_panel's note)
     }
     for (const NodeOutcome& o : outcomes) merge_node_stats(total, o.stats);
   }
