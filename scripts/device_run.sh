@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|first_solve|first_factor|multi_gpu|split]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|small|small_profile|first_solve|first_factor|multi_gpu|split]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -27,6 +27,7 @@
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
 #   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment);
 #   dd_profile: -log_view events of its losing configurations, gpuglu against the peer.
+#   small_profile: where a small run's time goes (the step's comment).
 #   small: issue 29's small problems on one rank (scripts/mpi_bench.py --mode small; the step's
 #   comment), gpuglu (and the bundle's reference plugin) against PETSc's own LU and ILU.
 #   first_solve: issue 27's first solve through PETSc (scripts/first_solve.py; the step's comment
@@ -421,6 +422,34 @@ if want small; then
   fi
 fi
 
+if want small_profile; then
+  # Where a small run's time goes: ex14 on one rank (GPUGLU_DEVICE_SMALL_PROFILE_GRIDS, default
+  # "5 10", n^3), PETSc's LU against gpuglu with no option and with one thread, each run's
+  # -log_view events and the shared objects it loaded that a PETSc-only run does not need
+  # (LD_DEBUG=files: libgpuglu, SuiteSparse, METIS, and CUDA's where anything started it).
+  ex14=$build/bench/petsc_snes_ex14
+  (
+    use_bundled_mpi
+    unset OMP_NUM_THREADS
+    export CUDA_VISIBLE_DEVICES=0
+    for g in ${GPUGLU_DEVICE_SMALL_PROFILE_GRIDS:-5 10}; do
+      grid="-da_grid_x $g -da_grid_y $g -da_grid_z $g -pc_type lu"
+      for side in petsc gpuglu "gpuglu -mat_gpuglu_threads 1" petsc gpuglu; do
+        echo "== ${g}^3 $side"
+        opts=(-pc_factor_mat_solver_type $side)
+        [[ $side == gpuglu* ]] && opts+=(-dll_append "$build/petsc_plugin/libpetscgpuglu.so")
+        LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/gpuglu-lddebug "$ex14" $grid "${opts[@]}" -log_view > /tmp/gpuglu-small.txt 2>&1
+        grep -E "^Time \(sec\)|^(MatLUFactorSym|MatLUFactorNum|MatSolve|SNESSolve|PCSetUp|KSPSolve) " /tmp/gpuglu-small.txt |
+          awk '{printf "  %-16s %s\n", $1, ($1 == "Time" ? $3 : $4)}'
+        echo "  loaded: $(cat /tmp/gpuglu-lddebug.* 2>/dev/null | grep -oE 'file=[^ ]+' | sort -u | wc -l) objects;" \
+             "$(cat /tmp/gpuglu-lddebug.* 2>/dev/null | grep -oE 'file=[^ ]*lib(cuda|cudart|cublas|cublasLt|cusparse|cusolver|nvrtc|nvJitLink|gpuglu|petscgpuglu)[.][^ ]*' | sort -u | tr '\n' ' ')"
+        rm -f /tmp/gpuglu-lddebug.*
+      done
+    done
+  ) > "$out/small_profile.log" 2>&1
+  cat "$out/small_profile.log" | head -120
+fi
+
 if want dd_defaults; then
   # Issue 29's dd_defaults: scripts/mpi_bench.py --mode dd with no gpuglu option, on
   # GPUGLU_DEVICE_DD_RANKS (4) ranks sharing one GPU (CUDA_VISIBLE_DEVICES=0 on a machine with
@@ -472,10 +501,12 @@ if want dd_profile; then
     # more options for it (-sub_pc_factor_levels 1).
     bind=${GPUGLU_DEVICE_PROFILE_BIND:---use-hwthread-cpus --bind-to none}
     cases=" ${GPUGLU_DEVICE_PROFILE_CASES:-ilu fieldsplit gamg} "
+    # With -ksp_view among the options (GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS), gpuglu's own lines
+    # follow: where each factor ran and why, its analysis, factorization and solve times.
     run4() { echo "== $*"; "$mpi/bin/mpiexec" -n 4 $bind --mca pml ob1 --mca btl self,vader \
       "$@" -dll_append "$build/petsc_plugin/libpetscgpuglu.so" -log_view 2>&1 |
-      grep -E "^(MatSolve|MatMult|MatLUFactorSym|MatLUFactorNum|MatILUFactorSym|MatCholFactorSym|MatCreateSubMats|MatGetOrdering|KSPSolve|PCSetUp|PCApply|VecScatterBegin|VecScatterEnd|SNESSolve) " |
-      awk '{printf "  %-18s %6s %s %s\n", $1, $2, $4, $5}'; }
+      grep -E "^(MatSolve|MatMult|MatLUFactorSym|MatLUFactorNum|MatILUFactorSym|MatCholFactorSym|MatCreateSubMats|MatGetOrdering|KSPSolve|PCSetUp|PCApply|VecScatterBegin|VecScatterEnd|SNESSolve) |^ +(backend|GPU not used|device|n|analysis time \(ms\)|last factorization time \(ms\)|last solve time \(ms\)):" |
+      awk '/^ /{sub(/^ +/, "    "); print; next} {printf "  %-18s %6s %s %s\n", $1, $2, $4, $5}'; }
     g=${GPUGLU_DEVICE_PROFILE_ILU_GRID:-74}  # the ILU case's ex14 grid (g^3)
     ilu="-da_grid_x $g -da_grid_y $g -da_grid_z $g -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi -sub_pc_type ilu ${GPUGLU_DEVICE_PROFILE_ILU_ARGS:-}"
     if [[ $cases == *" ilu "* ]]; then

@@ -85,7 +85,7 @@ void build_supernode_levels(Supernodes& sn, int32_t alone_last) {
 }
 
 SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector<int32_t>& q, int threads,
-                                      bool with_upper, bool postorder) {
+                                      bool with_upper, bool postorder, Amalgamation amalgamation) {
   const int32_t n = g.n;
   SupernodalPattern out;
   Supernodes& sn = out.supernodes;
@@ -105,6 +105,8 @@ SupernodalPattern supernodal_symbolic(const SymmetricGraph& g, const std::vector
   cm.c.method[0].ordering = CHOLMOD_GIVEN;
   cm.c.postorder = postorder ? 1 : 0;
   cm.c.supernodal = CHOLMOD_SUPERNODAL;
+  if (amalgamation == Amalgamation::cpu)
+    for (int i = 0; i < 3; ++i) cm.c.zrelax[i] = kCpuZeroRelax[i];
   std::vector<SuiteSparse_long> perm(q.begin(), q.end());
   cm.l = cholmod_l_analyze_p(cm.a, perm.data(), nullptr, 0, &cm.c);
   cm.check("its supernodal analysis");

@@ -232,6 +232,33 @@ TEST(SupernodalLU, automatic_ordering_keeps_amd_where_a_cpu_factor_is_small) {
   EXPECT_EQ(ldlt_ordering_of(plane, named), Ordering::metis);
 }
 
+// A factor the automatic analysis sized for the CPU (analysis/supernodal_symbolic.hpp's
+// cpu_sized_analysis) lets fewer explicit zeros into its supernodes than the same ordering
+// named (CHOLMOD's default amalgamation, the GPU's), for the LU and the LDL^T, and solves as well.
+TEST(SupernodalLU, a_cpu_sized_analysis_amalgamates_less) {
+  const auto a = gen::from_spec("lap3d7:25x25x3");
+  const std::vector<double> b = rhs_for_known_solution(a, 1);
+  auto zeros_of = [&](Options o) {
+    SparseLU lu(o);
+    lu.analyze(a.view());
+    EXPECT_EQ(lu.schedule().ordering, Ordering::amd);
+    EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
+    std::vector<double> x(b.size());
+    lu.solve(b.data(), x.data());
+    EXPECT_LE(backward_error(a.view(), x.data(), b.data()), 1e-14);
+    return lu.schedule().supernodes.explicit_zeros;
+  };
+  auto ldlt_zeros_of = [&](Options o) {
+    SparseLDLT ldlt(o);
+    ldlt.analyze(a.view(), StoredTriangle::full);
+    return ldlt.schedule().supernodes.explicit_zeros;
+  };
+  Options named = supernodal();
+  named.ordering = Ordering::amd;
+  EXPECT_LT(zeros_of(supernodal()), zeros_of(named) / 2);
+  EXPECT_LT(ldlt_zeros_of(supernodal()), ldlt_zeros_of(named) / 2);
+}
+
 // Teams only where the work pays for one (cpu/team_rule.hpp): a whole small factorization and
 // a thin level run on one thread; large ones get the threads asked for.
 TEST(SupernodalLU, teams_only_where_the_work_pays) {
