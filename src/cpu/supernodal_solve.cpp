@@ -60,12 +60,17 @@ void gather_below(const PanelView& p, const double* x, std::vector<double>& belo
   for (int64_t a = 0; a < p.nb; ++a) below[static_cast<size_t>(a)] = x[p.below[a]];
 }
 
+// The columns column_dots and column_axpys take per pass; a supernode narrower than that (most
+// of a small factor's) skips their buffers and sums straight from and into x.
+constexpr int32_t kColumnsPerPass = 4;
+
 // out[k] = sum over a of cols[k][a] * v[a], k < ns, each column at stride ld: every sum runs
 // over a ascending from 0.0, as one dot product per column would, but four columns at a time
 // so that four independent sums are in flight instead of one latency-bound chain.
 void column_dots(const double* cols, int64_t ld, int32_t ns, const double* v, int64_t len, double* out) {
   int32_t k = 0;
-  for (; k + 4 <= ns; k += 4) {
+  static_assert(kColumnsPerPass == 4, "the passes below spell out four columns");
+  for (; k + kColumnsPerPass <= ns; k += kColumnsPerPass) {
     const double* c0 = cols + static_cast<int64_t>(k) * ld;
     const double* c1 = c0 + ld;
     const double* c2 = c1 + ld;
@@ -95,7 +100,7 @@ void column_dots(const double* cols, int64_t ld, int32_t ns, const double* v, in
 // every a as one column at a time would add them, but four columns per pass over sums.
 void column_axpys(const double* cols, int64_t ld, int32_t ns, const double* y, int64_t len, double* sums) {
   int32_t k = 0;
-  for (; k + 4 <= ns; k += 4) {
+  for (; k + kColumnsPerPass <= ns; k += kColumnsPerPass) {
     const double* c0 = cols + static_cast<int64_t>(k) * ld;
     const double* c1 = c0 + ld;
     const double* c2 = c1 + ld;
@@ -134,8 +139,17 @@ void supernodal_lower_unit_solve(const Schedule& s, const double* panels, double
       const double* lk = p.l + static_cast<int64_t>(k) * p.nr;
       for (int32_t i = k + 1; i < p.ns; ++i) y[i] -= lk[i] * y[k];
     }
+    const double* l21 = p.l + p.ns;
+    if (p.ns < kColumnsPerPass) {
+      for (int64_t a = 0; a < p.nb; ++a) {
+        double sum = 0.0;
+        for (int32_t k = 0; k < p.ns; ++k) sum += l21[a + static_cast<int64_t>(k) * p.nr] * y[k];
+        x[p.below[a]] -= sum;
+      }
+      continue;
+    }
     sums.assign(static_cast<size_t>(p.nb), 0.0);
-    column_axpys(p.l + p.ns, p.nr, p.ns, y, p.nb, sums.data());
+    column_axpys(l21, p.nr, p.ns, y, p.nb, sums.data());
     for (int64_t a = 0; a < p.nb; ++a) x[p.below[a]] -= sums[static_cast<size_t>(a)];
   }
 }
@@ -146,10 +160,19 @@ void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) 
   for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
     const PanelView p = view(s, panels, t);
     double* y = x + p.first;
-    gather_below(p, x, below);
-    sums.resize(static_cast<size_t>(p.ns));
-    column_dots(p.ut, p.nb, p.ns, below.data(), p.nb, sums.data());
-    for (int32_t k = 0; k < p.ns; ++k) y[k] -= sums[static_cast<size_t>(k)];
+    if (p.ns < kColumnsPerPass) {
+      for (int32_t k = 0; k < p.ns; ++k) {
+        const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;
+        double sum = 0.0;
+        for (int64_t a = 0; a < p.nb; ++a) sum += utk[a] * x[p.below[a]];
+        y[k] -= sum;
+      }
+    } else {
+      gather_below(p, x, below);
+      sums.resize(static_cast<size_t>(p.ns));
+      column_dots(p.ut, p.nb, p.ns, below.data(), p.nb, sums.data());
+      for (int32_t k = 0; k < p.ns; ++k) y[k] -= sums[static_cast<size_t>(k)];
+    }
     for (int32_t k = p.ns - 1; k >= 0; --k) {
       const double* col = p.l + static_cast<int64_t>(k) * p.nr;  // U(0:k, k) above the pivot
       y[k] /= col[k];
