@@ -143,12 +143,9 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
     work.used = &s.ordering;
     const std::vector<int32_t> q = analysis::fill_reducing_ordering(b, options.ordering, given_perm, work);
     s.times.ordering_ms = clock.lap_ms();
-    const analysis::Amalgamation amalgamation = analysis::cpu_sized_analysis(work.amd_if_small, s.ordering)
-                                                    ? analysis::Amalgamation::cpu
-                                                    : analysis::Amalgamation::gpu;
     build_supernodal(s, a,
                      analysis::supernodal_symbolic(g, q, options.num_threads, /*with_upper=*/true, /*postorder=*/true,
-                                                   amalgamation),
+                                                   analysis::amalgamation_for(work.amd_if_small, s.ordering)),
                      m.row_of_col, options.num_threads, clock);
     return s;
   }

@@ -151,7 +151,7 @@ struct SymmetricOrder {
   int32_t scales_clamped = 0;
   std::vector<int32_t> q;
   Ordering ordering = Ordering::automatic;  // the one computed (OrderingWork::used)
-  bool cpu_sized = false;                   // cpu_sized_analysis (supernodal_symbolic.hpp)
+  Amalgamation amalgamation = Amalgamation::gpu;  // amalgamation_for (supernodal_symbolic.hpp)
   int32_t pairs = 0;
 };
 
@@ -168,7 +168,7 @@ SymmetricOrder order_symmetric(const SymmetricInput& a, const Options& options, 
   work.used = &used;
   o.q = analysis::fill_reducing_ordering(full, options.ordering, given_perm, work);
   o.ordering = used;
-  o.cpu_sized = analysis::cpu_sized_analysis(work.amd_if_small, used);
+  o.amalgamation = analysis::amalgamation_for(work.amd_if_small, used);
   if (scaled && options.symmetric_pairs && options.ordering != Ordering::given) {
     const analysis::SymmetricPairs pairs = analysis::pair_small_diagonals(a, o.sc.full_values, o.sc.scale, o.sc.row_of_col, o.q);
     o.pairs = pairs.pairs;
@@ -215,7 +215,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   const double ordering_ms = clock.lap_ms() - order.scaling_ms;
   if (supernodal) {
     s.times.ordering_ms = ordering_ms + clock.lap_ms();
-    build_supernodal_ldlt(s, a, g, q, options.num_threads, order.cpu_sized ? Amalgamation::cpu : Amalgamation::gpu);
+    build_supernodal_ldlt(s, a, g, q, options.num_threads, order.amalgamation);
     s.times.symbolic_ms = clock.lap_ms();
     s.times.total_ms = s.times.matching_ms + s.times.ordering_ms + s.times.symbolic_ms;
     return s;

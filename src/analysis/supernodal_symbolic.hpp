@@ -21,18 +21,21 @@ struct SupernodalPattern {
 // How far CHOLMOD's relaxed amalgamation may go. The GPU engines pay per supernode (a level's
 // launches, a panel's tiles), so CHOLMOD's defaults, which let a merge of small supernodes
 // store up to 80% explicit zeros, pay there. The CPU sweeps and updates pay per stored entry:
-// for a factor the automatic analysis sized for the CPU (cpu_sized_analysis) fewer zeros are
+// for a factor the automatic analysis sized for the CPU (amalgamation_for) fewer zeros are
 // let in (kCpuZeroRelax), which made a 2,000-row subdomain's solve about a fifth faster and a
 // generated circuit's 2.5 times (docs/performance.md, issue 29).
 enum class Amalgamation { gpu, cpu };
 // CHOLMOD's zrelax for Amalgamation::cpu (its nrelax, 4, 16 and 48 columns, kept).
 inline constexpr double kCpuZeroRelax[3] = {0.2, 0.05, 0.02};
 
-// Whether an automatic analysis sized this factor for the CPU: the automatic ordering under
+// The amalgamation of a factor whose ordering ended as `used`: Amalgamation::cpu where an
+// automatic analysis sized it for the CPU, that is where the automatic ordering under
 // Options::ordering_for_cpu (OrderingWork::amd_if_small) ended with AMD's order, which it
 // keeps only for factors below kAmdKeepFlops (or for small n), far below where the cold start
 // sends a factor to the GPU.
-inline bool cpu_sized_analysis(bool amd_if_small, Ordering used) { return amd_if_small && used == Ordering::amd; }
+inline Amalgamation amalgamation_for(bool amd_if_small, Ordering used) {
+  return amd_if_small && used == Ordering::amd ? Amalgamation::cpu : Amalgamation::gpu;
+}
 
 // Supernodes of B(q, q) + B(q, q)^T (q: n entries, new -> old); g is the graph of B + B^T.
 // with_upper: the LU's U^T panels are laid out after the L panels; without (the LDL^T's),

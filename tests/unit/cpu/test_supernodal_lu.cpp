@@ -233,7 +233,7 @@ TEST(SupernodalLU, automatic_ordering_keeps_amd_where_a_cpu_factor_is_small) {
 }
 
 // A factor the automatic analysis sized for the CPU (analysis/supernodal_symbolic.hpp's
-// cpu_sized_analysis) lets fewer explicit zeros into its supernodes than the same ordering
+// amalgamation_for) lets fewer explicit zeros into its supernodes than the same ordering
 // named (CHOLMOD's default amalgamation, the GPU's), for the LU and the LDL^T, and solves as well.
 TEST(SupernodalLU, a_cpu_sized_analysis_amalgamates_less) {
   const auto a = gen::from_spec("lap3d7:25x25x3");
