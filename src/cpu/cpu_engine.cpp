@@ -22,6 +22,7 @@
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_schur.hpp"
 #include "cpu/supernodal_solve.hpp"
+#include "cpu/supernodal_sweep_layout.hpp"
 #include "cpu/triangular_solve.hpp"
 
 namespace gpuglu {
@@ -64,12 +65,16 @@ class CpuEngine final : public BasicNumericEngine<T> {
     // An incomplete factor is never refined (it preconditions): its work is allocated on
     // a first refinement, not here.
     if (!s.incomplete) refine_work_.resize(s.n);
+    refine_work_.keep_row_bounds = true;  // forgotten by every factor()
   }
 
   EngineFactorResult factor(const T* a_values, const PivotRule& rule) override {
     a_values_ = a_values;
     f_current_ = false;
     rows_current_ = false;
+    sweeps_.clear();
+    plain_solves_ = 0;
+    refine_work_.forget_row_bounds();
     if (s_.supernodal()) return factor_supernodal(a_values, rule);
     if (s_.kind == FactorKind::row_ilu) return factor_rows(a_values, rule);
     EngineFactorResult out;
@@ -249,6 +254,14 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
       if (s_.supernodal()) {
+        // cpu/supernodal_sweep_layout.hpp: a factor solved again reads a copy in its sweeps' order.
+        if (!transpose) {
+          if (!sweeps_.built() && reference::SweepLayout::pays(s_, ++plain_solves_)) sweeps_.build(s_, panels_.data());
+          if (sweeps_.built()) {
+            sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order());
+            return;
+          }
+        }
         reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose, panel_row_order());
         return;
       }
@@ -317,6 +330,8 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
   std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor
   bool rows_current_ = false;                           // gathered from the last factorization
+  reference::SweepLayout sweeps_;  // the supernodal LU's factor in its solve's order, once solved again
+  int32_t plain_solves_ = 0;       // of the last factorization, until sweeps_ is built
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
 };

@@ -44,6 +44,13 @@ struct BasicRefineWork {
   std::vector<T> rhs, r, r_next, d, x_next, solve;
   std::vector<double> denom, row_max;
   std::vector<int64_t> row_len;
+  // row_max and row_len (the noise test's bounds) depend on A's values and scaling only. Each
+  // refinement computes them once; an owner that sets keep_row_bounds keeps them across its
+  // solves and must call forget_row_bounds() whenever A's values change.
+  bool keep_row_bounds = false;
+  bool bounds_current = false;
+  bool bounds_transpose = false;
+  void forget_row_bounds() noexcept { bounds_current = false; }
   void resize(int32_t n);
 };
 using RefineWork = BasicRefineWork<double>;

@@ -7,6 +7,27 @@
 
 namespace gpuglu::reference {
 
+// The supernodes the sweeps walk: all but a Schur schedule's last, which is never factored;
+// so a sweep stops at the Schur block (forward: its entries then hold the reduced right-hand
+// side) or starts with its entries as given (backward: the reduced system's solution).
+int32_t factored_supernodes(const Schedule& s) {
+  return s.schur_supernode() >= 0 ? s.supernodes.count - 1 : s.supernodes.count;
+}
+
+bool pivoted(const SupernodeRowOrder& rows, int32_t t) {
+  return rows.order && (!rows.pivoted || rows.pivoted[t] != 0);
+}
+
+void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vector<double>& tmp) {
+  tmp.assign(y, y + ns);
+  for (int32_t i = 0; i < ns; ++i) {
+    if (inverse)
+      y[order[i]] = tmp[static_cast<size_t>(i)];
+    else
+      y[i] = tmp[static_cast<size_t>(order[i])];
+  }
+}
+
 namespace {
 
 struct PanelView {
@@ -30,39 +51,12 @@ PanelView view(const Schedule& s, const double* panels, int32_t t) {
   return p;
 }
 
-// The supernodes the sweeps walk: all but a Schur schedule's last, which is never factored;
-// so a sweep stops at the Schur block (forward: its entries then hold the reduced right-hand
-// side) or starts with its entries as given (backward: the reduced system's solution).
-int32_t factored_supernodes(const Schedule& s) {
-  return s.schur_supernode() >= 0 ? s.supernodes.count - 1 : s.supernodes.count;
-}
-
-bool pivoted(const SupernodeRowOrder& rows, int32_t t) {
-  return rows.order && (!rows.pivoted || rows.pivoted[t] != 0);
-}
-
-// y (ns entries) put in the supernode's pivot order (y[i] = y_before[order[i]]), or back
-// (inverse: y[order[i]] = y_before[i]).
-void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vector<double>& tmp) {
-  tmp.assign(y, y + ns);
-  for (int32_t i = 0; i < ns; ++i) {
-    if (inverse)
-      y[order[i]] = tmp[static_cast<size_t>(i)];
-    else
-      y[i] = tmp[static_cast<size_t>(order[i])];
-  }
-}
-
 // x at the rows below p's columns, gathered once per supernode rather than once per column:
 // the columns' dot products then read them contiguously, in the same order as before.
 void gather_below(const PanelView& p, const double* x, std::vector<double>& below) {
   below.resize(static_cast<size_t>(p.nb));
   for (int64_t a = 0; a < p.nb; ++a) below[static_cast<size_t>(a)] = x[p.below[a]];
 }
-
-// The columns column_dots and column_axpys take per pass; a supernode narrower than that (most
-// of a small factor's) skips their buffers and sums straight from and into x.
-constexpr int32_t kColumnsPerPass = 4;
 
 // out[k] = sum over a of cols[k][a] * v[a], k < ns, each column at stride ld: every sum runs
 // over a ascending from 0.0, as one dot product per column would, but four columns at a time

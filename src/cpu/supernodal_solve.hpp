@@ -3,10 +3,26 @@
 // a dense triangular solve with its diagonal block and a dense product with L21 or U12 -
 // the order of work a GPU supernodal solve does (a level's supernodes at once), and its
 // oracle. The solves through F (triangular_solve.hpp) give the same x to rounding.
+#include <cstdint>
+#include <vector>
+
 #include "core/supernode_pivoting.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
+
+// The columns the sweeps' dense products take per pass; a supernode narrower than that (most
+// of a small factor's) skips their buffers and sums straight from and into x. The sweep
+// layout (cpu/supernodal_sweep_layout.hpp) groups its columns by it to sum in the same order.
+constexpr int32_t kColumnsPerPass = 4;
+
+// The supernodes a sweep walks: all but a Schur schedule's last, which is never factored.
+int32_t factored_supernodes(const Schedule& s);
+// Whether supernode t follows a row order of rows.
+bool pivoted(const SupernodeRowOrder& rows, int32_t t);
+// y (ns entries) put in the supernode's pivot order (y[i] = y_before[order[i]]), or back
+// (inverse: y[order[i]] = y_before[i]); tmp: scratch.
+void reorder(double* y, const int32_t* order, int32_t ns, bool inverse, std::vector<double>& tmp);
 
 // In place on the permuted, scaled vector x (n entries). rows: the supernodes' row orders
 // where they pivoted (core/supernode_pivoting.hpp), which the L sweeps follow. A Schur

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -93,6 +94,25 @@ TEST(SupernodalLuPivoting, a_perturbing_policy_perturbs_instead) {
 }
 
 // F's pattern does not follow a pivoted supernode's rows: refused, naming why.
+// A factor solved again reads the sweep layout (cpu/supernodal_sweep_layout.hpp), which follows
+// the pivoted supernodes' row orders as the panel sweeps do: the same bits as its first solve.
+TEST(SupernodalLuPivoting, a_pivoted_factor_solved_again_gives_the_same_bits) {
+  const Csr a = zero_pivots_in_pairs(8, 8);
+  Options o = supernodal(PivotPolicy::report);
+  o.matching = false;
+  o.refine_steps = 0;
+  SparseLU lu(o);
+  lu.analyze(a.view());
+  ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
+  ASSERT_GT(lu.factor_stats().pivoted_supernodes, 0);
+  const std::vector<double> b = rhs_for_known_solution(a, 5);
+  std::vector<double> first(b.size()), again(b.size());
+  lu.solve(b.data(), first.data());
+  lu.solve(b.data(), again.data());
+  EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(double)), 0);
+  EXPECT_LE(backward_error(a.view(), again.data(), b.data()), 1e-12);
+}
+
 TEST(SupernodalLuPivoting, factor_values_are_refused_once_a_supernode_pivots) {
   const Csr a = zero_pivots_in_pairs(6, 6);
   Options o = supernodal(PivotPolicy::report);

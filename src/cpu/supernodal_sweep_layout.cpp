@@ -1,0 +1,153 @@
+#include "cpu/supernodal_sweep_layout.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/supernodal_solve.hpp"
+#include "cpu/triangular_solve.hpp"
+
+namespace gpuglu::reference {
+
+namespace {
+
+constexpr int32_t kGroup = kColumnsPerPass;
+
+int64_t triangle(int64_t ns) { return ns * (ns + 1) / 2; }
+
+}  // namespace
+
+void SweepLayout::build(const Schedule& s, const double* panels) {
+  const Supernodes& sn = s.supernodes;
+  const int32_t count = factored_supernodes(s);
+  forward_at_.resize(static_cast<size_t>(count));
+  backward_at_.resize(static_cast<size_t>(count));
+  backward_rows_at_.resize(static_cast<size_t>(count));
+  int64_t forward = 0, backward = 0, rows = 0;
+  for (int32_t t = 0; t < count; ++t) {
+    const int64_t ns = sn.cols(t), nb = sn.nrows(t) - ns;
+    forward_at_[static_cast<size_t>(t)] = forward;
+    forward += triangle(ns - 1) + nb * ns;
+  }
+  for (int32_t t = count - 1; t >= 0; --t) {
+    const int64_t ns = sn.cols(t), nb = sn.nrows(t) - ns;
+    backward_at_[static_cast<size_t>(t)] = backward;
+    backward_rows_at_[static_cast<size_t>(t)] = rows;
+    backward += nb * ns + triangle(ns);
+    rows += nb;
+  }
+  forward_.resize(static_cast<size_t>(forward));
+  backward_.resize(static_cast<size_t>(backward));
+  backward_rows_.resize(static_cast<size_t>(rows));
+
+  for (int32_t t = 0; t < count; ++t) {
+    const int32_t ns = sn.cols(t);
+    const int64_t nr = sn.nrows(t), nb = nr - ns;
+    const double* l = panels + sn.l_ptr[t];
+    const double* ut = panels + sn.u_ptr[t];
+    double* f = forward_.data() + forward_at_[static_cast<size_t>(t)];
+    for (int32_t k = 0; k < ns; ++k)
+      for (int32_t i = k + 1; i < ns; ++i) *f++ = l[i + static_cast<int64_t>(k) * nr];
+    for (int64_t a = 0; a < nb; ++a)
+      for (int32_t k = 0; k < ns; ++k) *f++ = l[ns + a + static_cast<int64_t>(k) * nr];
+
+    double* u = backward_.data() + backward_at_[static_cast<size_t>(t)];
+    int32_t k = 0;
+    if (ns >= kGroup) {
+      for (; k + kGroup <= ns; k += kGroup)
+        for (int64_t a = 0; a < nb; ++a)
+          for (int32_t j = 0; j < kGroup; ++j) *u++ = ut[a + static_cast<int64_t>(k + j) * nb];
+    }
+    for (; k < ns; ++k)
+      for (int64_t a = 0; a < nb; ++a) *u++ = ut[a + static_cast<int64_t>(k) * nb];
+    for (int32_t c = ns - 1; c >= 0; --c)
+      for (int32_t i = 0; i <= c; ++i) *u++ = l[i + static_cast<int64_t>(c) * nr];
+    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
+    int32_t* r = backward_rows_.data() + backward_rows_at_[static_cast<size_t>(t)];
+    for (int64_t a = 0; a < nb; ++a) r[a] = below[a];
+  }
+  built_ = true;
+}
+
+// cpu/supernodal_solve.cpp's supernodal_lower_unit_solve: each below row's sum over k from 0.0,
+// here read along the row.
+void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows) const {
+  const Supernodes& sn = s.supernodes;
+  std::vector<double> tmp;
+  const int32_t count = factored_supernodes(s);
+  for (int32_t t = 0; t < count; ++t) {
+    const int32_t first = sn.first[t], ns = sn.cols(t);
+    const int64_t nb = sn.nrows(t) - ns;
+    const int32_t* below = sn.rows.data() + sn.rows_ptr[t] + ns;
+    const double* f = forward_.data() + forward_at_[static_cast<size_t>(t)];
+    double* y = x + first;
+    if (pivoted(rows, t)) reorder(y, rows.order + first, ns, false, tmp);
+    for (int32_t k = 0; k < ns; ++k)
+      for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * y[k];
+    for (int64_t a = 0; a < nb; ++a, f += ns) {
+      double sum = 0.0;
+      for (int32_t k = 0; k < ns; ++k) sum += f[k] * y[k];
+      x[below[a]] -= sum;
+    }
+  }
+}
+
+// cpu/supernodal_solve.cpp's supernodal_upper_solve: each column's sum over the below rows
+// from 0.0, kGroup columns per pass where the supernode is that wide.
+void SweepLayout::upper(const Schedule& s, double* x) const {
+  const Supernodes& sn = s.supernodes;
+  std::vector<double> gathered;
+  for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) {
+    const int32_t ns = sn.cols(t);
+    const int64_t nb = sn.nrows(t) - ns;
+    const int32_t* below = backward_rows_.data() + backward_rows_at_[static_cast<size_t>(t)];
+    const double* u = backward_.data() + backward_at_[static_cast<size_t>(t)];
+    double* y = x + sn.first[t];
+    int32_t k = 0;
+    if (ns < kGroup) {  // narrow: each column's sum reads x through the row indices
+      for (; k < ns; ++k, u += nb) {
+        double sum = 0.0;
+        for (int64_t a = 0; a < nb; ++a) sum += u[a] * x[below[a]];
+        y[k] -= sum;
+      }
+    } else {
+      gathered.resize(static_cast<size_t>(nb));
+      for (int64_t a = 0; a < nb; ++a) gathered[static_cast<size_t>(a)] = x[below[a]];
+      const double* g = gathered.data();
+      static_assert(kGroup == 4, "the pass below spells out four columns");
+      for (; k + kGroup <= ns; k += kGroup, u += kGroup * nb) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        for (int64_t a = 0; a < nb; ++a) {
+          const double va = g[a];
+          s0 += u[4 * a] * va;
+          s1 += u[4 * a + 1] * va;
+          s2 += u[4 * a + 2] * va;
+          s3 += u[4 * a + 3] * va;
+        }
+        y[k] -= s0;
+        y[k + 1] -= s1;
+        y[k + 2] -= s2;
+        y[k + 3] -= s3;
+      }
+      for (; k < ns; ++k, u += nb) {
+        double sum = 0.0;
+        for (int64_t a = 0; a < nb; ++a) sum += u[a] * g[a];
+        y[k] -= sum;
+      }
+    }
+    for (int32_t c = ns - 1; c >= 0; --c) {
+      const double* col = u;  // U(0..c, c)
+      u += c + 1;
+      y[c] /= col[c];
+      for (int32_t i = 0; i < c; ++i) y[i] -= col[i] * y[c];
+    }
+  }
+}
+
+void SweepLayout::solve(const Schedule& s, const double* b, double* x, double* work, SupernodeRowOrder rows) const {
+  solve_permuted(s, b, x, work, false, [&](double* z) {
+    lower(s, z, rows);
+    upper(s, z);
+  });
+}
+
+}  // namespace gpuglu::reference

@@ -1,0 +1,55 @@
+#pragma once
+// A supernodal LU's factor copied in the order a plain solve's two sweeps read it.
+//
+// The panels (include/gpuglu/supernodes.hpp) are laid out for the factorization: supernodes
+// ascending, all L panels and then all U^T panels. The backward sweep walks them downwards
+// supernode by supernode, reading each short panel upwards-then-jumping: a pattern the hardware
+// prefetcher does not follow, so out of cache (a rank's several subdomain factors, one solve
+// each per Krylov step) every supernode waits on memory. Here each sweep's numbers lie in one
+// ascending stream:
+//   forward, supernodes ascending: the diagonal block's strict lower triangle by columns, then
+//     L21 by rows (ns entries per below row);
+//   backward, supernodes descending: U12^T by columns (a supernode of kGroup columns or more:
+//     groups of kGroup columns interleaved by row, the rest by columns), then the diagonal
+//     block's upper triangle, columns descending (U(0..k, k), k + 1 entries), with the below
+//     rows' indices in the same order.
+// Every sum runs in the order of cpu/supernodal_solve.cpp's sweeps, so x is the same bit for
+// bit; those sweeps stay the oracle (and serve the transposed and Schur solves).
+#include <cstdint>
+#include <vector>
+
+#include "core/supernode_pivoting.hpp"
+#include "gpuglu/schedule.hpp"
+
+namespace gpuglu::reference {
+
+class SweepLayout {
+ public:
+  // The copy is worth its memory and its one pass over the factor only where a factor is solved
+  // again: from the second plain solve of a factorization on, and up to kMaxEntries (a second
+  // copy of a factor larger than that costs more memory than its solves gain).
+  static constexpr int64_t kMaxEntries = int64_t{1} << 24;
+  static bool pays(const Schedule& s, int32_t plain_solves) {
+    return plain_solves >= 2 && s.supernodes.values <= kMaxEntries;
+  }
+
+  // From the panels of s's last factorization (a supernodal LU's).
+  void build(const Schedule& s, const double* panels);
+  void clear() noexcept { built_ = false; }  // keeps the storage for the next factorization
+  bool built() const noexcept { return built_; }
+
+  // x = A^{-1} b, as solve_with_panels(s, panels, b, x, work, false, rows) computes it. b and
+  // x may alias; work: n entries.
+  void solve(const Schedule& s, const double* b, double* x, double* work, SupernodeRowOrder rows) const;
+
+ private:
+  void lower(const Schedule& s, double* x, SupernodeRowOrder rows) const;
+  void upper(const Schedule& s, double* x) const;
+
+  bool built_ = false;
+  std::vector<double> forward_, backward_;
+  std::vector<int32_t> backward_rows_;
+  std::vector<int64_t> forward_at_, backward_at_, backward_rows_at_;  // per supernode
+};
+
+}  // namespace gpuglu::reference
