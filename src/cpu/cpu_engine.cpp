@@ -254,7 +254,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
         return;
       }
       if (s_.supernodal()) {
-        // cpu/supernodal_sweep_layout.hpp: a factor solved again reads a copy in its sweeps' order.
+        // cpu/supernodal_sweep_layout.hpp: a factor solved many times reads a copy in its sweeps' order.
         if (!transpose) {
           if (!sweeps_.built() && reference::SweepLayout::pays(s_, ++plain_solves_)) sweeps_.build(s_, panels_.data());
           if (sweeps_.built()) {
@@ -330,7 +330,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
   std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor
   bool rows_current_ = false;                           // gathered from the last factorization
-  reference::SweepLayout sweeps_;  // the supernodal LU's factor in its solve's order, once solved again
+  reference::SweepLayout sweeps_;  // the supernodal LU's factor in its solve's order, once solved often
   int32_t plain_solves_ = 0;       // of the last factorization, until sweeps_ is built
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals

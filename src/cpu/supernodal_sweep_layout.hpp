@@ -25,12 +25,16 @@ namespace gpuglu::reference {
 
 class SweepLayout {
  public:
-  // The copy is worth its memory and its one pass over the factor only where a factor is solved
-  // again: from the second plain solve of a factorization on, and up to kMaxEntries (a second
-  // copy of a factor larger than that costs more memory than its solves gain).
+  // The copy costs about one solve (its pass over the factor; the first one also the pages of
+  // its storage, which later factorizations reuse) and gains where the factor is out of cache,
+  // so it is built where a factorization is solved many times: a Krylov method's preconditioner
+  // (a subdomain's, a block's), not a direct solve's one or two. kBuildAtSolve plain solves of
+  // one factorization mark the first; up to kMaxEntries (a second copy of a factor larger than
+  // that costs more memory than its solves gain).
+  static constexpr int32_t kBuildAtSolve = 4;
   static constexpr int64_t kMaxEntries = int64_t{1} << 24;
   static bool pays(const Schedule& s, int32_t plain_solves) {
-    return plain_solves >= 2 && s.supernodes.values <= kMaxEntries;
+    return plain_solves >= kBuildAtSolve && s.supernodes.values <= kMaxEntries;
   }
 
   // From the panels of s's last factorization (a supernodal LU's).

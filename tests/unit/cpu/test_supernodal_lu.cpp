@@ -195,7 +195,7 @@ TEST(SupernodalLU, the_sweep_layout_solves_as_the_panels_do_bit_for_bit) {
   }
 }
 
-// Through SparseLU: a factor's second solve reads the sweep layout, its first the panels - the
+// Through SparseLU: a factor's later solves read the sweep layout, its first ones the panels - the
 // same bits - and a refactorization with new values is never solved with the old copy (nor its
 // residual checked against the old values' bounds): its solves equal those of a twin analyzed
 // alike whose first factorization has the new values.
@@ -219,7 +219,7 @@ TEST(SupernodalLU, solves_again_and_after_refactorization_match_a_fresh_factor_b
       ASSERT_EQ(lu.factor(m->view()).status, Status::ok);
       lu.solve(b.data(), first.data());
       const double first_error = lu.solve_stats().backward_error;
-      for (int solve = 0; solve < 3; ++solve) {
+      for (int solve = 0; solve < reference::SweepLayout::kBuildAtSolve + 1; ++solve) {
         lu.solve(b.data(), again.data());
         EXPECT_TRUE(same_bits(first, again)) << "refactored " << refactored << ", solve " << solve + 2;
         EXPECT_EQ(lu.solve_stats().backward_error, first_error);
