@@ -1,6 +1,7 @@
 // What -ksp_view / -mat_factor_view show of a gpuglu factor (ASCII info format), and
 // MatGetInfo (nonzeros of L+U, the fill ratio PETSc reports and reuses).
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "gpuglu/device.hpp"
@@ -98,9 +99,14 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
                                                                               : "above it: the factor fails"));
   if (o.ilu_levels >= 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: none (an incomplete factor preconditions)\n"));
-  else if (o.refine_steps < 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps%s), tolerance %g\n",
-                                     f->solver.symmetric() ? "; 10 after perturbed pivots" : "", o.refine_tolerance));
+  else if (o.refine_steps < 0) {
+    char sampled[96] = "";
+    if (o.refine_check_interval > 1)
+      std::snprintf(sampled, sizeof(sampled), "; once a solve needs none, every %d solves", (int)o.refine_check_interval);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: auto (backward error checked, up to 3 steps%s%s), tolerance %g\n",
+                                     f->solver.symmetric() ? "; 10 after perturbed pivots" : "", sampled,
+                                     o.refine_tolerance));
+  }
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "iterative refinement: up to %d steps, tolerance %g\n", o.refine_steps,
                                      o.refine_tolerance));

@@ -496,7 +496,7 @@ if want dd_profile; then
     use_bundled_mpi
     export CUDA_VISIBLE_DEVICES=0
     # GPUGLU_DEVICE_PROFILE_BIND: mpiexec's placement options (--bind-to none, as mpi_bench.py's
-    # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg;
+    # runs); GPUGLU_DEVICE_PROFILE_CASES: which of ilu, fieldsplit, gamg, blocks;
     # GPUGLU_DEVICE_PROFILE_ILU_GRID: the ILU case's grid (74: 74^3); GPUGLU_DEVICE_PROFILE_ILU_ARGS:
     # more options for it (-sub_pc_factor_levels 1).
     bind=${GPUGLU_DEVICE_PROFILE_BIND:---use-hwthread-cpus --bind-to none}
@@ -518,8 +518,17 @@ if want dd_profile; then
     fs="-da_grid_x 128 -da_grid_y 128 -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_block_size 4
         -pc_fieldsplit_type multiplicative -pc_fieldsplit_0_fields 0,1,2 -pc_fieldsplit_1_fields 3
         -fieldsplit_0_ksp_type preonly -fieldsplit_0_pc_type lu -fieldsplit_1_ksp_type preonly -fieldsplit_1_pc_type lu"
-    # GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS: more options for the gpuglu runs of fieldsplit and GAMG.
+    # GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS: more options for the gpuglu runs of fieldsplit, GAMG and
+    # the blocks.
     extra=${GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS:-}
+    # blocks: eight LU blocks per rank on ex14 40^3 (dd_defaults' bjacobi_lu_blocks), PETSc's LU,
+    # gpuglu, and gpuglu without the solves' backward-error check (what the check costs there).
+    blocks="-da_grid_x 40 -da_grid_y 40 -da_grid_z 40 -ksp_type gmres -ksp_rtol 1e-8 -pc_type bjacobi
+        -pc_bjacobi_local_blocks 8 -sub_pc_type lu"
+    [[ $cases == *" blocks "* ]] && for side in petsc gpuglu unchecked petsc; do
+      run4 "$ex14" $blocks -sub_pc_factor_mat_solver_type ${side/unchecked/gpuglu} \
+        $([[ $side != petsc ]] && echo "$extra") $([[ $side == unchecked ]] && echo "-sub_mat_gpuglu_refine_steps 0")
+    done
     [[ $cases == *" fieldsplit "* ]] && for peer in mumps gpuglu; do
       run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type $peer -fieldsplit_1_pc_factor_mat_solver_type $peer \
         $([[ $peer == gpuglu ]] && echo "$extra")

@@ -79,7 +79,7 @@ const SolveStats& BasicSparseSolver<Scalar>::Core::solve(int32_t nrhs, const Sca
   const int64_t n = schedule.n;
   const auto t0 = std::chrono::steady_clock::now();
   sstats = SolveStats();
-  const int32_t steps = max_refine_steps();
+  const int32_t steps = solve_steps();
   for (int32_t c = 0; c < nrhs && sstats.status == Status::ok; ++c) {
     const Scalar* bc = b + ldb * c;
     Scalar* xc = x + ldx * c;
@@ -101,6 +101,18 @@ void BasicSparseSolver<Scalar>::Core::note_solve(const EngineSolveResult& r, boo
   sstats.refine_steps = std::max(sstats.refine_steps, r.refine_steps);
   sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
   sstats.inaccurate = sstats.inaccurate || !met;
+  // A solve that needed no correction shows the factor's solves backward stable (where no pivot
+  // was perturbed); one that needed any turns the check back on for every solve.
+  const bool clean = r.refine_steps == 0 && r.backward_error >= 0.0 &&
+                     r.backward_error <= options.refine_tolerance && fstats.perturbed_pivots == 0;
+  clean_solves = clean ? std::max<int64_t>(clean_solves, 0) : -1;
+}
+
+template <class Scalar>
+int32_t BasicSparseSolver<Scalar>::Core::solve_steps() {
+  const int32_t steps = max_refine_steps();
+  if (steps == 0 || options.refine_steps >= 0 || clean_solves < 0) return steps;
+  return ++clean_solves % options.refine_check_interval == 0 ? steps : 0;
 }
 
 template <class Scalar>
@@ -109,6 +121,7 @@ void BasicSparseSolver<Scalar>::Core::start_factor() {
   const int64_t count = fstats.factorizations + 1;
   fstats = FactorStats();
   fstats.factorizations = count;
+  clean_solves = -1;
 }
 
 template <class Scalar>
@@ -203,6 +216,7 @@ void BasicSparseSolver<Scalar>::Core::set_refinement(int32_t steps, double toler
                                            " (>= -1), tolerance = " + std::to_string(tolerance) + " (>= 0)");
   options.refine_steps = steps;
   options.refine_tolerance = tolerance;
+  clean_solves = -1;
 }
 
 template <class Scalar>

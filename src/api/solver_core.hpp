@@ -38,6 +38,9 @@ struct BasicSparseSolver<Scalar>::Core {
   std::string fallback_reason;  // why automatic stayed on (or went back to) the CPU
   FactorStats fstats;
   SolveStats sstats;
+  // Solves of this factorization since one met the refinement target with no correction step
+  // (-1: none has; Options::refine_check_interval).
+  int64_t clean_solves = -1;
   std::vector<Scalar> rhs_copy;          // b, where a solve's x overwrites it and it is read again
   std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
   std::vector<Scalar> device_staging;    // device data for an engine of host arrays
@@ -96,6 +99,9 @@ struct BasicSparseSolver<Scalar>::Core {
   const FactorStats& finish_factor(std::chrono::steady_clock::time_point t0);
   // Adds one column's refined solve to sstats; met: it reached the backward-error target.
   void note_solve(const EngineSolveResult& r, bool met);
+  // The refinement steps of the next solve call: max_refine_steps(), or 0 (no backward-error
+  // check) for the solves refine_check_interval leaves unchecked.
+  int32_t solve_steps();
   bool solves_must_meet_tolerance() const;
   void fail_factor();
   // fstats describes a factor that replaced `failed` because of why: what it recovers from.

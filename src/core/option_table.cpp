@@ -161,6 +161,9 @@ std::vector<OptionRow> build_table() {
                                     /*lo_open=*/true),
       integer<Field<&O::refine_steps>>("refine_steps", "refine_steps", -1, 1000,
                                        "Iterative refinement steps (-1: check the backward error, up to 3 steps)"),
+      integer<Field<&O::refine_check_interval>>("refine_check_interval", "refine_check_interval", 1, 1 << 30,
+                                                "Automatic refinement: once a solve needs no step, every Nth "
+                                                "solve of the factorization is checked (1: every solve)"),
       real<Field<&O::refine_tolerance>>("refine_tol", "refine_tolerance", 0.0, 1.0,
                                         "Refinement stops below this backward error"),
       real<Field<&O::backward_error_tolerance>>("berr_tol", "backward_error_tolerance", 0.0, 1.0,

@@ -193,5 +193,43 @@ TEST(SparseLUAccuracy, refinement_can_change_between_solves) {
   EXPECT_THROW(lu.set_refinement(1, -1.0), Error);
 }
 
+// Options::refine_check_interval: under automatic refinement, once a solve of a factorization
+// met the target with no correction, only every interval-th later solve measures its backward
+// error; a new factorization checks again from its first solve; a factor whose solves never
+// meet the target, or explicit refinement steps, or an interval of 1, check every solve.
+TEST(SparseLUAccuracy, automatic_refinement_checks_every_nth_solve_once_one_needed_no_step) {
+  const NamedMatrix& m = accuracy_matrices().front();
+  const std::vector<double> b = rhs_for_known_solution(m.a, 3);
+  std::vector<double> x(b.size());
+  // Which of 2 * interval + 1 solves of one factorization measured their backward error.
+  auto checked = [&](const Options& o) {
+    SparseLU lu(o);
+    lu.analyze(m.a.view());
+    std::string seen;
+    for (int factorization = 0; factorization < 2; ++factorization) {
+      EXPECT_EQ(lu.factor(m.a.view()).status, Status::ok);
+      for (int solve = 0; solve <= 2 * o.refine_check_interval; ++solve) {
+        const SolveStats& ss = lu.solve(b.data(), x.data());
+        EXPECT_LE(relative_residual(m.a.view(), x.data(), b.data()), 1e-12);
+        seen += ss.backward_error >= 0.0 ? 'c' : '-';
+      }
+      seen += '|';
+    }
+    return seen;
+  };
+  Options o;
+  o.refine_check_interval = 4;
+  ASSERT_LE(SparseLU(o).options().refine_tolerance, 1e-14);
+  EXPECT_EQ(checked(o), "c---c---c|c---c---c|");
+  o.refine_check_interval = 1;
+  EXPECT_EQ(checked(o), "ccc|ccc|");
+  o.refine_check_interval = 4;
+  o.refine_tolerance = 0.0;  // no solve meets it with no correction
+  EXPECT_EQ(checked(o), "ccccccccc|ccccccccc|");
+  o.refine_tolerance = 1e-14;
+  o.refine_steps = 2;
+  EXPECT_EQ(checked(o), "ccccccccc|ccccccccc|");
+}
+
 }  // namespace
 }  // namespace gpuglu::test
