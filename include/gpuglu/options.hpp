@@ -272,8 +272,9 @@ struct Options {
   // an all-zero column); the solve then refines (see refine_steps).
   double perturbation = 1.4901161193847656e-08;  // sqrt(double epsilon)
   // Iterative refinement steps in solve(): -1 = automatic (the backward error is measured
-  // after every solve and up to 3 steps refine while it exceeds refine_tolerance: static
-  // pivots need it on badly scaled matrices); 0 = never; k > 0 = up to k steps.
+  // after a solve - every solve until one needs no step, then every refine_check_interval-th -
+  // and up to 3 steps refine while it exceeds refine_tolerance: static pivots need it on badly
+  // scaled matrices); 0 = never; k > 0 = up to k steps, every solve checked.
   int32_t refine_steps = -1;
   // Under automatic refinement, once a solve of a factorization met refine_tolerance with no
   // correction step (and no pivot was perturbed), only every refine_check_interval-th later
