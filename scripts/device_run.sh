@@ -537,7 +537,9 @@ if want dd_profile; then
     [[ $cases == *" fieldsplit "* && ${GPUGLU_DEVICE_PROFILE_CPU:-0} == 1 ]] &&
       run4 "$ex19" $fs -fieldsplit_0_pc_factor_mat_solver_type gpuglu -fieldsplit_1_pc_factor_mat_solver_type gpuglu \
         -fieldsplit_0_mat_gpuglu_backend cpu -fieldsplit_1_mat_gpuglu_backend cpu
-    gamg="-da_grid_x 40 -da_grid_y 40 -da_grid_z 40 -ksp_type gmres -ksp_rtol 1e-8 -pc_type gamg
+    # GPUGLU_DEVICE_PROFILE_GAMG_GRID: the GAMG case's ex14 grid (40: 40^3; dd_defaults' large: 74).
+    gg=${GPUGLU_DEVICE_PROFILE_GAMG_GRID:-40}
+    gamg="-da_grid_x $gg -da_grid_y $gg -da_grid_z $gg -ksp_type gmres -ksp_rtol 1e-8 -pc_type gamg
           -pc_gamg_coarse_eq_limit 20000 -mg_coarse_ksp_type preonly -mg_coarse_pc_type lu"
     [[ $cases == *" gamg "* ]] && for peer in mumps gpuglu; do
       run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type $peer $([[ $peer == gpuglu ]] && echo "$extra")
