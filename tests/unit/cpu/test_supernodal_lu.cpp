@@ -142,18 +142,26 @@ TEST(SupernodalLU, unsymmetric_and_larger_matrices_solve_without_refinement) {
   }
 }
 
+// a factored by lu (CPU supernodal), and its panels spelled back from F.
+std::vector<double> factored_panels(SparseLU& lu, const CsrMatrix<int32_t, double>& a) {
+  lu.analyze(a.view());
+  EXPECT_EQ(lu.factor(a.view()).status, Status::ok);
+  const Schedule& s = lu.schedule();
+  const std::vector<double>& f = lu.factor_values();
+  std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
+  for (size_t i = 0; i < f.size(); ++i) panels[static_cast<size_t>(s.supernodes.f_pos[i])] = f[i];
+  return panels;
+}
+
 // The panel solves (the GPU supernodal solve's oracle) and the solves through F agree.
 TEST(SupernodalLU, panel_solves_equal_the_solves_through_f) {
   for (const char* spec : {"circuit:2000:20:1", "lap3d7:10x10x10", "convdiff3d:8x8x8:5", "randdd:1500:5:3"}) {
     SCOPED_TRACE(spec);
     const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
     SparseLU lu(supernodal());
-    lu.analyze(a.view());
-    ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
+    const std::vector<double> panels = factored_panels(lu, a);
     const Schedule& s = lu.schedule();
     const std::vector<double>& f = lu.factor_values();
-    std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
-    for (size_t i = 0; i < f.size(); ++i) panels[static_cast<size_t>(s.supernodes.f_pos[i])] = f[i];
     const std::vector<double> b = rhs_for_known_solution(a, 4);
     std::vector<double> work(b.size()), x_f(b.size()), x_p(b.size());
     for (bool transpose : {false, true}) {
@@ -179,12 +187,8 @@ TEST(SupernodalLU, the_sweep_layout_solves_as_the_panels_do_bit_for_bit) {
     SCOPED_TRACE(spec);
     const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
     SparseLU lu(supernodal());
-    lu.analyze(a.view());
-    ASSERT_EQ(lu.factor(a.view()).status, Status::ok);
+    const std::vector<double> panels = factored_panels(lu, a);
     const Schedule& s = lu.schedule();
-    const std::vector<double>& f = lu.factor_values();
-    std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
-    for (size_t i = 0; i < f.size(); ++i) panels[static_cast<size_t>(s.supernodes.f_pos[i])] = f[i];
     reference::SweepLayout layout;
     layout.build(s, panels.data());
     const std::vector<double> b = rhs_for_known_solution(a, 4);
