@@ -41,6 +41,9 @@ void metis_options(idx_t* options) {
   options[METIS_OPTION_NUMBERING] = 0;
 }
 
+// Whether a part of n vertices and `edges` adjacency entries is split (nested_dissection.hpp).
+bool splits(int32_t n, int64_t edges) { return edges > 0 && (n >= kDissectFrom || edges >= kDissectFromEdges); }
+
 // The part ordered by METIS_NodeND into out[0 .. n).
 void order_leaf(const Part& p, int32_t* out) {
   if (p.n == 0) return;
@@ -116,7 +119,7 @@ class Dissection {
   }
 
   void split(std::unique_ptr<Part> p, int32_t* out, int depth) {
-    if (p->n < kDissectFrom || depth >= kMaxDepth || p->xadj[p->n] == 0) {
+    if (!splits(p->n, p->xadj[p->n]) || depth >= kMaxDepth) {
       order_leaf(*p, out);
       return;
     }
@@ -164,7 +167,7 @@ std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads, con
   Dissection d;
   // Only graphs that split take a team, and only where METIS's calls draw from their own
   // thread's generator (metis_random.hpp); the tree, not the team, decides the ordering.
-  const int team = metis_draws_per_thread() ? team_size(threads, g.n, kDissectFrom) : 1;
+  const int team = metis_draws_per_thread() && splits(g.n, g.xadj[g.n]) ? team_size(threads, 1, 1) : 1;
 #pragma omp parallel num_threads(team)
 #pragma omp single
   d.dissect(std::move(whole), q.data(), 0);

@@ -48,11 +48,13 @@ TEST(MetisRandom, the_per_thread_generator_is_the_c_librarys_and_metis_uses_it) 
 }
 
 // The dissection's halves run as tasks: the ordering is the same on any team, oversubscribed
-// too, and a permutation.
+// too, and a permutation. randdd:3000:100 is a dense graph of few vertices (below kDissectFrom,
+// above kDissectFromEdges), which splits by its edges.
 TEST(NestedDissection, orders_the_same_on_every_thread_count) {
-  for (const char* spec : {"lap2d5:300x300", "circuit:60000:600", "lap3d7:30x30x30"}) {
+  for (const char* spec : {"lap2d5:300x300", "circuit:60000:600", "lap3d7:30x30x30", "randdd:3000:100:3"}) {
     SCOPED_TRACE(spec);
     const analysis::SymmetricGraph g = analysis::symmetric_graph(pattern_of(gen::from_spec(spec)), 1);
+    if (g.n < analysis::kDissectFrom) EXPECT_GE(g.edges(), analysis::kDissectFromEdges);
     const std::vector<int32_t> one = analysis::nested_dissection(g, 1);
     std::vector<char> seen(one.size(), 0);
     for (int32_t v : one) {
