@@ -52,11 +52,9 @@ void SweepLayout::build(const Schedule& s, const double* panels) {
 
     double* u = backward_.data() + backward_at_[static_cast<size_t>(t)];
     int32_t k = 0;
-    if (ns >= kGroup) {
-      for (; k + kGroup <= ns; k += kGroup)
-        for (int64_t a = 0; a < nb; ++a)
-          for (int32_t j = 0; j < kGroup; ++j) *u++ = ut[a + static_cast<int64_t>(k + j) * nb];
-    }
+    for (; k + kGroup <= ns; k += kGroup)
+      for (int64_t a = 0; a < nb; ++a)
+        for (int32_t j = 0; j < kGroup; ++j) *u++ = ut[a + static_cast<int64_t>(k + j) * nb];
     for (; k < ns; ++k)
       for (int64_t a = 0; a < nb; ++a) *u++ = ut[a + static_cast<int64_t>(k) * nb];
     for (int32_t c = ns - 1; c >= 0; --c)
