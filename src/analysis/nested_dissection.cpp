@@ -167,7 +167,7 @@ std::vector<int32_t> nested_dissection(const SymmetricGraph& g, int threads, con
   Dissection d;
   // Only graphs that split take a team, and only where METIS's calls draw from their own
   // thread's generator (metis_random.hpp); the tree, not the team, decides the ordering.
-  const int team = metis_draws_per_thread() && splits(g.n, g.xadj[g.n]) ? team_size(threads, 1, 1) : 1;
+  const int team = metis_draws_per_thread() && splits(g.n, g.edges()) ? threads_of(threads) : 1;
 #pragma omp parallel num_threads(team)
 #pragma omp single
   d.dissect(std::move(whole), q.data(), 0);

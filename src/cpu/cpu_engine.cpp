@@ -73,7 +73,6 @@ class CpuEngine final : public BasicNumericEngine<T> {
     f_current_ = false;
     rows_current_ = false;
     sweeps_.clear();
-    plain_solves_ = 0;
     refine_work_.forget_row_bounds();
     if (s_.supernodal()) return factor_supernodal(a_values, rule);
     if (s_.kind == FactorKind::row_ilu) return factor_rows(a_values, rule);
@@ -255,12 +254,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
       }
       if (s_.supernodal()) {
         // cpu/supernodal_sweep_layout.hpp: a factor solved many times reads a copy in its sweeps' order.
-        if (!transpose) {
-          if (!sweeps_.built() && reference::SweepLayout::pays(s_, ++plain_solves_)) sweeps_.build(s_, panels_.data());
-          if (sweeps_.built()) {
-            sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order());
-            return;
-          }
+        if (!transpose && sweeps_.ready(s_, panels_.data())) {
+          sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order());
+          return;
         }
         reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose, panel_row_order());
         return;
@@ -331,7 +327,6 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor
   bool rows_current_ = false;                           // gathered from the last factorization
   reference::SweepLayout sweeps_;  // the supernodal LU's factor in its solve's order, once solved often
-  int32_t plain_solves_ = 0;       // of the last factorization, until sweeps_ is built
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
 };

@@ -9,20 +9,6 @@
 
 namespace gpuglu::reference {
 
-namespace {
-
-// big_i and len_i of the backward error's noise test (core/backward_error.hpp): A's values and
-// scaling only, whatever x and b are.
-template <class T>
-void row_bounds(const BasicCsrRef<T>& a, bool transpose, double* row_max, int64_t* row_len);
-
-// r and the two backward errors, with row_max and row_len from row_bounds.
-template <class T>
-double residual_with_bounds(const BasicCsrRef<T>& a, bool transpose, const T* b, const T* x, T* r, double* denom,
-                            const double* row_max, const int64_t* row_len, double* normwise);
-
-}  // namespace
-
 template <class T>
 void BasicRefineWork<T>::resize(int32_t n) {
   const size_t m = static_cast<size_t>(n);
@@ -35,6 +21,8 @@ void BasicRefineWork<T>::resize(int32_t n) {
 
 namespace {
 
+// big_i and len_i of the backward error's noise test (core/backward_error.hpp): A's values and
+// scaling only, whatever x and b are.
 template <class T>
 void row_bounds(const BasicCsrRef<T>& a, bool transpose, double* row_max, int64_t* row_len) {
   const int32_t n = a.n;
@@ -63,6 +51,7 @@ void row_bounds(const BasicCsrRef<T>& a, bool transpose, double* row_max, int64_
   }
 }
 
+// r and the two backward errors, with row_max and row_len from row_bounds.
 template <class T>
 double residual_with_bounds(const BasicCsrRef<T>& a, bool transpose, const T* b, const T* x, T* r, double* denom,
                             const double* row_max, const int64_t* row_len, double* normwise) {

@@ -39,8 +39,17 @@ class SweepLayout {
 
   // From the panels of s's last factorization (a supernodal LU's).
   void build(const Schedule& s, const double* panels);
-  void clear() noexcept { built_ = false; }  // keeps the storage for the next factorization
-  bool built() const noexcept { return built_; }
+  // Counts one plain solve of the last factorization (panels: its factor) and builds the copy
+  // once it pays; whether solve() reads a copy of that factorization.
+  bool ready(const Schedule& s, const double* panels) {
+    if (!built_ && pays(s, ++solves_)) build(s, panels);
+    return built_;
+  }
+  // A new factorization: no copy, no solves counted (the storage is kept for the next copy).
+  void clear() noexcept {
+    built_ = false;
+    solves_ = 0;
+  }
 
   // x = A^{-1} b, as solve_with_panels(s, panels, b, x, work, false, rows) computes it. b and
   // x may alias; work: n entries.
@@ -51,6 +60,7 @@ class SweepLayout {
   void upper(const Schedule& s, double* x) const;
 
   bool built_ = false;
+  int32_t solves_ = 0;  // plain solves of the last factorization, until the copy is built
   std::vector<double> forward_, backward_;
   std::vector<int32_t> backward_rows_;
   std::vector<int64_t> forward_at_, backward_at_, backward_rows_at_;  // per supernode
