@@ -79,7 +79,7 @@ const SolveStats& BasicSparseSolver<Scalar>::Core::solve(int32_t nrhs, const Sca
   const int64_t n = schedule.n;
   const auto t0 = std::chrono::steady_clock::now();
   sstats = SolveStats();
-  const int32_t steps = solve_steps();
+  const int32_t steps = solve_steps(transpose);
   for (int32_t c = 0; c < nrhs && sstats.status == Status::ok; ++c) {
     const Scalar* bc = b + ldb * c;
     Scalar* xc = x + ldx * c;
@@ -97,7 +97,7 @@ const SolveStats& BasicSparseSolver<Scalar>::Core::solve(int32_t nrhs, const Sca
 }
 
 template <class Scalar>
-void BasicSparseSolver<Scalar>::Core::note_solve(const EngineSolveResult& r, bool met) {
+void BasicSparseSolver<Scalar>::Core::note_solve(const EngineSolveResult& r, bool met, bool transpose) {
   sstats.refine_steps = std::max(sstats.refine_steps, r.refine_steps);
   sstats.backward_error = std::max(sstats.backward_error, r.backward_error);
   sstats.inaccurate = sstats.inaccurate || !met;
@@ -105,14 +105,16 @@ void BasicSparseSolver<Scalar>::Core::note_solve(const EngineSolveResult& r, boo
   // was perturbed); one that needed any turns the check back on for every solve.
   const bool clean = r.refine_steps == 0 && r.backward_error >= 0.0 &&
                      r.backward_error <= options.refine_tolerance && fstats.perturbed_pivots == 0;
-  clean_solves = clean ? std::max<int64_t>(clean_solves, 0) : -1;
+  int64_t& count = clean_solves[transpose ? 1 : 0];
+  count = clean ? std::max<int64_t>(count, 0) : -1;
 }
 
 template <class Scalar>
-int32_t BasicSparseSolver<Scalar>::Core::solve_steps() {
+int32_t BasicSparseSolver<Scalar>::Core::solve_steps(bool transpose) {
   const int32_t steps = max_refine_steps();
-  if (steps == 0 || options.refine_steps >= 0 || clean_solves < 0) return steps;
-  return ++clean_solves % options.refine_check_interval == 0 ? steps : 0;
+  int64_t& count = clean_solves[transpose ? 1 : 0];
+  if (steps == 0 || options.refine_steps >= 0 || count < 0) return steps;
+  return ++count % options.refine_check_interval == 0 ? steps : 0;
 }
 
 template <class Scalar>
@@ -121,7 +123,7 @@ void BasicSparseSolver<Scalar>::Core::start_factor() {
   const int64_t count = fstats.factorizations + 1;
   fstats = FactorStats();
   fstats.factorizations = count;
-  clean_solves = -1;
+  clean_solves = {-1, -1};
 }
 
 template <class Scalar>
@@ -216,7 +218,7 @@ void BasicSparseSolver<Scalar>::Core::set_refinement(int32_t steps, double toler
                                            " (>= -1), tolerance = " + std::to_string(tolerance) + " (>= 0)");
   options.refine_steps = steps;
   options.refine_tolerance = tolerance;
-  clean_solves = -1;
+  clean_solves = {-1, -1};
 }
 
 template <class Scalar>

@@ -6,6 +6,7 @@
 // solver_device.cpp: device data through the host). What differs between the two is
 // virtual: each facade's Impl (sparse_lu_impl.hpp, sparse_ldlt_impl.hpp) derives from
 // Core and supplies its factorization, its per-column solve and its recoveries.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -39,8 +40,10 @@ struct BasicSparseSolver<Scalar>::Core {
   FactorStats fstats;
   SolveStats sstats;
   // Solves of this factorization since one met the refinement target with no correction step
-  // (-1: none has; Options::refine_check_interval).
-  int64_t clean_solves = -1;
+  // (-1: none has; Options::refine_check_interval), plain [0] and transposed [1] apart: a
+  // factor whose plain solves are backward stable may not be so transposed (lns_131 with
+  // matching and the natural ordering).
+  std::array<int64_t, 2> clean_solves{-1, -1};
   std::vector<Scalar> rhs_copy;          // b, where a solve's x overwrites it and it is read again
   std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
   std::vector<Scalar> device_staging;    // device data for an engine of host arrays
@@ -98,10 +101,10 @@ struct BasicSparseSolver<Scalar>::Core {
   void start_factor();  // fstats reset (the count of factorizations goes on), not factored
   const FactorStats& finish_factor(std::chrono::steady_clock::time_point t0);
   // Adds one column's refined solve to sstats; met: it reached the backward-error target.
-  void note_solve(const EngineSolveResult& r, bool met);
+  void note_solve(const EngineSolveResult& r, bool met, bool transpose);
   // The refinement steps of the next solve call: max_refine_steps(), or 0 (no backward-error
   // check) for the solves refine_check_interval leaves unchecked.
-  int32_t solve_steps();
+  int32_t solve_steps(bool transpose);
   bool solves_must_meet_tolerance() const;
   void fail_factor();
   // fstats describes a factor that replaced `failed` because of why: what it recovers from.

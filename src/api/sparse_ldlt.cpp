@@ -281,7 +281,7 @@ void BasicSparseLDLT<Scalar>::Impl::solve_column(const Scalar* b, Scalar* x, boo
     this->sstats.inaccurate = true;
     return;
   }
-  if (steps > 0) this->note_solve(r, r.backward_error <= tolerance);
+  if (steps > 0) this->note_solve(r, r.backward_error <= tolerance, transpose);
 }
 
 // Sylvester's law of inertia: C = S P A P^T S is congruent to A and to D.

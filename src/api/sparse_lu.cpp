@@ -259,7 +259,7 @@ RefineTarget BasicSparseLU<Scalar>::Impl::refine_target() const {
 // solution; the pivot policy may recover (again() solves once more with the new factor) or
 // the factor fails. Adds r to sstats.
 template <class Scalar>
-void BasicSparseLU<Scalar>::Impl::check_solve_result(EngineSolveResult& r, int32_t steps,
+void BasicSparseLU<Scalar>::Impl::check_solve_result(EngineSolveResult& r, int32_t steps, bool transpose,
                                                      const std::function<EngineSolveResult()>& again) {
   const double tolerance = this->options.backward_error_tolerance;
   const bool automatic = this->options.pivot_policy == PivotPolicy::automatic;
@@ -287,7 +287,7 @@ void BasicSparseLU<Scalar>::Impl::check_solve_result(EngineSolveResult& r, int32
     if (!repaired) this->fail_factor();
   }
   if (steps > 0) {
-    this->note_solve(r, meets(r));
+    this->note_solve(r, meets(r), transpose);
     this->sstats.normwise_error = std::max(this->sstats.normwise_error, r.normwise_error);
     this->sstats.accepted_normwise = this->sstats.accepted_normwise || !(r.backward_error <= tolerance);
   }
@@ -296,7 +296,7 @@ void BasicSparseLU<Scalar>::Impl::check_solve_result(EngineSolveResult& r, int32
 template <class Scalar>
 void BasicSparseLU<Scalar>::Impl::solve_column(const Scalar* b, Scalar* x, bool transpose, int32_t steps) {
   EngineSolveResult r = solve_one(b, x, transpose, steps);
-  check_solve_result(r, steps, [&] { return solve_one(b, x, transpose, steps); });
+  check_solve_result(r, steps, transpose, [&] { return solve_one(b, x, transpose, steps); });
 }
 
 template <class Scalar>

@@ -68,9 +68,9 @@ const SolveStats& BasicSparseLU<Scalar>::Impl::solve_device(const Scalar* d_b, S
   this->check_device_solve_arguments(d_b, d_x);
   const auto t0 = std::chrono::steady_clock::now();
   this->sstats = SolveStats();
-  const int32_t steps = this->solve_steps();
+  const int32_t steps = this->solve_steps(transpose);
   EngineSolveResult r = solve_one_device(d_b, d_x, transpose, steps);
-  check_solve_result(r, steps, [&] { return solve_one_device(d_b, d_x, transpose, steps); });
+  check_solve_result(r, steps, transpose, [&] { return solve_one_device(d_b, d_x, transpose, steps); });
   this->sstats.solve_ms = api::ms_since(t0);
   return this->sstats;
 }

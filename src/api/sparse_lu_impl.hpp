@@ -63,7 +63,8 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   RefineTarget refine_target() const;
   EngineSolveResult solve_one(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
   void solve_column(const Scalar* b, Scalar* x, bool transpose, int32_t steps) override;
-  void check_solve_result(EngineSolveResult& r, int32_t steps, const std::function<EngineSolveResult()>& again);
+  void check_solve_result(EngineSolveResult& r, int32_t steps, bool transpose,
+                          const std::function<EngineSolveResult()>& again);
   const detail::AnalyzedPattern& engine_pattern() const override { return this->pattern; }
   CsrView<int32_t, Scalar> host_matrix() override;
   CsrView<int32_t, Scalar> analyzed_matrix() const;

@@ -231,5 +231,30 @@ TEST(SparseLUAccuracy, automatic_refinement_checks_every_nth_solve_once_one_need
   EXPECT_EQ(checked(o), "ccccccccc|ccccccccc|");
 }
 
+// The plain and transposed solves of one factorization are sampled apart: clean plain solves
+// say nothing of A^T x = b, whose first solve is checked (lns_131 with matching and the natural
+// ordering needs a correction there only).
+TEST(SparseLUAccuracy, automatic_refinement_checks_the_first_transposed_solve_after_clean_plain_ones) {
+  const NamedMatrix& m = accuracy_matrices().front();
+  const CsrMatrix<int32_t, double> at = transpose(m.a.view());
+  const std::vector<double> b = rhs_for_known_solution(m.a, 3);
+  const std::vector<double> bt = rhs_for_known_solution(at, 3);
+  std::vector<double> x(b.size());
+  Options o;
+  o.refine_check_interval = 2;
+  SparseLU lu(o);
+  lu.analyze(m.a.view());
+  ASSERT_EQ(lu.factor(m.a.view()).status, Status::ok);
+  std::string seen;
+  for (const char* step : {"p", "p", "t", "p", "t", "t"}) {
+    const bool transposed = step[0] == 't';
+    const SolveStats& ss = transposed ? lu.solve_transpose(bt.data(), x.data()) : lu.solve(b.data(), x.data());
+    EXPECT_LE(relative_residual((transposed ? at : m.a).view(), x.data(), (transposed ? bt : b).data()), 1e-12);
+    seen += ss.backward_error >= 0.0 ? 'c' : '-';
+  }
+  // each direction: its first solve, then every second after it
+  EXPECT_EQ(seen, "c-cc-c");
+}
+
 }  // namespace
 }  // namespace gpuglu::test
