@@ -248,12 +248,17 @@ class CpuEngine final : public BasicNumericEngine<T> {
 
   void triangular_solves(const T* b, T* x, bool transpose) {
     if constexpr (std::is_same_v<T, double>) {
+      // cpu/supernodal_sweep_layout.hpp: a factor solved many times reads a copy in its sweeps'
+      // order (an LDL^T's transposed solve is its solve).
       if (s_.kind == FactorKind::supernodal_ldlt) {
-        reference::solve_supernodal_ldlt(s_, panels_.data(), pivots(), b, x, solve_work_.data());
+        const reference::LdltPivots p = pivots();
+        if (sweeps_.ready(s_, panels_.data(), &p))
+          sweeps_.solve_ldlt(s_, b, x, solve_work_.data(), p);
+        else
+          reference::solve_supernodal_ldlt(s_, panels_.data(), p, b, x, solve_work_.data());
         return;
       }
       if (s_.supernodal()) {
-        // cpu/supernodal_sweep_layout.hpp: a factor solved many times reads a copy in its sweeps' order.
         if (!transpose && sweeps_.ready(s_, panels_.data())) {
           sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order());
           return;
@@ -326,7 +331,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::optional<reference::RowOrderedFactor<T>> rows_;  // a column schedule's F by rows
   std::optional<reference::RowIluFactor<T>> row_ilu_;   // a row ILU's factor
   bool rows_current_ = false;                           // gathered from the last factorization
-  reference::SweepLayout sweeps_;  // the supernodal LU's factor in its solve's order, once solved often
+  reference::SweepLayout sweeps_;  // the supernodal factor in its solve's order, once solved often
   reference::BasicRefineWork<T> refine_work_;
   const T* a_values_ = nullptr;  // A's values of the last factor(), for the residuals
 };

@@ -337,14 +337,7 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
 
 void ldlt_diagonal_solve(const Schedule& s, const double* panels, const LdltPivots& pivots, double* y, int32_t count) {
   const Supernodes& sn = s.supernodes;
-  for (int32_t j = 0; j < count; ++j) {  // in pivot order
-    if (pivots.kind[j] == kPivotSecondOfTwo) continue;  // its pair's first column solved it
-    const double d1 = panels[sn.pivot_position(j)];
-    if (pivots.kind[j] == kPivotOne)
-      y[j] /= d1;
-    else
-      solve_two_by_two(d1, pivots.off[j], panels[sn.pivot_position(j + 1)], y[j], y[j + 1]);
-  }
+  ldlt_diagonal_solve_with([&](int32_t j) { return panels[sn.pivot_position(j)]; }, pivots, y, count);
 }
 
 // The supernodal LU's L sweeps on the L panels (supernodal_solve.hpp), each supernode's

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/bunch_kaufman.hpp"
 #include "core/numeric_types.hpp"
 #include "gpuglu/schedule.hpp"
 
@@ -55,6 +56,19 @@ void solve_supernodal_ldlt(const Schedule& s, const double* panels, const LdltPi
 // y := D^{-1} y on C's first `count` unknowns (in each supernode's pivot order; count ends
 // between pivot blocks: n, or n - schur_size).
 void ldlt_diagonal_solve(const Schedule& s, const double* panels, const LdltPivots& pivots, double* y, int32_t count);
+
+// The same with D's diagonal read as d(j) (the panels' pivot positions, or a copy of them:
+// cpu/supernodal_sweep_layout.hpp).
+template <class Diagonal>
+void ldlt_diagonal_solve_with(const Diagonal& d, const LdltPivots& pivots, double* y, int32_t count) {
+  for (int32_t j = 0; j < count; ++j) {  // in pivot order
+    if (pivots.kind[j] == kPivotSecondOfTwo) continue;  // its pair's first column solved it
+    if (pivots.kind[j] == kPivotOne)
+      y[j] /= d(j);
+    else
+      solve_two_by_two(d(j), pivots.off[j], d(j + 1), y[j], y[j + 1]);
+  }
+}
 
 // The signs of D (its 2 x 2 blocks by their determinant's sign).
 PivotSigns supernodal_ldlt_inertia(const Schedule& s, const double* panels, const LdltPivots& pivots);

@@ -202,9 +202,12 @@ void supernodal_lower_unit_transpose_solve(const Schedule& s, const double* pane
     sums.resize(static_cast<size_t>(p.ns));
     column_dots(p.l + p.ns, p.nr, p.ns, below.data(), p.nb, sums.data());
     for (int32_t k = 0; k < p.ns; ++k) y[k] -= sums[static_cast<size_t>(k)];
+    // Each y[k] loses its terms L(i, k) y_i with i descending, so that a copy of the block by
+    // rows (cpu/supernodal_sweep_layout.hpp) subtracts them row by row, independent updates
+    // instead of one chain of dependent subtractions per column, and gives the same bits.
     for (int32_t k = p.ns - 1; k >= 0; --k) {
       double sum = y[k];
-      for (int32_t i = k + 1; i < p.ns; ++i) sum -= p.l[i + static_cast<int64_t>(k) * p.nr] * y[i];  // L(i, k) y_i
+      for (int32_t i = p.ns - 1; i > k; --i) sum -= p.l[i + static_cast<int64_t>(k) * p.nr] * y[i];  // L(i, k) y_i
       y[k] = sum;
     }
     if (pivoted(rows, t)) reorder(y, rows.order + p.first, p.ns, true, tmp);

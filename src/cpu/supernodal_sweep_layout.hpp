@@ -1,5 +1,5 @@
 #pragma once
-// A supernodal LU's factor copied in the order a plain solve's two sweeps read it.
+// A supernodal LU's or LDL^T's factor copied in the order a plain solve's sweeps read it.
 //
 // The panels (include/gpuglu/supernodes.hpp) are laid out for the factorization: supernodes
 // ascending, all L panels and then all U^T panels. The backward sweep walks them downwards
@@ -8,17 +8,23 @@
 // each per Krylov step) every supernode waits on memory. Here each sweep's numbers lie in one
 // ascending stream:
 //   forward, supernodes ascending: the diagonal block's strict lower triangle by columns, then
-//     L21 by rows (ns entries per below row);
+//     L21 by rows, in groups of kGroup rows interleaved by column (the rest by rows), so that a
+//     group's sums are in flight together;
 //   backward, supernodes descending: U12^T by columns (a supernode of kGroup columns or more:
 //     groups of kGroup columns interleaved by row, the rest by columns), then the diagonal
 //     block's upper triangle, columns descending (U(0..k, k), k + 1 entries), with the below
 //     rows' indices in the same order.
-// Every sum runs in the order of cpu/supernodal_solve.cpp's sweeps, so x is the same bit for
-// bit; those sweeps stay the oracle (and serve the transposed and Schur solves).
+// An LDL^T's (cpu/supernodal_ldlt.hpp) forward sweep is the LU's; D's diagonal is copied in
+// pivot order; its backward sweep (L^T) reads L21 where the LU's reads U12^T, grouped the same
+// way, then the diagonal block's strict lower triangle by rows, descending (L(c, 0..c-1)).
+// Every sum runs in the order of cpu/supernodal_solve.cpp's and cpu/supernodal_ldlt.cpp's
+// sweeps, so x is the same bit for bit; those sweeps stay the oracle (and serve the
+// transposed and Schur solves).
 #include <cstdint>
 #include <vector>
 
 #include "core/supernode_pivoting.hpp"
+#include "cpu/supernodal_ldlt.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::reference {
@@ -37,12 +43,14 @@ class SweepLayout {
     return plain_solves >= kBuildAtSolve && s.supernodes.values <= kMaxEntries;
   }
 
-  // From the panels of s's last factorization (a supernodal LU's).
-  void build(const Schedule& s, const double* panels);
-  // Counts one plain solve of the last factorization (panels: its factor) and builds the copy
-  // once it pays; whether solve() reads a copy of that factorization.
-  bool ready(const Schedule& s, const double* panels) {
-    if (!built_ && pays(s, ++solves_)) build(s, panels);
+  // From the panels of s's last factorization: a supernodal LU's, or with ldlt its pivots, an
+  // LDL^T's.
+  void build(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr);
+  // Counts one plain solve of the last factorization (panels: its factor; ldlt: an LDL^T's
+  // pivots) and builds the copy once it pays; whether solve() reads a copy of that
+  // factorization.
+  bool ready(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr) {
+    if (!built_ && pays(s, ++solves_)) build(s, panels, ldlt);
     return built_;
   }
   // A new factorization: no copy, no solves counted (the storage is kept for the next copy).
@@ -54,12 +62,23 @@ class SweepLayout {
   // x = A^{-1} b, as solve_with_panels(s, panels, b, x, work, false, rows) computes it. b and
   // x may alias; work: n entries.
   void solve(const Schedule& s, const double* b, double* x, double* work, SupernodeRowOrder rows) const;
+  // x = A^{-1} b, as solve_supernodal_ldlt(s, panels, pivots, b, x, work) computes it (a copy
+  // built with those pivots).
+  void solve_ldlt(const Schedule& s, const double* b, double* x, double* work, const LdltPivots& pivots) const;
 
  private:
+  // L x = x (forward), and U x = x or, for an LDL^T, L^T x = x with its pivot orders (rows).
   void lower(const Schedule& s, double* x, SupernodeRowOrder rows) const;
-  void upper(const Schedule& s, double* x) const;
+  void upper(const Schedule& s, double* x, SupernodeRowOrder rows) const;
+  // Whether supernode t's entries of x are put in its row order (and back): where rows say so
+  // and, for an LDL^T, its pivots moved any column (most supernodes of a definite matrix keep
+  // their order, and the copy there is a third of a small supernode's sweep).
+  bool reorders(SupernodeRowOrder rows, int32_t t) const;
 
   bool built_ = false;
+  bool ldlt_ = false;  // the copy is an LDL^T's
+  std::vector<double> diagonal_;  // an LDL^T's D(j, j), j in pivot order
+  std::vector<int8_t> moved_;     // an LDL^T's supernodes whose pivot order is not the identity
   int32_t solves_ = 0;  // plain solves of the last factorization, until the copy is built
   std::vector<double> forward_, backward_;
   std::vector<int32_t> backward_rows_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -99,6 +100,11 @@ inline std::vector<int32_t> random_permutation(int32_t n, Rng& rng) {
   for (int32_t i = 0; i < n; ++i) p[i] = i;
   for (int32_t i = n - 1; i > 0; --i) std::swap(p[i], p[rng.below(i + 1)]);
   return p;
+}
+
+// x and y hold the same doubles, bit for bit (a NaN equals itself here).
+inline bool same_bits(const std::vector<double>& x, const std::vector<double>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
 }
 
 inline double rel_diff_inf(const std::vector<double>& x, const std::vector<double>& ref) {

@@ -9,9 +9,11 @@
 #include <complex>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
+#include "cpu/supernodal_sweep_layout.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_market.hpp"
@@ -203,6 +205,44 @@ TEST(SupernodalLdltPivoting, shifted_laplacian_inertia_is_the_count_of_eigenvalu
   const Inertia in = f.inertia();
   EXPECT_EQ(in.negative, below);
   EXPECT_EQ(in.positive, a.nrows - below);
+}
+
+// A factor solved often reads a copy in its sweeps' order (cpu/supernodal_sweep_layout.hpp)
+// from its kBuildAtSolve-th solve on: the same x bit for bit as the first solves, which read
+// the panels, with 1 x 1 and 2 x 2 pivots, narrow and wide supernodes; and a refactorization
+// with new values is never solved with the old copy (its first solve reads the new panels).
+TEST(SupernodalLdltRefactor, solves_again_and_after_refactorization_match_a_fresh_factor_bit_for_bit) {
+  std::vector<std::pair<std::string, Csr>> cases;
+  for (const char* spec : {"lap3d7:12x12x6", "lap3d7:25x25x3", "lap2d5:40x40", "kkt:300:80:5", "elast3d:5x5x5"})
+    cases.emplace_back(spec, gen::from_spec(spec));
+  cases.emplace_back("zero_diagonal_blocks", zero_diagonal_blocks(40));
+  for (const auto& [name, a] : cases) {
+    SCOPED_TRACE(name);
+    Csr changed = a;  // symmetric still: each value scaled by its own row and column
+    for (int32_t i = 0; i < changed.nrows; ++i)
+      for (int32_t p = changed.rowptr[i]; p < changed.rowptr[i + 1]; ++p)
+        changed.values[p] *= 1.0 + 0.25 * static_cast<double>((i + changed.colind[p]) % 3);
+    for (int32_t steps : {0, -1}) {
+      Options o = supernodal_cpu(1);
+      o.refine_steps = steps;
+      SparseLDLT f(o);
+      f.analyze(a.view());
+      const std::vector<double> b = rhs_for_known_solution(a, 3);
+      std::vector<double> first(b.size()), again(b.size());
+      for (const Csr* m : {&a, static_cast<const Csr*>(&changed)}) {
+        const bool refactored = m == &changed;
+        ASSERT_EQ(f.factor(m->view()).status, Status::ok);
+        ASSERT_FALSE(f.uses_lu());
+        f.solve(b.data(), first.data());
+        EXPECT_LE(backward_error(m->view(), first.data(), b.data()), 1e-12);
+        for (int solve = 0; solve < reference::SweepLayout::kBuildAtSolve + 1; ++solve) {
+          f.solve(b.data(), again.data());
+          EXPECT_TRUE(same_bits(first, again)) << "steps " << steps << ", refactored " << refactored << ", solve "
+                                               << solve + 2;
+        }
+      }
+    }
+  }
 }
 
 TEST(SupernodalLdltRefactor, new_values_refactor_without_a_new_analysis) {

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -173,10 +172,6 @@ TEST(SupernodalLU, panel_solves_equal_the_solves_through_f) {
       EXPECT_LE(rel_diff_inf(x_p, x_f), 1e-12) << (transpose ? "transposed" : "plain");
     }
   }
-}
-
-bool same_bits(const std::vector<double>& x, const std::vector<double>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
 }
 
 // The sweep layout (cpu/supernodal_sweep_layout.hpp) sums in the panel sweeps' order: the same
