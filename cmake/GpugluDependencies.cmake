@@ -26,6 +26,11 @@ set_target_properties(gpuglu_dep::metis PROPERTIES
 find_library(GPUGLU_LAPACK_LIBRARY lapack REQUIRED)
 add_library(gpuglu_dep::lapack UNKNOWN IMPORTED)
 set_target_properties(gpuglu_dep::lapack PROPERTIES IMPORTED_LOCATION ${GPUGLU_LAPACK_LIBRARY})
+# BLAS (dgemm_/dtrsm_ of the CPU supernodal LU's wide supernodes, src/cpu/supernodal_blas.cpp):
+# Debian's libblas.so.3, OpenBLAS where it is the alternative installed.
+find_library(GPUGLU_BLAS_LIBRARY blas REQUIRED)
+add_library(gpuglu_dep::blas UNKNOWN IMPORTED)
+set_target_properties(gpuglu_dep::blas PROPERTIES IMPORTED_LOCATION ${GPUGLU_BLAS_LIBRARY})
 
 set(GPUGLU_HAVE_PETSC OFF)
 pkg_check_modules(PETSC IMPORTED_TARGET petsc)

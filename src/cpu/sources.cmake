@@ -14,6 +14,7 @@ list(APPEND GPUGLU_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_ldlt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_solve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_sweep_layout.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/supernodal_blas.cpp
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_schur.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cpu_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reference_trsv.cpp

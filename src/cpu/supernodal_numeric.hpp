@@ -75,9 +75,11 @@ class TargetRows {
 // kTeamMinEntries multiply-adds (entries), by inner threads in chunks of rows dealt out as
 // threads free up (row b costs nb - b entries), each with its own position map (scratch[t]:
 // n entries of -1, made on first use, restored by rows).
+// chunk: the rows a thread takes at a time (their bounds are multiples of it, whatever the team).
+constexpr int64_t kUpdateRowChunk = 8;
 template <class Rows>
 void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std::vector<std::vector<int64_t>>& scratch,
-                         size_t n, const Rows& rows) {
+                         size_t n, const Rows& rows, int64_t chunk = kUpdateRowChunk) {
   auto run = [&](int me, int64_t b_begin, int64_t b_end) {
     std::vector<int64_t>& pos = scratch[static_cast<size_t>(me)];
     if (pos.empty()) pos.assign(n, -1);
@@ -87,9 +89,8 @@ void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std
     run(thread, 0, nb);
     return;
   }
-  constexpr int64_t kChunk = 8;
 #pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
-  for (int64_t b = 0; b < nb; b += kChunk) run(omp_get_thread_num(), b, std::min(nb, b + kChunk));
+  for (int64_t b = 0; b < nb; b += chunk) run(omp_get_thread_num(), b, std::min(nb, b + chunk));
 }
 
 // About the flops of level_nodes[begin, end): each supernode's panel (c columns, r rows: r c^2)
