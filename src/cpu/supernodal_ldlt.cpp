@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
+#include "cpu/supernodal_blas.hpp"
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_solve.hpp"
 #include "cpu/triangular_solve.hpp"
@@ -54,15 +55,17 @@ class NodeFactor {
  public:
   // unpivoted: the attempt of core/bunch_kaufman.hpp (no pivot search; unstable() says whether
   // the result may stand).
+  // inner: the threads that may split the later columns' updates (by BLAS).
   NodeFactor(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots, const PivotRule& rule,
-             bool unpivoted)
+             bool unpivoted, int inner = 1)
       : a_{panels + sn.l_ptr[s], sn.nrows(s), sn.cols(s)},
         first_(sn.first[s]),
         perm_(pivots.perm + sn.first[s]),
         kind_(pivots.kind + sn.first[s]),
         off_(pivots.off + sn.first[s]),
         rule_(rule),
-        unpivoted_(unpivoted) {
+        unpivoted_(unpivoted),
+        inner_(inner) {
     for (int32_t k = 0; k < a_.ns; ++k) perm_[k] = k;
   }
 
@@ -195,9 +198,26 @@ class NodeFactor {
     return true;
   }
 
-  // Columns j1 .. ns - 1 (their lower part) lose L(:, blk) D_blk L(c, blk)^T.
+  // Columns j1 .. ns - 1 (their lower part) lose L(:, blk) D_blk L(c, blk)^T: by GEMM where an
+  // optimized BLAS answers (cpu/supernodal_blas.hpp; in pieces of columns, each from its own
+  // first row down, so that its square's upper part - never read - takes the product too).
   void update_later_columns(int32_t j0, int32_t j1) {
     const int32_t width = j1 - j0;
+    const int64_t later = a_.ns - j1;
+    if (later > 0 && blas_available()) {
+      wt_.resize(static_cast<size_t>(later * width));  // W(c - j1, k) = (D_blk L(c, blk)^T)_k, ld later
+      w_.resize(static_cast<size_t>(width));
+      for (int64_t c = 0; c < later; ++c) {
+        d_times_row(j0, j1, j1 + c, w_.data());
+        for (int32_t k = 0; k < width; ++k) wt_[static_cast<size_t>(c + k * later)] = w_[static_cast<size_t>(k)];
+      }
+      over_column_pieces(later, inner_, later * width * (a_.nr - j1), [&](int64_t c0, int64_t c1) {
+        const int64_t top = j1 + c0;
+        gemm('N', 'T', a_.nr - top, c1 - c0, width, -1.0, &a_(top, j0), a_.nr, wt_.data() + c0, later, 1.0,
+             &a_(top, top), a_.nr);
+      });
+      return;
+    }
     for (int32_t c = j1; c < a_.ns; ++c) {
       w_.assign(static_cast<size_t>(width), 0.0);
       d_times_row(j0, j1, c, w_.data());
@@ -236,10 +256,12 @@ class NodeFactor {
   double* off_;
   const PivotRule& rule_;
   bool unpivoted_;
+  int inner_;
   bool unstable_ = false;
   bool all_positive_ = true;  // over the unpivoted attempt's pivots
   NodeOutcome out_;
   std::vector<double> w_;
+  std::vector<double> wt_;  // the later columns' D_blk L(c, blk)^T, for the GEMM
 };
 
 // Rows [b_begin, b_end) of s's Schur complement L21 D L21^T, lower triangle, subtracted from
@@ -276,6 +298,33 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
   }
 }
 
+// update_ancestor_rows by GEMM (cpu/supernodal_blas.hpp), kBlasUpdateRows rows b at a time from
+// b_begin (a multiple of it): the block's columns of L21 D L21^T below its first row.
+void update_ancestor_rows_blas(const Supernodes& sn, int32_t s, double* panels, const double* w,
+                               std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end, bool shared) {
+  const int32_t ns = sn.cols(s);
+  const int64_t nr = sn.nrows(s);
+  const int64_t nb = nr - ns;
+  const Panel a{panels + sn.l_ptr[s], nr, ns};
+  thread_local std::vector<double> lower;
+  const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
+  TargetRows target(sn, pos);
+  for (int64_t b0 = b_begin; b0 < b_end; b0 += kBlasUpdateRows) {
+    const int64_t rows = std::min(b_end, b0 + kBlasUpdateRows) - b0, len = nb - b0;
+    lower.resize(static_cast<size_t>(len * rows));
+    // (aa, b) at aa - b0 + (b - b0) len: L21(aa, :) . w(b, :), w being D L21^T by rows
+    gemm('N', 'N', len, rows, ns, 1.0, &a(ns + b0, 0), nr, w + b0 * ns, ns, 0.0, lower.data(), len);
+    for (int64_t b = b0; b < b0 + rows; ++b) {
+      const int32_t rb = below[b];
+      const int32_t t = sn.of_col[rb];
+      target.point(t);
+      double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
+      const double* column = lower.data() + (b - b0) * len;  // (aa, b) at column[aa - b0]
+      for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], column[aa - b0], shared);
+    }
+  }
+}
+
 // All of s's rows (update_rows_in_team), after w = D L21^T (work[thread], the calling
 // thread's).
 void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const LdltPivots& pivots,
@@ -290,10 +339,14 @@ void update_ancestors(const Supernodes& sn, int32_t s, double* panels, const Ldl
   // w(b, :) = D L21(b, :)^T, row by row (nb x ns, row-major).
   w.resize(static_cast<size_t>(nb * ns));
   for (int64_t b = 0; b < nb; ++b) NodeFactor::d_times_row(a, kinds, off, 0, ns, ns + b, w.data() + b * ns);
-  update_rows_in_team(nb, nb * (nb + 1) / 2 * ns, inner, thread, scratch, sn.of_col.size(),
-                      [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
-                        update_ancestor_rows(sn, s, panels, w.data(), pos, b_begin, b_end, shared);
-                      });
+  const int64_t entries = nb * (nb + 1) / 2 * ns;
+  const bool blas = ns >= kBlasUpdateColumns && entries >= kBlasUpdateEntries && blas_available();
+  update_rows_in_team(
+      nb, entries, inner, thread, scratch, sn.of_col.size(),
+      [&](std::vector<int64_t>& pos, int64_t b_begin, int64_t b_end) {
+        (blas ? update_ancestor_rows_blas : update_ancestor_rows)(sn, s, panels, w.data(), pos, b_begin, b_end, shared);
+      },
+      blas ? kBlasUpdateRows : kUpdateRowChunk);
 }
 
 }  // namespace
@@ -304,11 +357,12 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
   const int team = factor_team(threads, s.factor_flops);
   std::vector<std::vector<int64_t>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> work(static_cast<size_t>(team));
+  const BlasThreadsOne blas_threads;  // the teams split the BLAS calls themselves
   std::atomic<bool> unstable{false};
   const int32_t schur = s.schur_supernode();
   NumericStats stats = factor_by_levels(
       sn, team,
-      [&](int32_t node, int /*inner*/) {
+      [&](int32_t node, int inner) {
         if (node == schur) {
           // The Schur block only gathers its descendants' updates: S is the caller's to factor.
           // Its columns keep their order, as 1 x 1 "pivots" that nothing reads as D.
@@ -318,7 +372,7 @@ NumericStats factor_supernodal_ldlt(const Schedule& s, double* panels, const Ldl
           }
           return NodeOutcome{};
         }
-        NodeFactor f(sn, node, panels, pivots, rule, pivoted != nullptr && pivoted[node] == 0);
+        NodeFactor f(sn, node, panels, pivots, rule, pivoted != nullptr && pivoted[node] == 0, inner);
         NodeOutcome o = f.run();
         if (f.unstable()) {
           pivoted[node] = 1;  // each supernode is one thread's (a team only updates)

@@ -15,19 +15,6 @@ namespace gpuglu::reference {
 
 namespace {
 
-// f(c0, c1) over [0, n) in pieces of kPiece columns, by inner threads where entries (the
-// multiply-adds of all of them) pay a team: the pieces' bounds do not depend on the team.
-template <class F>
-void over_column_pieces(int64_t n, int inner, int64_t entries, const F& f) {
-  constexpr int64_t kPiece = 64;
-  if (!inner_team_pays(inner, entries)) {
-    for (int64_t c = 0; c < n; c += kPiece) f(c, std::min(n, c + kPiece));
-    return;
-  }
-#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
-  for (int64_t c = 0; c < n; c += kPiece) f(c, std::min(n, c + kPiece));
-}
-
 // Rows k and r of supernode s's diagonal block swapped across its panels: L's row (all ns
 // columns: the multipliers left of k move with their rows, as LAPACK's getrf keeps them) and
 // U^T's columns k and r (U12's rows).

@@ -93,6 +93,20 @@ void update_rows_in_team(int64_t nb, int64_t entries, int inner, int thread, std
   for (int64_t b = 0; b < nb; b += chunk) run(omp_get_thread_num(), b, std::min(nb, b + chunk));
 }
 
+// f(c0, c1) over [0, n) in pieces of kPiece columns (the BLAS calls of a wide supernode's own
+// updates, cpu/supernodal_blas.hpp), by inner threads where entries (the multiply-adds of all
+// of them) pay a team: the pieces' bounds do not depend on the team.
+template <class F>
+void over_column_pieces(int64_t n, int inner, int64_t entries, const F& f) {
+  constexpr int64_t kPiece = 64;
+  if (!inner_team_pays(inner, entries)) {
+    for (int64_t c = 0; c < n; c += kPiece) f(c, std::min(n, c + kPiece));
+    return;
+  }
+#pragma omp parallel for num_threads(inner) schedule(dynamic, 1)
+  for (int64_t c = 0; c < n; c += kPiece) f(c, std::min(n, c + kPiece));
+}
+
 // About the flops of level_nodes[begin, end): each supernode's panel (c columns, r rows: r c^2)
 // and its Schur complement ((r - c)^2 c), multiply-adds counted twice; for the team rule.
 inline double level_flops(const Supernodes& sn, int64_t begin, int64_t end) {
