@@ -14,6 +14,22 @@ constexpr int32_t kGroup = kColumnsPerPass;
 
 int64_t triangle(int64_t ns) { return ns * (ns + 1) / 2; }
 
+// s[j] = sum over i < len of group[kGroup i + j] v[i], j < kGroup, each sum over i ascending from
+// 0.0: a group's kGroup rows (forward) or columns (backward), interleaved, with their sums in
+// flight together.
+inline void interleaved_dots(const double* group, const double* v, int64_t len, double* s) {
+  static_assert(kGroup == 4, "the pass below spells out four sums");
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (int64_t i = 0; i < len; ++i) {
+    const double vi = v[i];
+    s0 += group[4 * i] * vi;
+    s1 += group[4 * i + 1] * vi;
+    s2 += group[4 * i + 2] * vi;
+    s3 += group[4 * i + 3] * vi;
+  }
+  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
 }  // namespace
 
 void SweepLayout::build(const Schedule& s, const double* panels, const LdltPivots* ldlt) {
@@ -107,20 +123,10 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows) co
     for (int32_t k = 0; k < ns; ++k)
       for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * y[k];
     int64_t a = 0;
-    static_assert(kGroup == 4, "the pass below spells out four rows");
-    for (; a + kGroup <= nb; a += kGroup, f += kGroup * ns) {  // four rows' sums in flight
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      for (int32_t k = 0; k < ns; ++k) {
-        const double yk = y[k];
-        s0 += f[4 * k] * yk;
-        s1 += f[4 * k + 1] * yk;
-        s2 += f[4 * k + 2] * yk;
-        s3 += f[4 * k + 3] * yk;
-      }
-      x[below[a]] -= s0;
-      x[below[a + 1]] -= s1;
-      x[below[a + 2]] -= s2;
-      x[below[a + 3]] -= s3;
+    for (; a + kGroup <= nb; a += kGroup, f += kGroup * ns) {
+      double s[kGroup];
+      interleaved_dots(f, y, ns, s);
+      for (int32_t j = 0; j < kGroup; ++j) x[below[a + j]] -= s[j];
     }
     for (; a < nb; ++a, f += ns) {
       double sum = 0.0;
@@ -153,20 +159,10 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows) co
       gathered.resize(static_cast<size_t>(nb));
       for (int64_t a = 0; a < nb; ++a) gathered[static_cast<size_t>(a)] = x[below[a]];
       const double* g = gathered.data();
-      static_assert(kGroup == 4, "the pass below spells out four columns");
       for (; k + kGroup <= ns; k += kGroup, u += kGroup * nb) {
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        for (int64_t a = 0; a < nb; ++a) {
-          const double va = g[a];
-          s0 += u[4 * a] * va;
-          s1 += u[4 * a + 1] * va;
-          s2 += u[4 * a + 2] * va;
-          s3 += u[4 * a + 3] * va;
-        }
-        y[k] -= s0;
-        y[k + 1] -= s1;
-        y[k + 2] -= s2;
-        y[k + 3] -= s3;
+        double s[kGroup];
+        interleaved_dots(u, g, nb, s);
+        for (int32_t j = 0; j < kGroup; ++j) y[k + j] -= s[j];
       }
       for (; k < ns; ++k, u += nb) {
         double sum = 0.0;
