@@ -294,7 +294,9 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
       const double wk = wb[k];
       for (int64_t i = 0; i < len; ++i) sums[static_cast<size_t>(i)] += ak[i] * wk;
     }
-    for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], sums[static_cast<size_t>(aa - b)], shared);
+    with_sharing(shared, [&](auto atomic) {
+      for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], sums[static_cast<size_t>(aa - b)], atomic);
+    });
   }
 }
 
@@ -320,7 +322,9 @@ void update_ancestor_rows_blas(const Supernodes& sn, int32_t s, double* panels, 
       target.point(t);
       double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
       const double* column = lower.data() + (b - b0) * len;  // (aa, b) at column[aa - b0]
-      for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], column[aa - b0], shared);
+      with_sharing(shared, [&](auto atomic) {
+        for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], column[aa - b0], atomic);
+      });
     }
   }
 }

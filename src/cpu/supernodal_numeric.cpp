@@ -140,12 +140,26 @@ void subtract_row(const Supernodes& sn, double* panels, const int32_t* below, in
   double* lt = panels + sn.l_ptr[t];
   double* utt = panels + sn.u_ptr[t];
   const int64_t cb = rb - sn.first[t];
-  for (int64_t a = b; a < nb; ++a) {
-    const int64_t p = pos[below[a]];
-    subtract_from(lt + p + cb * nrt, lower(a), shared);
-    if (a == b) continue;
-    subtract_from(p >= nst ? utt + (p - nst) + cb * (nrt - nst) : lt + cb + p * nrt, upper(a), shared);
-  }
+  double* lcol = lt + cb * nrt;                // L(., cb): the entries (a, b)
+  double* ucol = utt + cb * (nrt - nst);       // U^T's column cb, at positions p - nst
+  subtract_from(lcol + pos[below[b]], lower(b), shared);
+  // Positions rise with a: the entries (b, a) lie in t's diagonal block (L's row cb, across its
+  // columns) up to the first a whose position passes nst, and in U^T's column cb after it.
+  auto run = [&](auto atomic) {
+    int64_t a = b + 1;
+    for (; a < nb; ++a) {
+      const int64_t p = pos[below[a]];
+      if (p >= nst) break;
+      subtract_from(lcol + p, lower(a), atomic);
+      subtract_from(lt + cb + p * nrt, upper(a), atomic);
+    }
+    for (; a < nb; ++a) {
+      const int64_t p = pos[below[a]];
+      subtract_from(lcol + p, lower(a), atomic);
+      subtract_from(ucol + (p - nst), upper(a), atomic);
+    }
+  };
+  with_sharing(shared, run);
 }
 
 // Subtracts s's Schur complement L21 U12 from its ancestors (the header's target rule), the

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/numeric_types.hpp"
@@ -130,6 +131,16 @@ inline void subtract_from(double* target, double v, bool shared) {
   } else {
     *target -= v;
   }
+}
+
+// f(atomic) with atomic a compile-time std::true_type or std::false_type as shared says, so
+// that a loop of subtract_from(..., atomic) decides once, not per entry.
+template <class F>
+void with_sharing(bool shared, const F& f) {
+  if (shared)
+    f(std::true_type{});
+  else
+    f(std::false_type{});
 }
 
 // The level loop both supernodal engines run (LU and LDL^T): per level of the supernodal tree,
