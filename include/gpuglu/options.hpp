@@ -279,10 +279,11 @@ struct Options {
   // Under automatic refinement, once a solve of a factorization met refine_tolerance with no
   // correction step (and no pivot was perturbed), only every refine_check_interval-th later
   // solve of that factorization measures its backward error (plain and transposed solves
-  // counted apart); one that then misses the target turns the check back on for every solve. Whether a factor's solves are backward stable is
-  // a property of the factor (its pivots, its growth), which the first solve has shown; a
-  // preconditioner applied once per Krylov iteration otherwise pays a residual per
-  // application (a third of a small factor's solve). 1: every solve.
+  // counted apart); one that then misses the target turns the check back on for every solve.
+  // Whether a factor's solves are backward stable is a property of the factor (its pivots,
+  // its growth), which the first solve has shown; a preconditioner applied once per Krylov
+  // iteration otherwise pays a residual per application (a third of a small factor's solve).
+  // 1: every solve.
   int32_t refine_check_interval = 16;
   // Refinement stops once the componentwise backward error is below this. About 45 eps: a
   // plain solve of a well-behaved factor lands at 5-20 eps (its sums run over tens to

@@ -105,14 +105,14 @@ void BasicSparseSolver<Scalar>::Core::note_solve(const EngineSolveResult& r, boo
   // was perturbed); one that needed any turns the check back on for every solve.
   const bool clean = r.refine_steps == 0 && r.backward_error >= 0.0 &&
                      r.backward_error <= options.refine_tolerance && fstats.perturbed_pivots == 0;
-  int64_t& count = clean_solves[transpose ? 1 : 0];
+  int64_t& count = clean_solves_of(transpose);
   count = clean ? std::max<int64_t>(count, 0) : -1;
 }
 
 template <class Scalar>
 int32_t BasicSparseSolver<Scalar>::Core::solve_steps(bool transpose) {
   const int32_t steps = max_refine_steps();
-  int64_t& count = clean_solves[transpose ? 1 : 0];
+  int64_t& count = clean_solves_of(transpose);
   if (steps == 0 || options.refine_steps >= 0 || count < 0) return steps;
   return ++count % options.refine_check_interval == 0 ? steps : 0;
 }

@@ -44,6 +44,7 @@ struct BasicSparseSolver<Scalar>::Core {
   // factor whose plain solves are backward stable may not be so transposed (lns_131 with
   // matching and the natural ordering).
   std::array<int64_t, 2> clean_solves{-1, -1};
+  int64_t& clean_solves_of(bool transpose) { return clean_solves[transpose ? 1 : 0]; }
   std::vector<Scalar> rhs_copy;          // b, where a solve's x overwrites it and it is read again
   std::vector<Scalar> check_x, check_b;  // the check solve of a suspicious factor
   std::vector<Scalar> device_staging;    // device data for an engine of host arrays

@@ -264,6 +264,21 @@ class NodeFactor {
   std::vector<double> wt_;  // the later columns' D_blk L(c, blk)^T, for the GEMM
 };
 
+// Column b of s's Schur complement L21 D L21^T, its entries (a, b), a >= b, given by value(a),
+// subtracted from its ancestor (the target rule of supernodes.hpp, L panels only); below: s's
+// rows under its diagonal block, nb of them. pos: the target's position map (TargetRows).
+template <class Value>
+void subtract_column(const Supernodes& sn, double* panels, const int32_t* below, int64_t b, int64_t nb,
+                     TargetRows& target, const std::vector<int64_t>& pos, const Value& value, bool shared) {
+  const int32_t rb = below[b];
+  const int32_t t = sn.of_col[rb];
+  target.point(t);
+  double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
+  with_sharing(shared, [&](auto atomic) {
+    for (int64_t a = b; a < nb; ++a) subtract_from(lt + pos[below[a]], value(a), atomic);
+  });
+}
+
 // Rows [b_begin, b_end) of s's Schur complement L21 D L21^T, lower triangle, subtracted from
 // its ancestors (the target rule of supernodes.hpp, L panels only); w: D L21^T by rows (nb x
 // ns, row-major). pos: n entries of -1 (restored). One supernode's rows reach distinct
@@ -280,10 +295,6 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
   const int32_t* below = sn.rows.data() + sn.rows_ptr[s] + ns;
   TargetRows target(sn, pos);
   for (int64_t b = b_begin; b < b_end; ++b) {
-    const int32_t rb = below[b];
-    const int32_t t = sn.of_col[rb];
-    target.point(t);
-    double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
     const double* wb = w + b * ns;
     // Every a >= b at once, k outermost: each sum adds its k terms in order, as one dot
     // product per entry did, down contiguous columns of L21 instead of across them.
@@ -294,9 +305,8 @@ void update_ancestor_rows(const Supernodes& sn, int32_t s, double* panels, const
       const double wk = wb[k];
       for (int64_t i = 0; i < len; ++i) sums[static_cast<size_t>(i)] += ak[i] * wk;
     }
-    with_sharing(shared, [&](auto atomic) {
-      for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], sums[static_cast<size_t>(aa - b)], atomic);
-    });
+    subtract_column(
+        sn, panels, below, b, nb, target, pos, [&](int64_t aa) { return sums[static_cast<size_t>(aa - b)]; }, shared);
   }
 }
 
@@ -317,14 +327,8 @@ void update_ancestor_rows_blas(const Supernodes& sn, int32_t s, double* panels, 
     // (aa, b) at aa - b0 + (b - b0) len: L21(aa, :) . w(b, :), w being D L21^T by rows
     gemm('N', 'N', len, rows, ns, 1.0, &a(ns + b0, 0), nr, w + b0 * ns, ns, 0.0, lower.data(), len);
     for (int64_t b = b0; b < b0 + rows; ++b) {
-      const int32_t rb = below[b];
-      const int32_t t = sn.of_col[rb];
-      target.point(t);
-      double* lt = panels + sn.l_ptr[t] + (rb - sn.first[t]) * sn.nrows(t);
       const double* column = lower.data() + (b - b0) * len;  // (aa, b) at column[aa - b0]
-      with_sharing(shared, [&](auto atomic) {
-        for (int64_t aa = b; aa < nb; ++aa) subtract_from(lt + pos[below[aa]], column[aa - b0], atomic);
-      });
+      subtract_column(sn, panels, below, b, nb, target, pos, [&](int64_t aa) { return column[aa - b0]; }, shared);
     }
   }
 }
