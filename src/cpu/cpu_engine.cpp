@@ -253,14 +253,14 @@ class CpuEngine final : public BasicNumericEngine<T> {
       if (s_.kind == FactorKind::supernodal_ldlt) {
         const reference::LdltPivots p = pivots();
         if (sweeps_.ready(s_, panels_.data(), &p))
-          sweeps_.solve_ldlt(s_, b, x, solve_work_.data(), p);
+          sweeps_.solve_ldlt(s_, b, x, solve_work_.data(), p, threads_);
         else
           reference::solve_supernodal_ldlt(s_, panels_.data(), p, b, x, solve_work_.data());
         return;
       }
       if (s_.supernodal()) {
         if (!transpose && sweeps_.ready(s_, panels_.data())) {
-          sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order());
+          sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order(), threads_);
           return;
         }
         reference::solve_with_panels(s_, panels_.data(), b, x, solve_work_.data(), transpose, panel_row_order());

@@ -20,6 +20,16 @@
 // Every sum runs in the order of cpu/supernodal_solve.cpp's and cpu/supernodal_ldlt.cpp's
 // sweeps, so x is the same bit for bit; those sweeps stay the oracle (and serve the
 // transposed and Schur solves).
+//
+// A large factor's sweeps run on a team (one thread streams its entries at a fraction of the
+// memory's bandwidth): the supernodal tree is cut once per copy into up to kPieces pieces,
+// each a run of whole subtrees (contiguous in the tree's postorder), and the top, the
+// supernodes above them. Forward: the pieces in parallel, each keeping what it subtracts from
+// rows outside itself (the top's) in its own list, in the order it computes them; then the
+// top in ascending order, replaying each piece's list where the piece's supernodes stand in
+// that order. Backward: the top descending, then the pieces in parallel. Each entry of x thus
+// receives the same subtractions in the same order as in the plain sweep, so x is the same
+// bit for bit whatever the team. The cut depends on the factor alone.
 #include <cstdint>
 #include <vector>
 
@@ -60,16 +70,48 @@ class SweepLayout {
   }
 
   // x = A^{-1} b, as solve_with_panels(s, panels, b, x, work, false, rows) computes it. b and
-  // x may alias; work: n entries.
-  void solve(const Schedule& s, const double* b, double* x, double* work, SupernodeRowOrder rows) const;
+  // x may alias; work: n entries; threads: the team (Options::num_threads; 0: OpenMP's default),
+  // taken where the copy was cut into pieces.
+  void solve(const Schedule& s, const double* b, double* x, double* work, SupernodeRowOrder rows,
+             int32_t threads = 1) const;
   // x = A^{-1} b, as solve_supernodal_ldlt(s, panels, pivots, b, x, work) computes it (a copy
   // built with those pivots).
-  void solve_ldlt(const Schedule& s, const double* b, double* x, double* work, const LdltPivots& pivots) const;
+  void solve_ldlt(const Schedule& s, const double* b, double* x, double* work, const LdltPivots& pivots,
+                  int32_t threads = 1) const;
+
+  // The pieces the copy's sweeps share out (0: one thread runs them whole).
+  int32_t pieces() const noexcept { return static_cast<int32_t>(piece_first_.size()); }
+
+  // The cut: up to kPieces pieces, where the sweeps read at least kPiecesFromEntries entries.
+  static constexpr int32_t kPieces = 64;
+  static constexpr int64_t kPiecesFromEntries = int64_t{1} << 20;
 
  private:
   // L x = x (forward), and U x = x or, for an LDL^T, L^T x = x with its pivot orders (rows).
-  void lower(const Schedule& s, double* x, SupernodeRowOrder rows) const;
-  void upper(const Schedule& s, double* x, SupernodeRowOrder rows) const;
+  void lower(const Schedule& s, double* x, SupernodeRowOrder rows, int32_t team) const;
+  void upper(const Schedule& s, double* x, SupernodeRowOrder rows, int32_t team) const;
+  // One supernode's step of either sweep, and its parts. The forward step subtracts from x the
+  // sums of its first `internal` below rows (internal_[t] in a piece, all of them else) and
+  // keeps the rest in ext (in row order) for its piece's replay; lower_rows does rows a0..a1 of
+  // its rectangle (from rect), upper_columns columns k0..k1 (the .cpp says which bounds).
+  void lower_step(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, int64_t internal, double* ext,
+                  std::vector<double>& tmp) const;
+  const double* lower_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
+                               std::vector<double>& tmp) const;
+  void lower_rows(const Schedule& s, int32_t t, double* x, const double* rect, int64_t a0, int64_t a1,
+                  int64_t internal, double* ext) const;
+  void replay(int32_t piece, double* x) const;  // a piece's sums to the top, subtracted in order
+  void upper_step(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, std::vector<double>& gathered,
+                  std::vector<double>& tmp) const;
+  void upper_columns(const Schedule& s, int32_t t, double* x, int32_t k0, int32_t k1, const double* g) const;
+  void gather_below(const Schedule& s, int32_t t, const double* x, std::vector<double>& gathered) const;
+  void upper_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
+                      std::vector<double>& tmp) const;
+  static int64_t below_rows(const Schedule& s, int32_t t) { return s.supernodes.nrows(t) - s.supernodes.cols(t); }
+  // Cuts the tree into pieces (the class comment) and lists what the sweeps walk.
+  void cut(const Schedule& s);
+  // The team of a solve on threads (0: OpenMP's default): no more than the pieces.
+  int32_t team_of(int32_t threads) const;
   // Whether supernode t's entries of x are put in its row order (and back): where rows say so
   // and, for an LDL^T, its pivots moved any column (most supernodes of a definite matrix keep
   // their order, and the copy there is a third of a small supernode's sweep).
@@ -83,6 +125,21 @@ class SweepLayout {
   std::vector<double> forward_, backward_;
   std::vector<int32_t> backward_rows_;
   std::vector<int64_t> forward_at_, backward_at_, backward_rows_at_;  // per supernode
+  // The cut: piece p holds supernodes piece_first_[p]..piece_last_[p]; its sums to the top's
+  // rows go to ext_values_ from ext_at_[p] on (ext_rows_: their rows, for the replay).
+  // internal_: per supernode, its below rows that its piece's forward step subtracts itself
+  // (all of them for the top's). walk_: the forward top walk, ascending: a supernode t >= 0,
+  // or piece p as -(p + 1).
+  std::vector<int32_t> piece_first_, piece_last_, walk_, ext_rows_;
+  // The top's walk (walk_[begin..end)) in runs that one thread sweeps, or a wide supernode alone
+  // (shared) whose rectangle the team shares out.
+  struct Run {
+    int32_t begin, end;
+    bool shared;
+  };
+  std::vector<Run> forward_runs_, backward_runs_;
+  std::vector<int64_t> ext_at_, internal_;
+  mutable std::vector<double> ext_values_;  // scratch of a solve (an engine solves one at a time)
 };
 
 }  // namespace gpuglu::reference

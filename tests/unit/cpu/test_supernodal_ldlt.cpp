@@ -245,6 +245,31 @@ TEST(SupernodalLdltRefactor, solves_again_and_after_refactorization_match_a_fres
   }
 }
 
+// A large factor's sweep layout is cut into pieces that the engine's team sweeps: its solves (from
+// the kBuildAtSolve-th on) are the panels' first solve bit for bit, 2 x 2 pivots' reorders
+// included, on one thread or several.
+TEST(SupernodalLdltRefactor, solves_of_a_large_factor_on_a_team_match_its_first_solve_bit_for_bit) {
+  for (const char* spec : {"elast3d:12x12x12", "kkt:6000:2000:5"}) {
+    SCOPED_TRACE(spec);
+    const Csr a = gen::from_spec(spec);
+    for (int threads : {1, 4}) {
+      SparseLDLT f(supernodal_cpu(threads));
+      f.analyze(a.view());
+      ASSERT_GE(f.schedule().supernodes.values, reference::SweepLayout::kPiecesFromEntries);
+      ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+      ASSERT_FALSE(f.uses_lu());
+      const std::vector<double> b = rhs_for_known_solution(a, 5);
+      std::vector<double> first(b.size()), again(b.size());
+      f.solve(b.data(), first.data());
+      EXPECT_LE(backward_error(a.view(), first.data(), b.data()), 1e-12);
+      for (int solve = 0; solve < reference::SweepLayout::kBuildAtSolve + 1; ++solve) {
+        f.solve(b.data(), again.data());
+        EXPECT_TRUE(same_bits(first, again)) << "threads " << threads << ", solve " << solve + 2;
+      }
+    }
+  }
+}
+
 // Wide supernodes update their later columns and their ancestors by GEMM where an optimized
 // BLAS is loaded (cpu/supernodal_blas.hpp), 2 x 2 pivots included: on one thread or several the
 // solves are backward stable and the inertia is the matrix's. (KLU's solution is no reference
