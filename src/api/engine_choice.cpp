@@ -192,7 +192,7 @@ bool first_warm_up(int32_t ordinal, WarmUpKernels kernels) {
 
 // The warm-up's problem: a 3-D Laplacian whose top separators are wide enough to take the
 // blocked, dense (cuSOLVER) and GEMM paths a large factor's top takes, and small enough that
-// its analysis and factorization take a fraction of a kWarmUpMinNnz analysis.
+// its analysis and factorization take a fraction of a kWarmUpKernelsMinNnz analysis.
 constexpr int32_t kWarmUpGrid = 24;
 
 // A factorization and a refined solve with o's engine choices on the device.
@@ -218,23 +218,13 @@ void load_engine_kernels(Options o, int32_t ordinal, WarmUpKernels kernels) {
 
 }  // namespace
 
-namespace {
-
-// Whether A alone (input_nnz entries) is large enough for a warm-up under automatic: past the
-// size rule, and where ranks share the GPU at least kWarmUpMinNnz entries per rank sharing it.
-bool warm_up_size(const Options& o, int64_t input_nnz) {
-  const int32_t devices = devices_counted_before_cuda();
-  const int64_t ranks = ranks_per_device(devices, local_size_from_environment());
-  return !stays_on_cpu(o, input_nnz, devices) && (ranks == 1 || input_nnz >= kWarmUpMinNnz * ranks);
-}
-
-}  // namespace
-
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind) {
-  if (kind == WarmUpKernels::none || !o.cuda.kernel_warm_up || o.ilu_levels >= 0 || input_nnz < kWarmUpMinNnz ||
-      !gpu_may_factor(o))
+  if (kind == WarmUpKernels::none || !o.cuda.kernel_warm_up || o.ilu_levels >= 0 ||
+      input_nnz < kWarmUpKernelsMinNnz || !gpu_may_factor(o))
     return WarmUpKernels::none;
-  if (o.backend == Backend::automatic && !warm_up_size(o, input_nnz)) return WarmUpKernels::none;
+  // nnz(L+U) >= nnz(A): where A alone passes the size rule, the factor does.
+  if (o.backend == Backend::automatic && stays_on_cpu(o, input_nnz, devices_counted_before_cuda()))
+    return WarmUpKernels::none;
   return kind;
 }
 
@@ -248,7 +238,7 @@ bool ordering_for_cpu(const Options& o, const DeviceWarmUp& w) {
 
 bool warm_up_context(const Options& o, int64_t input_nnz) {
   if (!gpu_may_factor(o)) return false;
-  return o.backend == Backend::cuda || warm_up_size(o, input_nnz);
+  return o.backend == Backend::cuda || !stays_on_cpu(o, input_nnz, devices_counted_before_cuda());
 }
 
 void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor) {

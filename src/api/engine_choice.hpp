@@ -112,30 +112,21 @@ bool engine_reads_factor_entries(const Schedule& s, const Options& o, Backend ba
 // (Options::cuda.kernel_warm_up).
 enum class WarmUpKernels : uint8_t { none, lu, ldlt };
 
-// The kernel warm-up needs an A of at least this many entries, whose analysis hides its small
-// factorization; and where ranks share a GPU, any warm-up under automatic needs this many per
-// rank sharing it. Those ranks' gathered factors (fieldsplit's blocks, GAMG's coarse grid)
-// are mid-sized: below it the cold start may keep one on the CPU (cold_start_keeps_cpu, which
-// weighs a factor only where no warm-up started CUDA), and a driver starting beside its first
-// factorization slowed that (a 1.33-GFlop block of SNES ex19's fieldsplit on 4 ranks sharing an
-// H200: 194 ms against 28 for its later ones; docs/performance.md, run 36). A rank alone on its
-// GPU keeps the warm-up from the size rule on: its analysis hides the start-up.
-constexpr int64_t kWarmUpMinNnz = int64_t{1} << 19;
-
 // The kernels to load for a factor of A (input_nnz entries) under o, of facade kind (lu or
-// ldlt): none unless Options::cuda.kernel_warm_up is set, the factor is complete, A has
-// kWarmUpMinNnz entries, and it goes to the GPU whatever its fill (backend cuda, or automatic
-// where warm_up_context starts the context: nnz(L+U) >= nnz(A)).
+// ldlt): none unless Options::cuda.kernel_warm_up is set, the factor is complete, goes to the
+// GPU whatever its fill (backend cuda, or automatic with A alone above the GPU's size rule),
+// and A has at least kWarmUpKernelsMinNnz entries, whose analysis hides the small
+// factorization.
+constexpr int64_t kWarmUpKernelsMinNnz = int64_t{1} << 19;
 WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels kind);
 
 // Whether a complete factor of A (input_nnz entries) starts DeviceWarmUp beside its analysis:
-// where the GPU may factor it, under backend cuda whatever its size, under automatic where A
-// alone passes the size rule (so that its factor surely does) and, ranks sharing the GPU,
-// kWarmUpMinNnz's rule. The overlap is worth at most the analysis's time, which is long only for
-// a large A; a smaller A whose factor then goes to the GPU (by its size and, CUDA not running,
-// its flops) meets the device after its analysis (choose_backend), and one that stays on the CPU
-// starts no CUDA at all, whose start-up (the module's load, the driver's) would cost it more
-// than its own work.
+// where the GPU may factor it and, under automatic, A alone passes the size rule, so that its
+// factor surely does (nnz(L+U) >= nnz(A)). The overlap is worth at most the analysis's time,
+// which is long only for a large A; a smaller A whose fill then takes its factor to the GPU
+// meets the device after its analysis (choose_backend), and one that stays on the CPU starts
+// no CUDA at all, whose start-up (the module's load, the driver's) would cost it more than
+// its own work.
 bool warm_up_context(const Options& o, int64_t input_nnz);
 
 // The CUDA context of the device a factor may go to (the device query included), created on

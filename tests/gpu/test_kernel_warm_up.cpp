@@ -22,7 +22,7 @@ namespace {
 // Large enough that its analysis starts the warm-up (warm_up_kernels).
 CsrMatrix<int32_t, double> large_grid() {
   CsrMatrix<int32_t, double> a = gen::laplacian_3d(48, 48, 48);
-  EXPECT_GE(a.nnz(), api::kWarmUpMinNnz);
+  EXPECT_GE(a.nnz(), api::kWarmUpKernelsMinNnz);
   return a;
 }
 

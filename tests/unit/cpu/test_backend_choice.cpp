@@ -5,7 +5,6 @@
 // analysis (warm_up_kernels).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "api/engine_choice.hpp"
@@ -44,9 +43,7 @@ TEST(BackendChoice, an_incomplete_factor_needs_a_larger_one) {
 
 TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside_the_analysis) {
   using api::WarmUpKernels;
-  // kWarmUpMinNnz, per rank sharing the GPU where ranks share it.
-  const int64_t large =
-      api::kWarmUpMinNnz * api::ranks_per_device(api::devices_counted_before_cuda(), local_size_from_environment());
+  const int64_t large = api::kWarmUpKernelsMinNnz;
   const WarmUpKernels lu = built_with_cuda() ? WarmUpKernels::lu : WarmUpKernels::none;
   Options o;  // automatic, and A alone passes the GPU's size rule
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), lu);
@@ -68,18 +65,15 @@ TEST(BackendChoice, a_large_complete_gpu_factor_loads_its_engines_kernels_beside
   EXPECT_EQ(api::warm_up_kernels(o, large, WarmUpKernels::lu), WarmUpKernels::none);
 }
 
-TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_a_alone_passes_the_size_rule_and_the_shared_gpus_bound) {
+TEST(BackendChoice, the_context_starts_beside_an_analysis_only_where_a_alone_passes_the_size_rule) {
   const bool cuda = built_with_cuda();
   Options o;  // automatic
   o.auto_gpu_min_factor_nnz = 32000;
   // Ranks counted as sharing the device (devices_counted_before_cuda) raise the rule.
   const int64_t least =
       32000 * api::ranks_per_device(api::devices_counted_before_cuda(), local_size_from_environment());
-  // Where ranks share the GPU, A needs kWarmUpMinNnz entries per rank sharing it as well.
-  const int64_t ranks = api::ranks_per_device(api::devices_counted_before_cuda(), local_size_from_environment());
-  const int64_t needed = ranks == 1 ? least : std::max(least, api::kWarmUpMinNnz * ranks);
-  EXPECT_EQ(api::warm_up_context(o, needed), cuda);  // A alone passes: so does its factor
-  EXPECT_FALSE(api::warm_up_context(o, needed - 1));  // the analysis decides, without CUDA
+  EXPECT_EQ(api::warm_up_context(o, least), cuda);  // A alone passes: so does its factor
+  EXPECT_FALSE(api::warm_up_context(o, least - 1));  // the analysis decides, without CUDA
   o.backend = Backend::cuda;  // asked for: whatever its size
   EXPECT_EQ(api::warm_up_context(o, 1), cuda);
   o.backend = Backend::cpu;
