@@ -53,7 +53,7 @@ inline constexpr const char* kCudaDriverLibrary = "libcuda.so.1";
 bool cuda_module_loaded() noexcept;
 // Whether CUDA's driver is in this process already (libcuda mapped: by a device query of
 // ours, a CUDA PETSc, the application), so that a factor would not pay its start-up alone
-// (api::start_up_paid, api::cold_start_keeps_cpu); loads nothing.
+// (api::cold_start_keeps_cpu); loads nothing.
 bool cuda_running() noexcept;
 
 // The module's implementations of the seam (src/cuda), which its table points at; libgpuglu

@@ -1,11 +1,5 @@
 #include "api/engine_choice.hpp"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -43,11 +37,6 @@ namespace {
 // Set on the kernel warm-up's thread (DeviceWarmUp): its own solver starts no warm-up and
 // claims no device.
 thread_local bool t_warming_up = false;
-
-// What start_up_paid() reads: a warm-up of ours mapped the driver when it was not mapped yet,
-// and a context exists that gpuglu made (a warm-up's prepare_device, a factor sent to a GPU).
-std::atomic<bool> g_driver_ours{false};
-std::atomic<bool> g_context_made{false};
 
 bool gpu_may_factor(const Options& o) {
   return built_with_cuda() &&
@@ -135,15 +124,6 @@ double cold_start_flops_bound(const Options& o) { return kColdStartFlopsPerThrea
 
 }  // namespace
 
-bool start_up_paid(bool driver_mapped, bool driver_ours, bool context_made) noexcept {
-  return driver_mapped && (context_made || !driver_ours);
-}
-
-bool start_up_paid() noexcept {
-  return start_up_paid(cuda_running(), g_driver_ours.load(std::memory_order_acquire),
-                       g_context_made.load(std::memory_order_acquire));
-}
-
 bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running) {
   if (o.backend != Backend::automatic || cuda_running || !(factor_flops > 0.0)) return false;
   return factor_flops < cold_start_flops_bound(o);
@@ -177,7 +157,7 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   // start is decided before that count too, so a factor it keeps on the CPU loads no CUDA
   // library.
   if (automatic && stays_on_cpu(o, nnz_factor, kCountNoSharing)) return cpu(size_rule_note(nnz_factor));
-  const bool running = automatic && start_up_paid();
+  const bool running = automatic && cuda_running();
   if (cold_start_keeps_cpu(o, factor_flops, running)) {
     char note[200];
     std::snprintf(note, sizeof(note),
@@ -194,7 +174,6 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
   device = query_device(t_warming_up ? o.device : mine.ordinal(), local_rank_from_environment());
   if (device.usable) {
     claim = std::move(mine);
-    g_context_made.store(true, std::memory_order_release);  // the engine makes it next
     return Backend::cuda;
   }
   if (o.backend == Backend::cuda) throw Error(Status::no_device, "backend cuda: " + device.reason);
@@ -202,24 +181,6 @@ Backend choose_backend(const Options& o, int64_t nnz_factor, DeviceInfo& device,
 }
 
 namespace {
-
-// The warm-up's thread is speculative work: the cold start may keep the factor on the CPU after
-// all (start_up_paid), and then the driver's start-up on this thread must not take a core from
-// the factorization's team, which it slowed sixfold (a 1.33-GFlop block of SNES ex19's fieldsplit
-// on 4 ranks sharing an H200: 194 ms against 28 for its later factorizations, run 36). At the
-// lowest priority it runs on the cores the analysis leaves idle, until the context exists (the
-// factor is then bound for the GPU, and its first factorization needs the kernels next). Best
-// effort: a refusal changes nothing. Threads the driver starts meanwhile inherit it.
-constexpr int kWarmUpNice = 19;
-
-// Sets this thread's nice value; returns the one it had.
-int set_this_threads_nice(int nice) noexcept {
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  errno = 0;
-  const int before = getpriority(PRIO_PROCESS, tid);
-  if (errno == 0) (void)setpriority(PRIO_PROCESS, tid, nice);
-  return errno == 0 ? before : nice;
-}
 
 // True the first time for (device, kernels) in this process.
 bool first_warm_up(int32_t ordinal, WarmUpKernels kernels) {
@@ -272,7 +233,7 @@ static_assert(analysis::kAmdKeepFlops <= kColdStartFlopsPerThread);
 
 bool ordering_for_cpu(const Options& o, const DeviceWarmUp& w) {
   if (o.backend == Backend::cpu || !built_with_cuda()) return true;
-  return o.backend == Backend::automatic && !w.started() && !start_up_paid();
+  return o.backend == Backend::automatic && !w.started() && !cuda_running();
 }
 
 bool warm_up_context(const Options& o, int64_t input_nnz) {
@@ -280,9 +241,8 @@ bool warm_up_context(const Options& o, int64_t input_nnz) {
   return o.backend == Backend::cuda || !stays_on_cpu(o, input_nnz, devices_counted_before_cuda());
 }
 
-void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor, double factor_flops) {
-  if (o.backend == Backend::automatic && (stays_on_cpu(o, nnz_factor, devices_counted_before_cuda()) ||
-                                          cold_start_keeps_cpu(o, factor_flops, start_up_paid()))) {
+void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor) {
+  if (o.backend == Backend::automatic && stays_on_cpu(o, nnz_factor, devices_counted_before_cuda())) {
     wanted_.store(false, std::memory_order_release);
     return;
   }
@@ -292,10 +252,8 @@ void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor, double factor_fl
 DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
   if (skip || t_warming_up || !gpu_may_factor(o)) return;
   context_ready_ = context_.get_future();
-  if (!cuda_running()) g_driver_ours.store(true, std::memory_order_release);
   // The query too: the first one starts the CUDA runtime, which is most of the cost.
   done_ = std::async(std::launch::async, [this, o, kernels, rank = local_rank_from_environment()] {
-    const int nice = set_this_threads_nice(kWarmUpNice);
     bool told = false;
     auto tell = [&] {
       if (!told) context_.set_value();
@@ -305,9 +263,7 @@ DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
       const DeviceInfo device = query_device(next_device(o.device), rank);
       if (device.usable && wanted_.load(std::memory_order_acquire)) {
         prepare_device(device.ordinal);
-        g_context_made.store(true, std::memory_order_release);
         tell();
-        set_this_threads_nice(nice);  // an unprivileged process may not raise it back: it stays low
         if (kernels != WarmUpKernels::none && first_warm_up(device.ordinal, kernels)) {
           t_warming_up = true;
           load_engine_kernels(o, device.ordinal, kernels);

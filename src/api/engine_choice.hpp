@@ -67,7 +67,7 @@ int64_t ranks_per_device(int32_t device_count, int32_t local_size);
 int32_t devices_counted_before_cuda() noexcept;
 
 // Whether automatic keeps a factor of factor_flops on the CPU because this process has not
-// paid CUDA's start-up (cuda_running false: start_up_paid) and the factor's CPU factorization would take less than
+// started CUDA (cuda_running false) and the factor's CPU factorization would take less than
 // CUDA's start-up (the module's and the driver's load, the context, the libraries' handles),
 // which a run of a few factorizations does not win back: under kColdStartFlopsPerThread
 // times the CPU threads (Options::num_threads; 0: OpenMP's default), set between ex14's 24^3
@@ -75,16 +75,6 @@ int32_t devices_counted_before_cuda() noexcept;
 // unknown, no rule.
 inline constexpr double kColdStartFlopsPerThread = 134217728.0;  // 2^27
 bool cold_start_keeps_cpu(const Options& o, double factor_flops, bool cuda_running);
-
-// Whether CUDA's start-up is paid in this process, as the cold-start rules weigh it (their
-// cuda_running): the driver is mapped (cuda_running()), and either a context exists that
-// gpuglu made or the driver was mapped before any warm-up of ours mapped it (CUDA in use by the
-// application). A DeviceWarmUp maps the driver beside an analysis long before its context
-// exists: a factor whose analysis ends before that is weighed as in a process without CUDA,
-// and one the cold start keeps on the CPU does not wait for the context. The three facts are
-// the arguments of the first form (a pure function, for the tests).
-bool start_up_paid(bool driver_mapped, bool driver_ours, bool context_made) noexcept;
-bool start_up_paid() noexcept;
 // An incomplete factor's flops do not measure its solves, where its GPU gains; in a process
 // without CUDA running it needs kColdStartIncompleteFactor times its size rule (nnz_factor:
 // at least its entries), set between ex14's 40^3 and 64^3 ILU(0) on one rank
@@ -148,9 +138,7 @@ bool warm_up_context(const Options& o, int64_t input_nnz);
 // factorization), and the destructor joins the thread. Nothing for the CPU backend, nor with
 // skip set (the callers' complex column engines, which leave the context to their first
 // factorization, and factors that warm_up_context leaves out). Best effort: a failure here
-// is met again, and reported, by the engine. The thread runs at the lowest priority until the
-// context exists (engine_choice.cpp, kWarmUpNice): the cold start may still keep the factor on
-// the CPU, whose team it must not slow.
+// is met again, and reported, by the engine.
 class DeviceWarmUp {
  public:
   DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels = WarmUpKernels::none);
@@ -162,11 +150,10 @@ class DeviceWarmUp {
   void wait() {
     if (context_ready_.valid()) context_ready_.wait();
   }
-  // After the analysis (nnz_factor: its nnz(L+U), factor_flops its flops): waits for the context
-  // where the factor may go to the GPU; where automatic keeps it on the CPU by its size
-  // (stays_on_cpu) or by the cold start (cold_start_keeps_cpu, the start-up not yet paid), the
-  // thread creates no context after its query, and nothing waits for it here.
-  void settle(const Options& o, int64_t nnz_factor, double factor_flops);
+  // After the analysis (nnz_factor: its nnz(L+U)): waits for the context where the factor may
+  // go to the GPU; where automatic keeps it on the CPU by its size (stays_on_cpu), the thread
+  // creates no context after its query, and nothing waits for it here.
+  void settle(const Options& o, int64_t nnz_factor);
   // Whether a thread was started (beside the analysis).
   bool started() const noexcept { return done_.valid(); }
 
@@ -177,6 +164,12 @@ class DeviceWarmUp {
   std::future<void> done_;
 };
 
+// The flops that choose_backend's cold-start rule weighs: s's where no DeviceWarmUp started
+// CUDA beside the analysis (a factor that reaches the GPU by its fill alone), else none (-1):
+// there the start-up overlapped the analysis of a factor whose A alone passes the size rule.
+inline double cold_start_flops(const DeviceWarmUp& w, const Schedule& s) {
+  return w.started() ? -1.0 : s.factor_flops;
+}
 
 // Whether a factor analyzed beside w runs on the CPU if AMD's small order of it is kept
 // (Options::ordering_for_cpu): under backend cpu, and under automatic where no CUDA runs and no

@@ -88,10 +88,8 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
                                                      o, given);
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
   });
-  // The cold start weighs the factor's flops wherever CUDA's start-up is not paid yet, a
-  // warm-up beside this analysis included (api::start_up_paid).
-  const double cold_flops = this->schedule.factor_flops;
-  warm_up->settle(this->options, this->schedule.nnz_factor(), cold_flops);
+  warm_up->settle(this->options, this->schedule.nnz_factor());
+  const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
                                               this->device_claim, cold_flops, &this->fallback_reason);

@@ -74,10 +74,8 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu));
   analysis_options.ordering_for_cpu = api::ordering_for_cpu(analysis_options, *warm_up);
   this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
-  // The cold start weighs the factor's flops wherever CUDA's start-up is not paid yet, a
-  // warm-up beside this analysis included (api::start_up_paid).
-  const double cold_flops = this->schedule.factor_flops;
-  warm_up->settle(this->options, this->schedule.nnz_factor(), cold_flops);
+  warm_up->settle(this->options, this->schedule.nnz_factor());
+  const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
   accept_normwise = false;
   if (chosen != Chosen::before)

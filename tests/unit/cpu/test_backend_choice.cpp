@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 
-#include "api/cuda_module.hpp"
 #include "api/engine_choice.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/options.hpp"
@@ -96,18 +95,6 @@ TEST(BackendChoice, a_process_without_cuda_running_starts_it_only_for_a_factor_w
   EXPECT_TRUE(api::cold_start_keeps_cpu(o, least, false));
   o.backend = Backend::cuda;  // asked for
   EXPECT_FALSE(api::cold_start_keeps_cpu(o, 1.0, false));
-}
-
-// The cold start's "CUDA running" (api::start_up_paid): a driver mapped by the application counts
-// as paid; one that a warm-up of ours mapped beside an analysis counts only once a context of
-// ours exists, so a small factor whose analysis ends first stays on the CPU without waiting.
-TEST(BackendChoice, a_driver_our_warm_up_mapped_is_no_paid_start_up_until_a_context_exists) {
-  EXPECT_FALSE(api::start_up_paid(/*driver_mapped=*/false, /*driver_ours=*/false, /*context_made=*/false));
-  EXPECT_TRUE(api::start_up_paid(true, false, false));   // the application's CUDA
-  EXPECT_FALSE(api::start_up_paid(true, true, false));   // our warm-up's driver, no context yet
-  EXPECT_TRUE(api::start_up_paid(true, true, true));     // our context
-  EXPECT_FALSE(api::start_up_paid(false, true, true));   // nothing mapped: nothing paid
-  if (!cuda_running()) EXPECT_FALSE(api::start_up_paid());
 }
 
 TEST(BackendChoice, an_incomplete_factor_in_a_process_without_cuda_needs_twice_its_rule) {
