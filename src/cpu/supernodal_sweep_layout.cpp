@@ -118,7 +118,11 @@ void SweepLayout::cut(const Schedule& s) {
   piece_first_.clear(), piece_last_.clear(), walk_.clear(), ext_rows_.clear(), ext_at_.clear();
   forward_runs_.clear(), backward_runs_.clear();
   internal_.resize(static_cast<size_t>(count));
-  for (int32_t t = 0; t < count; ++t) internal_[static_cast<size_t>(t)] = sn.nrows(t) - sn.cols(t);
+  widest_ = 0;
+  for (int32_t t = 0; t < count; ++t) {
+    internal_[static_cast<size_t>(t)] = sn.nrows(t) - sn.cols(t);
+    widest_ = std::max(widest_, sn.nrows(t));  // a supernode's columns or its below rows
+  }
   auto entries = [&](int32_t t) {
     const size_t u = static_cast<size_t>(t);
     const int64_t forward_end = t + 1 < count ? forward_at_[u + 1] : static_cast<int64_t>(forward_.size());
@@ -291,9 +295,10 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, in
     for (int32_t t = 0; t < factored_supernodes(s); ++t) lower_step(s, t, x, rows, below_rows(s, t), nullptr, tmp);
     return;
   }
+  std::vector<std::vector<double>> scratch = team_scratch(team, 1);
 #pragma omp parallel num_threads(team)
   {
-    std::vector<double> tmp;
+    std::vector<double>& tmp = scratch[static_cast<size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
     for (int32_t p = 0; p < pieces(); ++p) {
       const size_t u = static_cast<size_t>(p);
@@ -406,10 +411,14 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
     for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) upper_step(s, t, x, rows, gathered, tmp);
     return;
   }
+  std::vector<std::vector<double>> scratch = team_scratch(team, 2);
   std::vector<double> shared_gathered;  // a wide supernode's, read by the whole team
+  shared_gathered.reserve(static_cast<size_t>(widest_));
 #pragma omp parallel num_threads(team)
   {
-    std::vector<double> gathered, tmp;
+    const size_t me = static_cast<size_t>(omp_get_thread_num());
+    std::vector<double>& gathered = scratch[2 * me];
+    std::vector<double>& tmp = scratch[2 * me + 1];
     for (auto r = backward_runs_.rbegin(); r != backward_runs_.rend(); ++r) {
       const int32_t t = walk_[static_cast<size_t>(r->begin)];
       if (!r->shared) {
@@ -435,6 +444,15 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
       for (int32_t t = piece_last_[static_cast<size_t>(p)]; t >= piece_first_[static_cast<size_t>(p)]; --t)
         upper_step(s, t, x, rows, gathered, tmp);
   }
+}
+
+// Each thread's scratch vectors (per_thread of them), reserved for any supernode before the
+// team starts: nothing inside a parallel region allocates (an exception there would end the
+// process).
+std::vector<std::vector<double>> SweepLayout::team_scratch(int32_t team, int32_t per_thread) const {
+  std::vector<std::vector<double>> scratch(static_cast<size_t>(team) * static_cast<size_t>(per_thread));
+  for (std::vector<double>& v : scratch) v.reserve(static_cast<size_t>(widest_));
+  return scratch;
 }
 
 int32_t SweepLayout::team_of(int32_t threads) const {

@@ -112,6 +112,7 @@ class SweepLayout {
   void cut(const Schedule& s);
   // The team of a solve on threads (0: OpenMP's default): no more than the pieces.
   int32_t team_of(int32_t threads) const;
+  std::vector<std::vector<double>> team_scratch(int32_t team, int32_t per_thread) const;
   // Whether supernode t's entries of x are put in its row order (and back): where rows say so
   // and, for an LDL^T, its pivots moved any column (most supernodes of a definite matrix keep
   // their order, and the copy there is a third of a small supernode's sweep).
@@ -140,6 +141,7 @@ class SweepLayout {
   std::vector<Run> forward_runs_, backward_runs_;
   std::vector<int64_t> ext_at_, internal_;
   mutable std::vector<double> ext_values_;  // scratch of a solve (an engine solves one at a time)
+  int64_t widest_ = 0;  // the most rows of any supernode: its columns or below rows, at most
 };
 
 }  // namespace gpuglu::reference

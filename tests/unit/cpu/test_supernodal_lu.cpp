@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -176,47 +177,40 @@ TEST(SupernodalLU, panel_solves_equal_the_solves_through_f) {
   }
 }
 
+// spec's factor solved by its sweep layout on each team equals its panels' solve bit for bit;
+// the layout is cut into more than min_pieces pieces (0: whether or not it is cut).
+void expect_layout_solves_as_the_panels(const char* spec, std::initializer_list<int32_t> teams, int32_t min_pieces) {
+  SCOPED_TRACE(spec);
+  const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
+  SparseLU lu(supernodal());
+  const std::vector<double> panels = factored_panels(lu, a);
+  const Schedule& s = lu.schedule();
+  reference::SweepLayout layout;
+  layout.build(s, panels.data());
+  if (min_pieces > 0) EXPECT_GT(layout.pieces(), min_pieces);
+  const std::vector<double> b = rhs_for_known_solution(a, 4);
+  std::vector<double> work(b.size()), x_p(b.size()), x_l(b.size());
+  reference::solve_with_panels(s, panels.data(), b.data(), x_p.data(), work.data(), false);
+  for (const int32_t team : teams) {
+    std::fill(x_l.begin(), x_l.end(), 0.0);
+    layout.solve(s, b.data(), x_l.data(), work.data(), {}, team);
+    EXPECT_TRUE(same_bits(x_p, x_l)) << "team " << team;
+  }
+}
+
 // The sweep layout (cpu/supernodal_sweep_layout.hpp) sums in the panel sweeps' order: the same
 // x bit for bit, on narrow and wide supernodes alike.
 TEST(SupernodalLU, the_sweep_layout_solves_as_the_panels_do_bit_for_bit) {
   for (const char* spec : {"circuit:2000:20:1", "lap3d7:10x10x10", "lap3d7:25x25x3", "convdiff3d:8x8x8:5",
-                           "randdd:1500:5:3", "lap2d5:40x40"}) {
-    SCOPED_TRACE(spec);
-    const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
-    SparseLU lu(supernodal());
-    const std::vector<double> panels = factored_panels(lu, a);
-    const Schedule& s = lu.schedule();
-    reference::SweepLayout layout;
-    layout.build(s, panels.data());
-    const std::vector<double> b = rhs_for_known_solution(a, 4);
-    std::vector<double> work(b.size()), x_p(b.size()), x_l(b.size());
-    reference::solve_with_panels(s, panels.data(), b.data(), x_p.data(), work.data(), false);
-    layout.solve(s, b.data(), x_l.data(), work.data(), {});
-    EXPECT_TRUE(same_bits(x_p, x_l));
-  }
+                           "randdd:1500:5:3", "lap2d5:40x40"})
+    expect_layout_solves_as_the_panels(spec, {1}, 0);
 }
 
 // A large factor's copy is cut into pieces that a team sweeps (the forward sweep's sums to the
 // top replayed in order): still the panels' x bit for bit, on any team.
 TEST(SupernodalLU, the_sweep_layout_cut_into_pieces_solves_as_the_panels_do_on_any_team) {
-  for (const char* spec : {"lap3d7:20x20x20", "lap3d27:16x16x16", "convdiff3d:18x18x18:5"}) {
-    SCOPED_TRACE(spec);
-    const CsrMatrix<int32_t, double> a = gen::from_spec(spec);
-    SparseLU lu(supernodal());
-    const std::vector<double> panels = factored_panels(lu, a);
-    const Schedule& s = lu.schedule();
-    reference::SweepLayout layout;
-    layout.build(s, panels.data());
-    EXPECT_GT(layout.pieces(), 8);
-    const std::vector<double> b = rhs_for_known_solution(a, 4);
-    std::vector<double> work(b.size()), x_p(b.size()), x_l(b.size());
-    reference::solve_with_panels(s, panels.data(), b.data(), x_p.data(), work.data(), false);
-    for (const int32_t team : {1, 2, 3, 8}) {
-      std::fill(x_l.begin(), x_l.end(), 0.0);
-      layout.solve(s, b.data(), x_l.data(), work.data(), {}, team);
-      EXPECT_TRUE(same_bits(x_p, x_l)) << "team " << team;
-    }
-  }
+  for (const char* spec : {"lap3d7:20x20x20", "lap3d27:16x16x16", "convdiff3d:18x18x18:5"})
+    expect_layout_solves_as_the_panels(spec, {1, 2, 3, 8}, 8);
 }
 
 // Through SparseLU: a factor's later solves read the sweep layout, its first ones the panels - the
