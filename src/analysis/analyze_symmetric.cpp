@@ -338,7 +338,7 @@ std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Op
   return std::move(order.q);
 }
 
-SymmetricInput full_storage(SymmetricInput a, const double* full_values) {
+SymmetricInput full_storage(SymmetricInput a, const double* full_values, int32_t threads) {
   if (a.stored == StoredTriangle::full) {  // already its own full pattern: only the values change
     a.values = full_values;
     return a;
@@ -351,7 +351,7 @@ SymmetricInput full_storage(SymmetricInput a, const double* full_values) {
   f.entry_row.resize(a.rowind.size());
   f.source.resize(a.rowind.size());
   const int64_t nnz = static_cast<int64_t>(a.rowind.size());
-#pragma omp parallel for schedule(static) if (nnz >= (1 << 16))
+#pragma omp parallel for num_threads(input_team(threads, nnz)) schedule(static)
   for (int32_t i = 0; i < a.n; ++i)
     for (int32_t e = a.colptr[i]; e < a.colptr[i + 1]; ++e) {
       f.entry_row[e] = i;
@@ -367,14 +367,16 @@ SymmetricInput full_storage(SymmetricInput a, const double* full_values) {
 Schedule analyze_symmetric(const CsrView<int64_t, double>& a, StoredTriangle stored, const Options& options,
                            const int32_t* given_perm, bool check_symmetry) {
   return analysis::guarded(a.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry), options, given_perm);
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options,
+                                             given_perm);
   });
 }
 
 Schedule analyze_symmetric(const CsrView<int32_t, double>& a, StoredTriangle stored, const Options& options,
                            const int32_t* given_perm, bool check_symmetry) {
   return analysis::guarded(a.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry), options, given_perm);
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options,
+                                             given_perm);
   });
 }
 

@@ -34,7 +34,8 @@ std::vector<int32_t> paired_symmetric_ordering(const SymmetricInput& a, const Op
 
 // a as a full-storage input over its full pattern, with values full_values in that
 // pattern's CSR order (which outlive the result). A full-storage a is its own full
-// pattern: it is returned with the values replaced (moved in, no copy).
-SymmetricInput full_storage(SymmetricInput a, const double* full_values);
+// pattern: it is returned with the values replaced (moved in, no copy). threads: as
+// check_symmetric_input's.
+SymmetricInput full_storage(SymmetricInput a, const double* full_values, int32_t threads);
 
 }  // namespace gpuglu::analysis

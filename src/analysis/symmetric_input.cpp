@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gpuglu/matrix_ops.hpp"
+#include "gpuglu/options.hpp"
 #include "gpuglu/status.hpp"
 
 namespace gpuglu::analysis {
@@ -17,8 +18,11 @@ std::string entry_name(int64_t r, int64_t c) { return "(" + std::to_string(r) + 
 
 }  // namespace
 
+int input_team(int32_t threads, int64_t nnz) { return nnz < (int64_t{1} << 16) ? 1 : threads_of(threads); }
+
 template <class I>
-SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle stored, bool check_symmetry) {
+SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle stored, bool check_symmetry,
+                                     int32_t threads) {
   if (a.nrows != a.ncols)
     throw Error(Status::not_square, "the matrix is " + std::to_string(a.nrows) + " x " + std::to_string(a.ncols) +
                                         "; a symmetric factorization needs a square matrix");
@@ -39,6 +43,7 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
     throw Error(Status::index_overflow, "nnz(A) = " + std::to_string(nnz) +
                                             " is too large for the analysis (AMD, METIS and CXSparse take int arrays)");
   if (nnz > 0 && !a.values) throw Error(Status::invalid_input, "the matrix has no values");
+  const int team = input_team(threads, nnz);
 
   out.entry_row.resize(static_cast<size_t>(nnz));
   out.entry_col.resize(static_cast<size_t>(nnz));
@@ -47,7 +52,7 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
   };
   // Rows in parallel; the first row with a defect is named as a serial pass would.
   int32_t first_bad = out.n;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) if (nnz >= (1 << 16))
+#pragma omp parallel for num_threads(team) schedule(static) reduction(min : first_bad)
   for (int32_t i = 0; i < out.n; ++i) {
     for (I p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
       const int32_t c = static_cast<int32_t>(a.colind[p]);
@@ -89,7 +94,7 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
       return it == end || *it != r ? -1 : static_cast<int32_t>(it - cols);
     };
     int32_t bad_pattern = out.n, bad_value = out.n;
-#pragma omp parallel for schedule(dynamic, 512) reduction(min : bad_pattern, bad_value) if (nnz >= (1 << 16))
+#pragma omp parallel for num_threads(team) schedule(dynamic, 512) reduction(min : bad_pattern, bad_value)
     for (int32_t i = 0; i < out.n; ++i) {
       for (int32_t p = rowptr32[i]; p < rowptr32[i + 1]; ++p) {
         const int32_t c = cols[p];
@@ -119,7 +124,7 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
     out.colptr = std::move(rowptr32);
     out.rowind = out.entry_col;
     out.source.resize(static_cast<size_t>(nnz));
-#pragma omp parallel for schedule(static) if (nnz >= (1 << 16))
+#pragma omp parallel for num_threads(team) schedule(static)
     for (int64_t p = 0; p < nnz; ++p) out.source[p] = p;
   } else {
     // Mirror the stored triangle: row i gets its own entries and, for each stored (r, i)
@@ -149,7 +154,7 @@ SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle
   return out;
 }
 
-template SymmetricInput check_symmetric_input(const CsrView<int32_t, double>&, StoredTriangle, bool);
-template SymmetricInput check_symmetric_input(const CsrView<int64_t, double>&, StoredTriangle, bool);
+template SymmetricInput check_symmetric_input(const CsrView<int32_t, double>&, StoredTriangle, bool, int32_t);
+template SymmetricInput check_symmetric_input(const CsrView<int64_t, double>&, StoredTriangle, bool, int32_t);
 
 }  // namespace gpuglu::analysis

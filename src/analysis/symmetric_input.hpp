@@ -32,8 +32,15 @@ struct SymmetricInput {
 // vouches for it - symmetric in pattern and values) and builds the full pattern. Throws
 // Error naming the first defect: not_square, invalid_input (an entry on the wrong side of
 // the diagonal for one-triangle storage, or an asymmetric full matrix, named by its
-// position), empty_row, nan_or_inf, index_overflow.
+// position), empty_row, nan_or_inf, index_overflow. threads: the team of its loops over a
+// large A (Options::num_threads; 0: OpenMP's default), as for the analysis after it: in a PETSc
+// rank OpenMP's default team would take every core of the node (input_team).
 template <class I>
-SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle stored, bool check_symmetry);
+SymmetricInput check_symmetric_input(const CsrView<I, double>& a, StoredTriangle stored, bool check_symmetry,
+                                     int32_t threads);
+
+// The team of a loop over an input of nnz entries: one thread below 2^16 entries (a parallel
+// region's start costs more there), else threads_of(threads).
+int input_team(int32_t threads, int64_t nnz);
 
 }  // namespace gpuglu::analysis

@@ -107,7 +107,7 @@ std::unique_ptr<BasicNumericEngine<Complex>> make_real_form_ldlt(const Schedule&
   const std::vector<int32_t> given = RealForm::expand_permutation(s.col_perm.data(), s.n);
   const CsrView<int32_t, double> k = form.matrix();
   Schedule ks = analysis::guarded(k.nrows, [&] {
-    const analysis::SymmetricInput in = analysis::check_symmetric_input(k, StoredTriangle::full, false);
+    const analysis::SymmetricInput in = analysis::check_symmetric_input(k, StoredTriangle::full, false, ko.num_threads);
     return analysis::analyze_symmetric_input(in, ko, given.data());
   });
   auto engine = std::make_unique<RealFormLdlt>(s, pattern, std::move(form), std::move(ks), hermitian);

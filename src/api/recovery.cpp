@@ -155,7 +155,7 @@ bool BasicSparseLU<Scalar>::Impl::reanalyze_paired() {
     const CsrView<int32_t, double> a = analyzed_matrix();
     analysis::SymmetricInput in;
     try {
-      in = analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true);
+      in = analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true, this->options.num_threads);
     } catch (const Error& e) {
       if (e.status() == Status::invalid_input) return false;  // not symmetric
       throw;

@@ -69,7 +69,8 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
     std::vector<double> magnitudes;
     analysis::SymmetricInput in =
-        analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>);
+        analysis::check_symmetric_input(api::real_view(a, magnitudes), stored, check_symmetry && !is_complex_v<Scalar>,
+                                        o.num_threads);
     // Full storage is its own full pattern: the source map is the identity (kept empty), and
     // full_storage() hands the input on with the gathered values (no copy of either).
     if (in.stored != StoredTriangle::full) source = in.source;
@@ -84,9 +85,10 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     std::vector<double> full_magnitudes;
     const double* values = analysis_values(full_magnitudes);
     if (this->schur_mode())
-      return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values), this->schur_active,
+      return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values, o.num_threads),
+                                                     this->schur_active,
                                                      o, given);
-    return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values), o, given);
+    return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values, o.num_threads), o, given);
   });
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);

@@ -42,7 +42,7 @@ bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),
                                       analysis_values(magnitudes)};
   this->schedule = analysis::guarded(full.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(full, StoredTriangle::full, false), o,
+    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(full, StoredTriangle::full, false, o.num_threads), o,
                                              given_perm.empty() ? nullptr : given_perm.data());
   });
   ++this->analysis_count;
