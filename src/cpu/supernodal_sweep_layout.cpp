@@ -227,8 +227,8 @@ void SweepLayout::cut(const Schedule& s) {
   auto wide = [&](int32_t t, int64_t shared_out) {
     return shared_out >= 2 * kShare && (sn.nrows(t) - sn.cols(t)) * sn.cols(t) >= kShareFromEntries;
   };
-  forward_runs_ = runs([&](int32_t t) { return wide(t, sn.nrows(t) - sn.cols(t)) || tiled(sn.cols(t)); });
-  backward_runs_ = runs([&](int32_t t) { return wide(t, sn.cols(t)) || tiled(sn.cols(t)); });
+  forward_runs_ = runs([&](int32_t t) { return wide(t, sn.nrows(t) - sn.cols(t)); });
+  backward_runs_ = runs([&](int32_t t) { return sn.cols(t) >= kGroup && wide(t, sn.cols(t)); });
 }
 
 bool SweepLayout::reorders(SupernodeRowOrder rows, int32_t t) const {
@@ -245,23 +245,9 @@ const double* SweepLayout::lower_triangle(const Schedule& s, int32_t t, double* 
   const double* f = forward_.data() + forward_at_[static_cast<size_t>(t)];
   double* y = x + first;
   if (reorders(rows, t)) reorder(y, rows.order + first, ns, false, tmp);
-  lower_tile(s, t, x, 0, ns, 0, ns);
-  return f + triangle(ns - 1);
-}
-
-// The triangle's columns k0..k1 on its rows i0..i1 (each row's terms over k ascending, as in the
-// plain sweep): L(i, k) of column k lies at k (ns - 1) - k (k - 1) / 2 + (i - k - 1).
-void SweepLayout::lower_tile(const Schedule& s, int32_t t, double* x, int32_t k0, int32_t k1, int32_t i0,
-                             int32_t i1) const {
-  const Supernodes& sn = s.supernodes;
-  const int64_t ns = sn.cols(t);
-  const double* tri = forward_.data() + forward_at_[static_cast<size_t>(t)];
-  double* y = x + sn.first[t];
-  for (int64_t k = k0; k < k1; ++k) {
-    const double* col = tri + k * (ns - 1) - k * (k - 1) / 2 - k - 1;  // col[i] = L(i, k)
-    const double yk = y[k];
-    for (int64_t i = std::max<int64_t>(i0, k + 1); i < i1; ++i) y[i] -= col[i] * yk;
-  }
+  for (int32_t k = 0; k < ns; ++k)
+    for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * y[k];
+  return f;
 }
 
 void SweepLayout::lower_rows(const Schedule& s, int32_t t, double* x, const double* rect, int64_t a0, int64_t a1,
@@ -303,41 +289,6 @@ void SweepLayout::replay(int32_t piece, double* x) const {
     x[ext_rows_[static_cast<size_t>(e)]] -= ext_values_[static_cast<size_t>(e)];
 }
 
-// Whether a supernode of ns columns solves its diagonal block's triangle by tiles on the team.
-bool SweepLayout::tiled(int64_t ns) { return ns >= 2 * kShare && triangle(ns) >= kShareFromEntries; }
-
-// A wide supernode of the top, forward, run by every thread of the team: its triangle by tiles
-// of kShare columns (each tile on one thread, then the rows past it shared out), then its
-// rectangle's rows shared out.
-void SweepLayout::lower_shared(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
-                               std::vector<double>& tmp) const {
-  const int32_t ns = s.supernodes.cols(t);
-  const int64_t nb = below_rows(s, t);
-  const bool tiles = tiled(ns);
-#pragma omp single
-  {
-    if (reorders(rows, t)) reorder(x + s.supernodes.first[t], rows.order + s.supernodes.first[t], ns, false, tmp);
-    if (!tiles) lower_tile(s, t, x, 0, ns, 0, ns);
-  }
-  if (tiles) {
-    for (int32_t k0 = 0; k0 < ns; k0 += kShare) {
-      const int32_t k1 = std::min(ns, k0 + kShare);
-#pragma omp single
-      lower_tile(s, t, x, k0, k1, k0, k1);
-#pragma omp for schedule(static)
-      for (int32_t i0 = k1; i0 < ns; i0 += kShare) lower_tile(s, t, x, k0, k1, i0, std::min(ns, i0 + kShare));
-    }
-  }
-  const double* rect = forward_.data() + forward_at_[static_cast<size_t>(t)] + triangle(ns - 1);
-  if (nb >= 2 * kShare) {
-#pragma omp for schedule(static)
-    for (int64_t a = 0; a < nb; a += kShare) lower_rows(s, t, x, rect, a, std::min(nb, a + kShare), nb, nullptr);
-  } else {
-#pragma omp single
-    lower_rows(s, t, x, rect, 0, nb, nb, nullptr);
-  }
-}
-
 void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, int32_t team) const {
   if (team == 1) {  // the pieces' order gives the same bits
     std::vector<double> tmp;
@@ -371,7 +322,13 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, in
         }
         continue;
       }
-      lower_shared(s, t, x, rows, tmp);
+      // A wide supernode of the top: its triangle, then its rows shared out.
+#pragma omp single
+      lower_triangle(s, t, x, rows, tmp);
+      const double* rect = forward_.data() + forward_at_[static_cast<size_t>(t)] + triangle(s.supernodes.cols(t) - 1);
+      const int64_t nb = below_rows(s, t);
+#pragma omp for schedule(static)
+      for (int64_t a = 0; a < nb; a += kShare) lower_rows(s, t, x, rect, a, std::min(nb, a + kShare), nb, nullptr);
     }
   }
 }
@@ -419,58 +376,24 @@ void SweepLayout::gather_below(const Schedule& s, int32_t t, const double* x, st
 
 void SweepLayout::upper_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
                                  std::vector<double>& tmp) const {
-  const int32_t ns = s.supernodes.cols(t);
-  upper_tile(s, t, x, 0, ns, 0, ns);
-  if (ldlt_ && reorders(rows, t)) reorder(x + s.supernodes.first[t], rows.order + s.supernodes.first[t], ns, true, tmp);
-}
-
-// The triangle's columns c0..c1, descending, on its rows i0..i1 (each row's terms over c
-// descending, as in the plain sweep); with i0..i1 = c0..c1 each y[c] is made final first (the
-// LU divides by U(c, c)). The LU's column c, U(0..c, c), lies at T(ns) - T(c + 1); the LDL^T's
-// row c of L11, L(c, 0..c-1), at T(ns - 1) - T(c) (T(m) = m (m + 1) / 2).
-void SweepLayout::upper_tile(const Schedule& s, int32_t t, double* x, int32_t c0, int32_t c1, int32_t i0,
-                             int32_t i1) const {
   const Supernodes& sn = s.supernodes;
-  const int64_t ns = sn.cols(t);
-  const double* tri = backward_.data() + backward_at_[static_cast<size_t>(t)] + ns * below_rows(s, t);
+  const int32_t ns = sn.cols(t);
+  const double* u = backward_.data() + backward_at_[static_cast<size_t>(t)] + ns * below_rows(s, t);
   double* y = x + sn.first[t];
-  const bool diagonal = i0 == c0;
-  for (int64_t c = int64_t{c1} - 1; c >= c0; --c) {
-    // col[i]: U(i, c), or the LDL^T's L(c, i) (y[c] is final: L(c, 0..c-1) y_c leaves the rows above)
-    const double* col = ldlt_ ? tri + triangle(ns - 1) - triangle(c) : tri + triangle(ns) - triangle(c + 1);
-    if (diagonal && !ldlt_) y[c] /= col[c];
-    const double yc = y[c];
-    for (int64_t i = i0; i < std::min<int64_t>(i1, c); ++i) y[i] -= col[i] * yc;
-  }
-}
-
-// A wide supernode of the top, backward, run by every thread of the team: its rectangle's
-// columns shared out, then its triangle by tiles of kShare columns, descending (each tile on one
-// thread, then the rows before it shared out).
-void SweepLayout::upper_shared(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
-                               std::vector<double>& shared_gathered, std::vector<double>& tmp) const {
-  const int32_t ns = s.supernodes.cols(t);
-#pragma omp single
-  gather_below(s, t, x, shared_gathered);
-#pragma omp for schedule(static)
-  for (int32_t k = 0; k < ns; k += kShare)
-    upper_columns(s, t, x, k, std::min<int32_t>(ns, k + kShare), shared_gathered.data());
-  if (!tiled(ns)) {
-#pragma omp single
-    upper_triangle(s, t, x, rows, tmp);
+  if (ldlt_) {
+    for (int32_t c = ns - 1; c > 0; --c) {  // y[c] is final: L(c, 0..c-1) y_c leaves the rows above
+      const double yc = y[c];
+      for (int32_t k = 0; k < c; ++k) y[k] -= u[k] * yc;
+      u += c;
+    }
+    if (reorders(rows, t)) reorder(y, rows.order + sn.first[t], ns, true, tmp);
     return;
   }
-  for (int32_t c1 = ns; c1 > 0;) {
-    const int32_t c0 = (c1 - 1) / kShare * kShare;
-#pragma omp single
-    upper_tile(s, t, x, c0, c1, c0, c1);
-#pragma omp for schedule(static)
-    for (int32_t i0 = 0; i0 < c0; i0 += kShare) upper_tile(s, t, x, c0, c1, i0, std::min(c0, i0 + kShare));
-    c1 = c0;
-  }
-  if (ldlt_ && reorders(rows, t)) {
-#pragma omp single
-    reorder(x + s.supernodes.first[t], rows.order + s.supernodes.first[t], ns, true, tmp);
+  for (int32_t c = ns - 1; c >= 0; --c) {
+    const double* col = u;  // U(0..c, c)
+    u += c + 1;
+    y[c] /= col[c];
+    for (int32_t i = 0; i < c; ++i) y[i] -= col[i] * y[c];
   }
 }
 
@@ -506,7 +429,15 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
         }
         continue;
       }
-      upper_shared(s, t, x, rows, shared_gathered, tmp);
+      // A wide supernode of the top: its columns shared out, then its triangle.
+#pragma omp single
+      gather_below(s, t, x, shared_gathered);
+      const int32_t ns = s.supernodes.cols(t);
+#pragma omp for schedule(static)
+      for (int32_t k = 0; k < ns; k += kShare)
+        upper_columns(s, t, x, k, std::min<int32_t>(ns, k + kShare), shared_gathered.data());
+#pragma omp single
+      upper_triangle(s, t, x, rows, tmp);
     }
 #pragma omp for schedule(dynamic, 1)
     for (int32_t p = 0; p < pieces(); ++p)

@@ -107,14 +107,6 @@ class SweepLayout {
   void gather_below(const Schedule& s, int32_t t, const double* x, std::vector<double>& gathered) const;
   void upper_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
                       std::vector<double>& tmp) const;
-  // The diagonal block's triangle, columns k0..k1 (c0..c1) on rows i0..i1 (the .cpp says how).
-  void lower_tile(const Schedule& s, int32_t t, double* x, int32_t k0, int32_t k1, int32_t i0, int32_t i1) const;
-  void upper_tile(const Schedule& s, int32_t t, double* x, int32_t c0, int32_t c1, int32_t i0, int32_t i1) const;
-  // A wide supernode of the top, called by every thread of the team inside its parallel region.
-  void lower_shared(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, std::vector<double>& tmp) const;
-  void upper_shared(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
-                    std::vector<double>& shared_gathered, std::vector<double>& tmp) const;
-  static bool tiled(int64_t ns);
   static int64_t below_rows(const Schedule& s, int32_t t) { return s.supernodes.nrows(t) - s.supernodes.cols(t); }
   // Cuts the tree into pieces (the class comment) and lists what the sweeps walk.
   void cut(const Schedule& s);
