@@ -367,16 +367,16 @@ SymmetricInput full_storage(SymmetricInput a, const double* full_values, int32_t
 Schedule analyze_symmetric(const CsrView<int64_t, double>& a, StoredTriangle stored, const Options& options,
                            const int32_t* given_perm, bool check_symmetry) {
   return analysis::guarded(a.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options,
-                                             given_perm);
+    return analysis::analyze_symmetric_input(
+        analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options, given_perm);
   });
 }
 
 Schedule analyze_symmetric(const CsrView<int32_t, double>& a, StoredTriangle stored, const Options& options,
                            const int32_t* given_perm, bool check_symmetry) {
   return analysis::guarded(a.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options,
-                                             given_perm);
+    return analysis::analyze_symmetric_input(
+        analysis::check_symmetric_input(a, stored, check_symmetry, options.num_threads), options, given_perm);
   });
 }
 

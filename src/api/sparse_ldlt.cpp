@@ -86,8 +86,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     const double* values = analysis_values(full_magnitudes);
     if (this->schur_mode())
       return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values, o.num_threads),
-                                                     this->schur_active,
-                                                     o, given);
+                                                     this->schur_active, o, given);
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values, o.num_threads), o, given);
   });
   warm_up->settle(this->options, this->schedule.nnz_factor());

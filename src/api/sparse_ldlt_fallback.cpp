@@ -42,8 +42,9 @@ bool BasicSparseLDLT<Scalar>::Impl::fall_back_to_column(RecoveryReason why) {
   const CsrView<int32_t, double> full{this->schedule.n, this->schedule.n, full_rowptr32.data(), full_colind.data(),
                                       analysis_values(magnitudes)};
   this->schedule = analysis::guarded(full.nrows, [&] {
-    return analysis::analyze_symmetric_input(analysis::check_symmetric_input(full, StoredTriangle::full, false, o.num_threads), o,
-                                             given_perm.empty() ? nullptr : given_perm.data());
+    return analysis::analyze_symmetric_input(
+        analysis::check_symmetric_input(full, StoredTriangle::full, false, o.num_threads), o,
+        given_perm.empty() ? nullptr : given_perm.data());
   });
   ++this->analysis_count;
   const PatternRef pattern{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};

@@ -79,7 +79,8 @@ void SplitLU::analyze(const CsrView<int32_t, double>& a) {
     throw Error(Status::unsupported, "SplitLU: ordering 'petsc' (given) is not supported: each half orders its own block");
   // An LDL^T split: A's symmetry checked once here, where its entries are A's (the halves'
   // analyses then skip it); no matching, which would make B unsymmetric.
-  if (s.symmetric()) (void)analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true, s.options.num_threads);
+  if (s.symmetric())
+    (void)analysis::check_symmetric_input(a, StoredTriangle::full, /*check_symmetry=*/true, s.options.num_threads);
   const bool matching = s.options.matching && !s.symmetric();
   const analysis::InputPattern in = analysis::check_input(a, matching);
   s.partition = api::split_by_separator(in, matching, s.options.num_threads, /*keep_matched_together=*/s.symmetric());

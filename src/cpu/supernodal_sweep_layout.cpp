@@ -19,6 +19,9 @@ constexpr int32_t kGroup = kColumnsPerPass;
 // (backward), where it holds kShareFromEntries entries and at least two shares.
 constexpr int32_t kShare = 16 * kGroup;
 constexpr int64_t kShareFromEntries = int64_t{1} << 15;
+// A supernode that shares its columns is at least kGroup wide: its sums read the gathered rows,
+// as the plain sweep's do.
+static_assert(2 * kShare >= kGroup);
 
 int64_t triangle(int64_t ns) { return ns * (ns + 1) / 2; }
 
@@ -228,7 +231,7 @@ void SweepLayout::cut(const Schedule& s) {
     return shared_out >= 2 * kShare && (sn.nrows(t) - sn.cols(t)) * sn.cols(t) >= kShareFromEntries;
   };
   forward_runs_ = runs([&](int32_t t) { return wide(t, sn.nrows(t) - sn.cols(t)); });
-  backward_runs_ = runs([&](int32_t t) { return sn.cols(t) >= kGroup && wide(t, sn.cols(t)); });
+  backward_runs_ = runs([&](int32_t t) { return wide(t, sn.cols(t)); });
 }
 
 bool SweepLayout::reorders(SupernodeRowOrder rows, int32_t t) const {
@@ -236,10 +239,10 @@ bool SweepLayout::reorders(SupernodeRowOrder rows, int32_t t) const {
 }
 
 // cpu/supernodal_solve.cpp's supernodal_lower_unit_solve: each below row's sum over k from 0.0,
-// here read along the row. The diagonal block's triangle first (after the supernode's reorder);
-// returns where its rectangle's rows begin.
-const double* SweepLayout::lower_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
-                                          std::vector<double>& tmp) const {
+// here read along the row. The diagonal block's triangle first (after the supernode's reorder),
+// then the rectangle's rows (forward_rectangle).
+void SweepLayout::lower_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
+                                 std::vector<double>& tmp) const {
   const Supernodes& sn = s.supernodes;
   const int32_t first = sn.first[t], ns = sn.cols(t);
   const double* f = forward_.data() + forward_at_[static_cast<size_t>(t)];
@@ -247,7 +250,10 @@ const double* SweepLayout::lower_triangle(const Schedule& s, int32_t t, double* 
   if (reorders(rows, t)) reorder(y, rows.order + first, ns, false, tmp);
   for (int32_t k = 0; k < ns; ++k)
     for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * y[k];
-  return f;
+}
+
+const double* SweepLayout::forward_rectangle(const Schedule& s, int32_t t) const {
+  return forward_.data() + forward_at_[static_cast<size_t>(t)] + triangle(s.supernodes.cols(t) - 1);
 }
 
 void SweepLayout::lower_rows(const Schedule& s, int32_t t, double* x, const double* rect, int64_t a0, int64_t a1,
@@ -279,8 +285,8 @@ void SweepLayout::lower_rows(const Schedule& s, int32_t t, double* x, const doub
 
 void SweepLayout::lower_step(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, int64_t internal,
                              double* ext, std::vector<double>& tmp) const {
-  const double* rect = lower_triangle(s, t, x, rows, tmp);
-  lower_rows(s, t, x, rect, 0, below_rows(s, t), internal, ext);
+  lower_triangle(s, t, x, rows, tmp);
+  lower_rows(s, t, x, forward_rectangle(s, t), 0, below_rows(s, t), internal, ext);
 }
 
 void SweepLayout::replay(int32_t piece, double* x) const {
@@ -295,7 +301,7 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, in
     for (int32_t t = 0; t < factored_supernodes(s); ++t) lower_step(s, t, x, rows, below_rows(s, t), nullptr, tmp);
     return;
   }
-  std::vector<std::vector<double>> scratch = team_scratch(team, 1);
+  std::vector<std::vector<double>>& scratch = team_scratch(team);
 #pragma omp parallel num_threads(team)
   {
     std::vector<double>& tmp = scratch[static_cast<size_t>(omp_get_thread_num())];
@@ -310,7 +316,6 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, in
       }
     }
     for (const Run& r : forward_runs_) {
-      const int32_t t = walk_[static_cast<size_t>(r.begin)];
       if (!r.shared) {
 #pragma omp single
         for (int32_t i = r.begin; i < r.end; ++i) {
@@ -323,9 +328,10 @@ void SweepLayout::lower(const Schedule& s, double* x, SupernodeRowOrder rows, in
         continue;
       }
       // A wide supernode of the top: its triangle, then its rows shared out.
+      const int32_t t = walk_[static_cast<size_t>(r.begin)];
 #pragma omp single
       lower_triangle(s, t, x, rows, tmp);
-      const double* rect = forward_.data() + forward_at_[static_cast<size_t>(t)] + triangle(s.supernodes.cols(t) - 1);
+      const double* rect = forward_rectangle(s, t);
       const int64_t nb = below_rows(s, t);
 #pragma omp for schedule(static)
       for (int64_t a = 0; a < nb; a += kShare) lower_rows(s, t, x, rect, a, std::min(nb, a + kShare), nb, nullptr);
@@ -411,16 +417,16 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
     for (int32_t t = factored_supernodes(s) - 1; t >= 0; --t) upper_step(s, t, x, rows, gathered, tmp);
     return;
   }
-  std::vector<std::vector<double>> scratch = team_scratch(team, 2);
-  std::vector<double> shared_gathered;  // a wide supernode's, read by the whole team
-  shared_gathered.reserve(static_cast<size_t>(widest_));
+  // Per thread its tmp (scratch[me]) and gathered rows (scratch[team + me]); the last one holds a
+  // wide supernode's gathered rows, read by the whole team.
+  std::vector<std::vector<double>>& scratch = team_scratch(team);
+  std::vector<double>& shared_gathered = scratch.back();
 #pragma omp parallel num_threads(team)
   {
     const size_t me = static_cast<size_t>(omp_get_thread_num());
-    std::vector<double>& gathered = scratch[2 * me];
-    std::vector<double>& tmp = scratch[2 * me + 1];
+    std::vector<double>& tmp = scratch[me];
+    std::vector<double>& gathered = scratch[static_cast<size_t>(team) + me];
     for (auto r = backward_runs_.rbegin(); r != backward_runs_.rend(); ++r) {
-      const int32_t t = walk_[static_cast<size_t>(r->begin)];
       if (!r->shared) {
 #pragma omp single
         for (int32_t i = r->end - 1; i >= r->begin; --i) {
@@ -430,6 +436,7 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
         continue;
       }
       // A wide supernode of the top: its columns shared out, then its triangle.
+      const int32_t t = walk_[static_cast<size_t>(r->begin)];
 #pragma omp single
       gather_below(s, t, x, shared_gathered);
       const int32_t ns = s.supernodes.cols(t);
@@ -446,13 +453,16 @@ void SweepLayout::upper(const Schedule& s, double* x, SupernodeRowOrder rows, in
   }
 }
 
-// Each thread's scratch vectors (per_thread of them), reserved for any supernode before the
-// team starts: nothing inside a parallel region allocates (an exception there would end the
-// process).
-std::vector<std::vector<double>> SweepLayout::team_scratch(int32_t team, int32_t per_thread) const {
-  std::vector<std::vector<double>> scratch(static_cast<size_t>(team) * static_cast<size_t>(per_thread));
-  for (std::vector<double>& v : scratch) v.reserve(static_cast<size_t>(widest_));
-  return scratch;
+// Two vectors per thread and one more, each reserved for any supernode before the team starts:
+// nothing inside a parallel region allocates (an exception there would end the process). Kept
+// between solves, so that a team of the same size allocates nothing.
+std::vector<std::vector<double>>& SweepLayout::team_scratch(int32_t team) const {
+  const size_t wanted = 2 * static_cast<size_t>(team) + 1;
+  if (scratch_.size() != wanted || scratch_.front().capacity() < static_cast<size_t>(widest_)) {
+    scratch_.assign(wanted, {});
+    for (std::vector<double>& v : scratch_) v.reserve(static_cast<size_t>(widest_));
+  }
+  return scratch_;
 }
 
 int32_t SweepLayout::team_of(int32_t threads) const {

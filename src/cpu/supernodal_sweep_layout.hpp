@@ -96,8 +96,8 @@ class SweepLayout {
   // its rectangle (from rect), upper_columns columns k0..k1 (the .cpp says which bounds).
   void lower_step(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, int64_t internal, double* ext,
                   std::vector<double>& tmp) const;
-  const double* lower_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows,
-                               std::vector<double>& tmp) const;
+  void lower_triangle(const Schedule& s, int32_t t, double* x, SupernodeRowOrder rows, std::vector<double>& tmp) const;
+  const double* forward_rectangle(const Schedule& s, int32_t t) const;  // where t's rectangle's rows begin
   void lower_rows(const Schedule& s, int32_t t, double* x, const double* rect, int64_t a0, int64_t a1,
                   int64_t internal, double* ext) const;
   void replay(int32_t piece, double* x) const;  // a piece's sums to the top, subtracted in order
@@ -112,7 +112,7 @@ class SweepLayout {
   void cut(const Schedule& s);
   // The team of a solve on threads (0: OpenMP's default): no more than the pieces.
   int32_t team_of(int32_t threads) const;
-  std::vector<std::vector<double>> team_scratch(int32_t team, int32_t per_thread) const;
+  std::vector<std::vector<double>>& team_scratch(int32_t team) const;
   // Whether supernode t's entries of x are put in its row order (and back): where rows say so
   // and, for an LDL^T, its pivots moved any column (most supernodes of a definite matrix keep
   // their order, and the copy there is a third of a small supernode's sweep).
@@ -140,7 +140,9 @@ class SweepLayout {
   };
   std::vector<Run> forward_runs_, backward_runs_;
   std::vector<int64_t> ext_at_, internal_;
-  mutable std::vector<double> ext_values_;  // scratch of a solve (an engine solves one at a time)
+  // Scratch of a solve (an engine solves one at a time): the pieces' sums, the team's vectors.
+  mutable std::vector<double> ext_values_;
+  mutable std::vector<std::vector<double>> scratch_;
   int64_t widest_ = 0;  // the most rows of any supernode: its columns or below rows, at most
 };
 
