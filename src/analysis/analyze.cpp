@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analyze_counted.hpp"
 #include "analysis/factor_rows.hpp"
 #include "analysis/ilu_pattern.hpp"
 #include "analysis/input_pattern.hpp"
@@ -107,7 +108,8 @@ Schedule analyze_by_rows(const analysis::InputPattern& a, const Options& options
 }
 
 template <class I>
-Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm) {
+Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm,
+                      const analysis::AmdCounted& amd_counted = {}) {
   Stopwatch clock;
   Options options = requested;
   if (options.ilu_levels >= 0) {  // ILU factors A(q, q) itself, as PETSc's ILU does
@@ -135,6 +137,7 @@ Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested,
 
   const analysis::MatchedPattern b = analysis::matched_pattern(cols, a.n, m.row_of_col);
   analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
+  work.amd_counted = amd_counted;
   if (supernodal) {
     // One graph of B + B^T for the ordering and CHOLMOD's analysis.
     const analysis::SymmetricGraph g = analysis::symmetric_graph(b, options.num_threads);
@@ -263,6 +266,20 @@ Schedule analyze(const CsrView<int64_t, double>& a, const Options& options, cons
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options, const int32_t* given_perm) {
   return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
 }
+
+namespace analysis {
+
+Schedule analyze_counted(const CsrView<int32_t, double>& a, const Options& options, const int32_t* given_perm,
+                         const AmdCounted& amd_counted) {
+  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm, amd_counted); });
+}
+
+Schedule analyze_counted(const CsrView<int64_t, double>& a, const Options& options, const int32_t* given_perm,
+                         const AmdCounted& amd_counted) {
+  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm, amd_counted); });
+}
+
+}  // namespace analysis
 
 Schedule analyze_schur(const CsrView<int64_t, double>& a, const std::vector<int32_t>& schur, const Options& options,
                        const int32_t* given_perm) {

@@ -175,6 +175,7 @@ SymmetricOrder order_symmetric(const SymmetricInput& a, const Options& options, 
     work.graph = nullptr;  // the pairs order a compressed graph of their own
     work.amd_if_small = false;  // the pairs' graph takes the ordering the plain one took
     work.used = nullptr;
+    work.amd_counted = nullptr;  // told by the plain ordering
     if (pairs.pairs > 0) o.q = analysis::paired_ordering(a, o.sc.full_values, o.sc.scale, pairs, used, work);
   }
   return o;
@@ -182,7 +183,8 @@ SymmetricOrder order_symmetric(const SymmetricInput& a, const Options& options, 
 
 }  // namespace
 
-Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& requested, const int32_t* given_perm) {
+Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& requested, const int32_t* given_perm,
+                                 const AmdCounted& amd_counted) {
   analysis::Stopwatch clock;
   Options options = requested;
   const bool incomplete = options.ilu_levels >= 0;
@@ -197,6 +199,7 @@ Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& request
   s.kind = FactorKind::column_ldlt;
   analysis::OrderingWork work{options.num_threads, options.ordering_cache, nullptr};
   work.amd_if_small = supernodal && requested.ordering == Ordering::automatic && options.ordering_for_cpu;
+  work.amd_counted = amd_counted;
   // The full pattern is its own B + B^T: one graph for METIS and CHOLMOD (supernodal only).
   SymmetricGraph g;
   if (supernodal) {

@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/ordering.hpp"
 #include "analysis/symmetric_input.hpp"
 #include "gpuglu/options.hpp"
 #include "gpuglu/schedule.hpp"
 
 namespace gpuglu::analysis {
 
-// The schedule's value map follows a's stored entries (a.entry_row / entry_col).
-Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options, const int32_t* given_perm);
+// The schedule's value map follows a's stored entries (a.entry_row / entry_col). amd_counted:
+// told the ordering's AMD count as it is made (OrderingWork::amd_counted; api::DeviceWarmUp).
+Schedule analyze_symmetric_input(const SymmetricInput& a, const Options& options, const int32_t* given_perm,
+                                 const AmdCounted& amd_counted = {});
 
 // The supernodal LDL^T with the unknowns `schur` (sorted, unique, in [0, n); A's numbering)
 // kept out of the factorization (Schedule::schur_size; lu.hpp's set_schur_indices, as

@@ -110,17 +110,28 @@ std::vector<int32_t> fill_reducing_ordering(const MatchedPattern& b, Ordering or
   };
   auto pattern = [&] { return pattern_fingerprint(b); };
   if (work.used) *work.used = ordering;
+  auto tell = [&](double flops) {
+    if (work.amd_counted) work.amd_counted(flops);
+  };
   if (ordering == Ordering::metis && work.amd_if_small) {
     double flops = 0.0;
     std::vector<int32_t> q = amd_ordering(b, &flops);
+    tell(flops);
     if (flops < kAmdKeepFlops) {
       if (work.used) *work.used = Ordering::amd;
       return q;
     }
+  } else if (ordering != Ordering::amd && ordering != Ordering::automatic) {
+    tell(-1.0);
   }
   switch (ordering) {
     case Ordering::automatic:  // callers resolve it first (resolve_ordering)
-    case Ordering::amd: return cached(Ordering::amd, pattern, [&] { return amd_ordering(b); });
+    case Ordering::amd: {
+      double flops = -1.0;  // stays unknown where the cache answers
+      std::vector<int32_t> q = cached(Ordering::amd, pattern, [&] { return amd_ordering(b, &flops); });
+      tell(flops);
+      return q;
+    }
     case Ordering::colamd: return cached(Ordering::colamd, pattern, [&] { return colamd_ordering(b); });
     case Ordering::metis: {
       SymmetricGraph built;

@@ -4,6 +4,7 @@
 // AMD and METIS order B + B^T, COLAMD orders B's columns and the result is applied
 // to rows and columns alike.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/input_pattern.hpp"
@@ -32,6 +33,9 @@ Ordering resolve_ordering(Ordering requested, int32_t n, bool tree_engine);
 
 struct SymmetricGraph;  // symmetric_graph.hpp
 
+// Hears AMD's factor flops from an ordering (OrderingWork::amd_counted).
+using AmdCounted = std::function<void(double)>;
+
 // How an ordering is computed: on how many threads (<= 0: OpenMP's default), whether the
 // process's ordering cache is asked (ordering_cache.hpp), and the graph of B + B^T when the
 // caller built it already (METIS orders it; otherwise it is built here).
@@ -44,6 +48,10 @@ struct OrderingWork {
   bool amd_if_small = false;
   // Receives the ordering computed (AMD where amd_if_small kept it); may be null.
   Ordering* used = nullptr;
+  // Told AMD's factor flops (its count for the LU of B + B^T) once per ordering, before any of
+  // METIS's work: where amd_if_small computes AMD first, or AMD is the ordering; -1 where no
+  // count is made. api::DeviceWarmUp waits for it (api/engine_choice.hpp).
+  AmdCounted amd_counted = nullptr;
 };
 
 // AMD's factor flops (its count for the LU of B + B^T's pattern) below which amd_if_small keeps

@@ -249,11 +249,30 @@ void DeviceWarmUp::settle(const Options& o, int64_t nnz_factor) {
   wait();
 }
 
-DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels) {
+bool warm_up_waits_for_count(const Options& o, int64_t input_nnz) {
+  return o.backend == Backend::automatic && input_nnz < kWarmUpCountBelowNnz && !cuda_running();
+}
+
+DeviceWarmUp::DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels, bool wait_for_count)
+    : options_(o), kernels_(kernels) {
   if (skip || t_warming_up || !gpu_may_factor(o)) return;
+  if (wait_for_count) {
+    waiting_ = true;
+    return;
+  }
+  start();
+}
+
+void DeviceWarmUp::counted(double factor_flops) {
+  if (!waiting_) return;
+  waiting_ = false;
+  if (factor_flops < 0.0 || factor_flops >= kWarmUpCountMargin * cold_start_flops_bound(options_)) start();
+}
+
+void DeviceWarmUp::start() {
   context_ready_ = context_.get_future();
   // The query too: the first one starts the CUDA runtime, which is most of the cost.
-  done_ = std::async(std::launch::async, [this, o, kernels, rank = local_rank_from_environment()] {
+  done_ = std::async(std::launch::async, [this, o = options_, kernels = kernels_, rank = local_rank_from_environment()] {
     bool told = false;
     auto tell = [&] {
       if (!told) context_.set_value();

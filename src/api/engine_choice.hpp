@@ -129,6 +129,21 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
 // its own work.
 bool warm_up_context(const Options& o, int64_t input_nnz);
 
+// Whether a DeviceWarmUp that warm_up_context wants waits for the ordering's AMD count
+// (DeviceWarmUp::counted) before it starts: under automatic, in a process where CUDA has not
+// started, for an A of fewer than kWarmUpCountBelowNnz entries. A's entries cannot tell a
+// factor below the cold start's bound (a 2-D block of 1.3 GFlop: SNES ex19 128^2's fieldsplit)
+// from one far above it (GAMG's coarse 3-D factor), the count can; a warm-up started beside
+// such a factor's CPU factorizations slows them several times (docs/design.md, "The warm-up
+// waits for AMD's count"). From 2^20 entries even a 2-D Laplacian's factor passes the bound on
+// 16 threads, and AMD's count, computed before METIS, would only delay the warm-up.
+inline constexpr int64_t kWarmUpCountBelowNnz = int64_t{1} << 20;
+bool warm_up_waits_for_count(const Options& o, int64_t input_nnz);
+// A waiting warm-up starts where AMD's count reaches kWarmUpCountMargin times the cold start's
+// bound (cold_start_keeps_cpu): AMD's factor of a 2-D or 3-D Laplacian does 1.4-2.6 times the
+// flops of the nested dissection the analysis goes on to compute.
+inline constexpr double kWarmUpCountMargin = 2.0;
+
 // The CUDA context of the device a factor may go to (the device query included), created on
 // another thread while the CPU analysis runs, so that the first engine does not wait for it;
 // with kernels, that thread goes on to a small factorization and solve by that engine on the
@@ -139,9 +154,11 @@ bool warm_up_context(const Options& o, int64_t input_nnz);
 // skip set (the callers' complex column engines, which leave the context to their first
 // factorization, and factors that warm_up_context leaves out). Best effort: a failure here
 // is met again, and reported, by the engine.
+// With wait_for_count (warm_up_waits_for_count), the thread starts only when counted() is
+// told a count past the bound, or no count (-1).
 class DeviceWarmUp {
  public:
-  DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels = WarmUpKernels::none);
+  DeviceWarmUp(const Options& o, bool skip, WarmUpKernels kernels = WarmUpKernels::none, bool wait_for_count = false);
   ~DeviceWarmUp() {
     if (done_.valid()) done_.wait();
   }
@@ -156,8 +173,17 @@ class DeviceWarmUp {
   void settle(const Options& o, int64_t nnz_factor);
   // Whether a thread was started (beside the analysis).
   bool started() const noexcept { return done_.valid(); }
+  // The analysis's AMD count of the factor's flops (-1: none made; analysis::AmdCounted), in
+  // the factor's own measure: starts a waiting warm-up where it is unknown or reaches
+  // kWarmUpCountMargin times the cold start's bound. Only the first call decides.
+  void counted(double factor_flops);
 
  private:
+  void start();
+
+  const Options options_;
+  const WarmUpKernels kernels_;
+  bool waiting_ = false;
   std::atomic<bool> wanted_{true};
   std::promise<void> context_;
   std::future<void> context_ready_;

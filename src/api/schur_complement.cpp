@@ -4,6 +4,7 @@
 // are in schur_mode.cpp.
 #include <string>
 
+#include "analysis/analyze_counted.hpp"
 #include "api/sparse_lu_impl.hpp"
 #include "core/scalar.hpp"
 #include "gpuglu/analysis.hpp"
@@ -32,8 +33,9 @@ Options BasicSparseLU<Scalar>::Impl::schur_analysis_options(Options resolved) co
 
 template <class Scalar>
 template <class I>
-Schedule BasicSparseLU<Scalar>::Impl::analyze_pattern(const CsrView<I, double>& a, const int32_t* given) {
-  if (!this->schur_mode()) return gpuglu::analyze(a, analysis_options, given);
+Schedule BasicSparseLU<Scalar>::Impl::analyze_pattern(const CsrView<I, double>& a, const int32_t* given,
+                                                      const analysis::AmdCounted& amd_counted) {
+  if (!this->schur_mode()) return analysis::analyze_counted(a, analysis_options, given, amd_counted);
   return analyze_schur(a, this->schur_active, analysis_options, given);
 }
 
@@ -45,12 +47,16 @@ const SolveStats& BasicSparseLU<Scalar>::Impl::solve(int32_t nrhs, const Scalar*
 }
 
 template Options BasicSparseLU<double>::Impl::schur_analysis_options(Options) const;
-template Schedule BasicSparseLU<double>::Impl::analyze_pattern(const CsrView<int32_t, double>&, const int32_t*);
-template Schedule BasicSparseLU<double>::Impl::analyze_pattern(const CsrView<int64_t, double>&, const int32_t*);
+template Schedule BasicSparseLU<double>::Impl::analyze_pattern(const CsrView<int32_t, double>&, const int32_t*,
+                                                                    const analysis::AmdCounted&);
+template Schedule BasicSparseLU<double>::Impl::analyze_pattern(const CsrView<int64_t, double>&, const int32_t*,
+                                                                    const analysis::AmdCounted&);
 template const SolveStats& BasicSparseLU<double>::Impl::solve(int32_t, const double*, int64_t, double*, int64_t, bool);
 template Options BasicSparseLU<Complex>::Impl::schur_analysis_options(Options) const;
-template Schedule BasicSparseLU<Complex>::Impl::analyze_pattern(const CsrView<int32_t, double>&, const int32_t*);
-template Schedule BasicSparseLU<Complex>::Impl::analyze_pattern(const CsrView<int64_t, double>&, const int32_t*);
+template Schedule BasicSparseLU<Complex>::Impl::analyze_pattern(const CsrView<int32_t, double>&, const int32_t*,
+                                                                    const analysis::AmdCounted&);
+template Schedule BasicSparseLU<Complex>::Impl::analyze_pattern(const CsrView<int64_t, double>&, const int32_t*,
+                                                                    const analysis::AmdCounted&);
 template const SolveStats& BasicSparseLU<Complex>::Impl::solve(int32_t, const Complex*, int64_t, Complex*, int64_t,
                                                                bool);
 

@@ -58,9 +58,13 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   const bool real_form = is_complex_v<Scalar> && o.ldlt_engine == LuEngine::supernodal && o.ilu_levels < 0;
   // While the CPU analyzes: the context, and the engine's kernels for a large factor.
   const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
+  // A Schur analysis tells no count: its warm-up starts at once.
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
       this->options, (is_complex_v<Scalar> && !real_form) || !api::warm_up_context(this->options, input_nnz),
-      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::ldlt));
+      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::ldlt),
+      !this->schur_mode() && api::warm_up_waits_for_count(this->options, input_nnz));
+  // AMD counts the LU's flops; an LDL^T does half its multiply-adds.
+  auto counted = [&](double lu_flops) { warm_up->counted(lu_flops < 0.0 ? lu_flops : 0.5 * lu_flops); };
   o.ordering_for_cpu = api::ordering_for_cpu(o, *warm_up);
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
@@ -87,7 +91,8 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     if (this->schur_mode())
       return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values, o.num_threads),
                                                      this->schur_active, o, given);
-    return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values, o.num_threads), o, given);
+    return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values, o.num_threads), o, given,
+                                             counted);
   });
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);

@@ -68,12 +68,14 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
   set_analysis_options(cpu_first);
   // While the CPU analyzes: the context, and the engine's kernels for a large factor.
   const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
+  // A Schur analysis tells no count: its warm-up starts at once.
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
       this->options,
       is_complex_v<Scalar> || chosen != Chosen::after || !api::warm_up_context(this->options, input_nnz),
-      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu));
+      api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu),
+      !this->schur_mode() && api::warm_up_waits_for_count(this->options, input_nnz));
   analysis_options.ordering_for_cpu = api::ordering_for_cpu(analysis_options, *warm_up);
-  this->schedule = analyze_pattern(api::real_view(a, magnitudes), given);
+  this->schedule = analyze_pattern(api::real_view(a, magnitudes), given, [&](double flops) { warm_up->counted(flops); });
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows

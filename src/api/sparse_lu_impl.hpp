@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/ordering.hpp"
 #include "api/solver_core.hpp"
 #include "gpuglu/lu.hpp"
 
@@ -77,9 +78,11 @@ struct BasicSparseLU<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   // The options of a Schur analysis (the supernodal LU), or Error(unsupported) naming the
   // option that rules it out.
   Options schur_analysis_options(Options resolved) const;
-  // analyze() or, in Schur mode, analyze_schur() of a (complex: its magnitudes' view).
+  // analyze() or, in Schur mode, analyze_schur() of a (complex: its magnitudes' view);
+  // amd_counted: told analyze()'s AMD count (analysis::OrderingWork::amd_counted).
   template <class I>
-  Schedule analyze_pattern(const CsrView<I, double>& a, const int32_t* given);
+  Schedule analyze_pattern(const CsrView<I, double>& a, const int32_t* given,
+                           const analysis::AmdCounted& amd_counted = {});
   const SolveStats& solve(int32_t nrhs, const Scalar* b, int64_t ldb, Scalar* x, int64_t ldx, bool transpose) override;
 
   // --- sparse_lu_device.cpp: device-resident values and vectors ---

@@ -2,11 +2,14 @@
 // on the CPU before any CUDA starts (stays_on_cpu), ranks that share a GPU need factors that
 // many times larger (ranks_per_device), and an incomplete factor kIncompleteGpuFactor times;
 // a large complete factor bound for the GPU has its engine's kernels loaded beside its
-// analysis (warm_up_kernels).
+// analysis (warm_up_kernels), and a smaller one's warm-up waits for the ordering's AMD count
+// (DeviceWarmUp::counted).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 
+#include "api/cuda_module.hpp"
 #include "api/engine_choice.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/options.hpp"
@@ -95,6 +98,39 @@ TEST(BackendChoice, a_process_without_cuda_running_starts_it_only_for_a_factor_w
   EXPECT_TRUE(api::cold_start_keeps_cpu(o, least, false));
   o.backend = Backend::cuda;  // asked for
   EXPECT_FALSE(api::cold_start_keeps_cpu(o, 1.0, false));
+}
+
+TEST(BackendChoice, a_smaller_a_under_automatic_waits_for_amds_count_before_its_warm_up) {
+  Options o;  // automatic
+  const int64_t below = api::kWarmUpCountBelowNnz - 1;
+  // Once CUDA runs, a warm-up costs the factor nothing to start.
+  EXPECT_EQ(api::warm_up_waits_for_count(o, below), !cuda_running());
+  EXPECT_FALSE(api::warm_up_waits_for_count(o, api::kWarmUpCountBelowNnz));  // a count would only delay it
+  o.backend = Backend::cuda;  // asked for: no count decides
+  EXPECT_FALSE(api::warm_up_waits_for_count(o, below));
+}
+
+TEST(BackendChoice, a_waiting_warm_up_starts_only_for_a_count_past_its_margin_or_none) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: no warm-up starts";
+  Options o;  // automatic
+  o.num_threads = 4;
+  const double bound = api::kWarmUpCountMargin * api::kColdStartFlopsPerThread * 4;
+  auto started_after = [&](std::initializer_list<double> counts) {
+    api::DeviceWarmUp w(o, /*skip=*/false, api::WarmUpKernels::none, /*wait_for_count=*/true);
+    EXPECT_FALSE(w.started());
+    for (double c : counts) w.counted(c);
+    return w.started();  // the destructor joins a started thread
+  };
+  EXPECT_FALSE(started_after({}));          // no count yet
+  EXPECT_FALSE(started_after({bound / 2}));  // the cold start weighs the factor instead
+  EXPECT_TRUE(started_after({bound}));
+  EXPECT_TRUE(started_after({-1.0}));             // no count made (an ordering other than AMD's)
+  EXPECT_FALSE(started_after({bound / 2, bound}));  // the first count decides
+  api::DeviceWarmUp at_once(o, false, api::WarmUpKernels::none);
+  EXPECT_TRUE(at_once.started());
+  api::DeviceWarmUp skipped(o, /*skip=*/true, api::WarmUpKernels::none, true);
+  skipped.counted(bound);
+  EXPECT_FALSE(skipped.started());
 }
 
 TEST(BackendChoice, an_incomplete_factor_in_a_process_without_cuda_needs_twice_its_rule) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/cuda_module.hpp"
+#include "api/engine_choice.hpp"
 #include "error_status.hpp"
 #include "gpuglu/device.hpp"
 #include "gpuglu/generators.hpp"
@@ -87,6 +88,27 @@ TEST(CudaModule, a_factor_the_cold_start_keeps_on_the_cpu_loads_no_cuda_library)
   solve_small(lu, a);
   ASSERT_GE(lu.schedule().nnz_factor(), o.auto_gpu_min_factor_nnz);
   EXPECT_NE(lu.backend_note().find("cold-start rule"), std::string::npos) << lu.backend_note();
+  EXPECT_FALSE(cuda_module_loaded());
+  EXPECT_FALSE(mapped("libgpuglu_cuda"));
+  EXPECT_FALSE(mapped("libcudart"));
+}
+
+TEST(CudaModule, an_a_past_the_size_rule_whose_amd_count_is_small_starts_no_cuda) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA: nothing to load";
+  // A alone passes the size rule, so a context warm-up would start beside its analysis; but it
+  // waits for AMD's count (api::DeviceWarmUp::counted), which is below its margin over the
+  // cold-start bound on 4 threads, and the cold start then keeps the factor on the CPU. LU and
+  // LDL^T (whose count is halved).
+  const auto a = gen::laplacian_2d(200, 200);
+  Options o;
+  o.num_threads = 4;
+  ASSERT_TRUE(api::warm_up_context(o, a.nnz()));
+  SparseLU lu(o);
+  solve_small(lu, a);
+  EXPECT_NE(lu.backend_note().find("cold-start rule"), std::string::npos) << lu.backend_note();
+  SparseLDLT ldlt(o);
+  solve_small(ldlt, a);
+  EXPECT_NE(ldlt.backend_note().find("cold-start rule"), std::string::npos) << ldlt.backend_note();
   EXPECT_FALSE(cuda_module_loaded());
   EXPECT_FALSE(mapped("libgpuglu_cuda"));
   EXPECT_FALSE(mapped("libcudart"));
