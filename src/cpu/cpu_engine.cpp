@@ -252,14 +252,14 @@ class CpuEngine final : public BasicNumericEngine<T> {
       // order (an LDL^T's transposed solve is its solve).
       if (s_.kind == FactorKind::supernodal_ldlt) {
         const reference::LdltPivots p = pivots();
-        if (sweeps_.ready(s_, panels_.data(), &p))
+        if (sweeps_.ready(s_, panels_.data(), &p, threads_))
           sweeps_.solve_ldlt(s_, b, x, solve_work_.data(), p, threads_);
         else
           reference::solve_supernodal_ldlt(s_, panels_.data(), p, b, x, solve_work_.data());
         return;
       }
       if (s_.supernodal()) {
-        if (!transpose && sweeps_.ready(s_, panels_.data())) {
+        if (!transpose && sweeps_.ready(s_, panels_.data(), nullptr, threads_)) {
           sweeps_.solve(s_, b, x, solve_work_.data(), panel_row_order(), threads_);
           return;
         }

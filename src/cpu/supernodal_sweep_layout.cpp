@@ -43,7 +43,7 @@ inline void interleaved_dots(const double* group, const double* v, int64_t len, 
 
 }  // namespace
 
-void SweepLayout::build(const Schedule& s, const double* panels, const LdltPivots* ldlt) {
+void SweepLayout::build(const Schedule& s, const double* panels, const LdltPivots* ldlt, int32_t threads) {
   const Supernodes& sn = s.supernodes;
   const int32_t count = factored_supernodes(s);
   ldlt_ = ldlt != nullptr;
@@ -70,6 +70,8 @@ void SweepLayout::build(const Schedule& s, const double* panels, const LdltPivot
   backward_.resize(static_cast<size_t>(backward));
   backward_rows_.resize(static_cast<size_t>(rows));
 
+  // Each supernode's entries have their own places in either copy.
+#pragma omp parallel for schedule(dynamic, 16) num_threads(teamed(s, threads) ? threads_of(threads) : 1)
   for (int32_t t = 0; t < count; ++t) {
     const int32_t ns = sn.cols(t);
     const int64_t nr = sn.nrows(t), nb = nr - ns;

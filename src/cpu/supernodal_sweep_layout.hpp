@@ -41,26 +41,33 @@ namespace gpuglu::reference {
 
 class SweepLayout {
  public:
-  // The copy costs about one solve (its pass over the factor; the first one also the pages of
-  // its storage, which later factorizations reuse) and gains where the factor is out of cache,
-  // so it is built where a factorization is solved many times: a Krylov method's preconditioner
-  // (a subdomain's, a block's), not a direct solve's one or two. kBuildAtSolve plain solves of
-  // one factorization mark the first; up to kMaxEntries (a second copy of a factor larger than
-  // that costs more memory than its solves gain).
+  // The copy costs about one solve on one thread (its pass over the factor; the first one also
+  // the pages of its storage, which later factorizations reuse) and gains where the factor is
+  // out of cache, so it is built where a factorization is solved many times: a Krylov method's
+  // preconditioner (a subdomain's, a block's), not a direct solve's one or two. kBuildAtSolve
+  // plain solves of one factorization mark the first; up to kMaxEntries (a second copy of a
+  // factor larger than that costs more memory than its solves gain). A factor large enough to
+  // be cut into pieces (teamed: kPiecesFromEntries, and more than one thread) is copied by the
+  // team, and its first solve builds it: one plain solve, a single thread on the panels, takes
+  // longer than the team's copy and its solve together (a fieldsplit block solved two or three
+  // times per factorization: docs/performance.md).
   static constexpr int32_t kBuildAtSolve = 4;
   static constexpr int64_t kMaxEntries = int64_t{1} << 24;
-  static bool pays(const Schedule& s, int32_t plain_solves) {
-    return plain_solves >= kBuildAtSolve && s.supernodes.values <= kMaxEntries;
+  static bool teamed(const Schedule& s, int32_t threads) {
+    return threads_of(threads) > 1 && s.supernodes.values >= kPiecesFromEntries;
+  }
+  static bool pays(const Schedule& s, int32_t plain_solves, int32_t threads = 1) {
+    return plain_solves >= (teamed(s, threads) ? 1 : kBuildAtSolve) && s.supernodes.values <= kMaxEntries;
   }
 
   // From the panels of s's last factorization: a supernodal LU's, or with ldlt its pivots, an
-  // LDL^T's.
-  void build(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr);
+  // LDL^T's; copied on threads where teamed.
+  void build(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr, int32_t threads = 1);
   // Counts one plain solve of the last factorization (panels: its factor; ldlt: an LDL^T's
   // pivots) and builds the copy once it pays; whether solve() reads a copy of that
-  // factorization.
-  bool ready(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr) {
-    if (!built_ && pays(s, ++solves_)) build(s, panels, ldlt);
+  // factorization. threads: the solves' team (Options::num_threads).
+  bool ready(const Schedule& s, const double* panels, const LdltPivots* ldlt = nullptr, int32_t threads = 1) {
+    if (!built_ && pays(s, ++solves_, threads)) build(s, panels, ldlt, threads);
     return built_;
   }
   // A new factorization: no copy, no solves counted (the storage is kept for the next copy).

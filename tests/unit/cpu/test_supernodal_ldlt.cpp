@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
+#include "cpu/scatter.hpp"
+#include "cpu/supernodal_ldlt.hpp"
 #include "cpu/supernodal_sweep_layout.hpp"
+#include "gpuglu/analysis.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_market.hpp"
@@ -248,17 +251,53 @@ TEST(SupernodalLdltRefactor, solves_again_and_after_refactorization_match_a_fres
 // A large factor's sweep layout is cut into pieces that the engine's team sweeps: its solves (from
 // the kBuildAtSolve-th on) are the panels' first solve bit for bit, 2 x 2 pivots' reorders
 // included, on one thread or several.
-TEST(SupernodalLdltRefactor, solves_of_a_large_factor_on_a_team_match_its_first_solve_bit_for_bit) {
+// A large factor's sweep layout, cut into pieces that a team sweeps, solves as the panels do bit
+// for bit, 2 x 2 pivots' reorders included, on any team (the LU's: SupernodalLU's tests).
+TEST(SupernodalLdltLayout, a_large_factor_cut_into_pieces_solves_as_the_panels_on_any_team) {
   for (const char* spec : {"elast3d:12x12x12", "kkt:6000:2000:5"}) {
     SCOPED_TRACE(spec);
     const Csr a = gen::from_spec(spec);
+    const Options o = supernodal_cpu(1);
+    const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
+    std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
+    ASSERT_LT(reference::scatter_values(s, a.values.data(), panels.data()).bad_entry, 0);
+    std::vector<int32_t> perm(static_cast<size_t>(s.n), 0);
+    std::vector<int8_t> kind(static_cast<size_t>(s.n), 0);
+    std::vector<double> off(static_cast<size_t>(s.n), 0.0);
+    const reference::LdltPivots piv{perm.data(), kind.data(), off.data()};
+    std::vector<int8_t> pivoted(static_cast<size_t>(s.supernodes.count), 1);  // Bunch-Kaufman everywhere
+    ASSERT_EQ(reference::factor_supernodal_ldlt(s, panels.data(), piv, PivotRule::from(o), 1, pivoted.data()).status,
+              Status::ok);
+    const std::vector<double> b = rhs_for_known_solution(a, 5);
+    std::vector<double> work(b.size()), x_p(b.size()), x_l(b.size());
+    reference::solve_supernodal_ldlt(s, panels.data(), piv, b.data(), x_p.data(), work.data());
+    EXPECT_LE(backward_error(a.view(), x_p.data(), b.data()), 1e-12);
+    reference::SweepLayout layout;
+    layout.build(s, panels.data(), &piv, 4);
+    EXPECT_GT(layout.pieces(), 4);
+    for (const int32_t team : {1, 2, 3, 8}) {
+      std::fill(x_l.begin(), x_l.end(), 0.0);
+      layout.solve_ldlt(s, b.data(), x_l.data(), work.data(), piv, team);
+      EXPECT_TRUE(same_bits(x_p, x_l)) << "team " << team;
+    }
+  }
+}
+
+// Through SparseLDLT: one thread's first solve runs on the panels and its later ones on the
+// sweep layout; a team's first solve already reads the layout (SweepLayout::teamed). Either
+// way every solve of a factorization is its first one's bit for bit.
+TEST(SupernodalLdltRefactor, solves_of_a_large_factor_on_one_thread_or_a_team_match_its_first_bit_for_bit) {
+  for (const char* spec : {"elast3d:12x12x12", "kkt:6000:2000:5"}) {
+    SCOPED_TRACE(spec);
+    const Csr a = gen::from_spec(spec);
+    const std::vector<double> b = rhs_for_known_solution(a, 5);
     for (int threads : {1, 4}) {
       SparseLDLT f(supernodal_cpu(threads));
       f.analyze(a.view());
       ASSERT_GE(f.schedule().supernodes.values, reference::SweepLayout::kPiecesFromEntries);
+      EXPECT_EQ(reference::SweepLayout::teamed(f.schedule(), threads), threads > 1);
       ASSERT_EQ(f.factor(a.view()).status, Status::ok);
       ASSERT_FALSE(f.uses_lu());
-      const std::vector<double> b = rhs_for_known_solution(a, 5);
       std::vector<double> first(b.size()), again(b.size());
       f.solve(b.data(), first.data());
       EXPECT_LE(backward_error(a.view(), first.data(), b.data()), 1e-12);
