@@ -22,6 +22,7 @@
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_schur.hpp"
 #include "cpu/supernodal_solve.hpp"
+#include "core/first_touch.hpp"
 #include "cpu/supernodal_sweep_layout.hpp"
 #include "cpu/triangular_solve.hpp"
 
@@ -41,7 +42,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
         trsv_kernel_(o.trsv_kernel),
         hermitian_(hermitian && is_complex_v<T> && s.symmetric()),
         f_(s.f_rowind.size(), T(0.0)),
-        panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0, 0.0),
+        panels_(s.supernodal() ? static_cast<size_t>(s.supernodes.values) : 0),
         pivoted_(s.supernodal() ? static_cast<size_t>(s.supernodes.count) : 0,
                  s.kind == FactorKind::supernodal_ldlt && !o.ldlt_unpivoted ? int8_t{1} : int8_t{0}),
         supernode_pivoting_(o.lu_supernode_pivoting),
@@ -182,7 +183,7 @@ class CpuEngine final : public BasicNumericEngine<T> {
   template <class V, class Pivot>
   bool scatter(V* target, const V* a_values, const PivotRule& rule, const char* conjugate, Pivot pivot,
                EngineFactorResult& out) {
-    if (!accepted(reference::scatter_values(s_, a_values, target, conjugate), out)) return false;
+    if (!accepted(reference::scatter_values(s_, a_values, target, conjugate, threads_), out)) return false;
     if (rule.diagonal_shift != 0.0)
       for (int32_t j = 0; j < s_.n; ++j) target[static_cast<size_t>(pivot(j))] += rule.diagonal_shift;
     return true;
@@ -298,7 +299,9 @@ class CpuEngine final : public BasicNumericEngine<T> {
   std::vector<char> conjugate_;  // hermitian_: the entries the scatter conjugates
   std::vector<T> f_;      // F (a supernodal schedule's: gathered by factor_values())
   bool f_current_ = false;  // f_ holds the last factorization's F
-  std::vector<double> panels_;  // the supernodal engines' (include/gpuglu/supernodes.hpp), real only
+  // The supernodal engines' (include/gpuglu/supernodes.hpp), real only; the scatter's fill on
+  // the team touches its pages first (core/first_touch.hpp).
+  FirstTouchVector<double> panels_;
   // The supernodal LDL^T's supernodes that take Bunch-Kaufman (1) or try no pivots first (0).
   std::vector<int8_t> pivoted_;
   std::vector<int32_t> pivot_perm_;  // the supernodal LDL^T's pivot order and kinds (cpu/supernodal_ldlt.hpp)

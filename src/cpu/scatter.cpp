@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/scalar.hpp"
+#include "cpu/team_rule.hpp"
 
 namespace gpuglu::reference {
 
@@ -22,9 +23,12 @@ int64_t first_non_finite(const T* a_values, int64_t nnz) {
 }  // namespace
 
 template <class T>
-ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate) {
+ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate, int32_t threads) {
   ScatterResult out;
-  std::fill(f, f + s.value_map_extent(), T(0.0));
+  const int64_t extent = s.value_map_extent();
+  const int team = extent >= kTeamMinFillEntries ? threads_of(threads) : 1;
+#pragma omp parallel for schedule(static) num_threads(team)
+  for (int64_t c = 0; c < extent; c += kFillChunk) std::fill(f + c, f + std::min(extent, c + kFillChunk), T(0.0));
   const int64_t nnz = s.input_nnz;
   const int64_t* map = s.value_map.data();
   const double* scale = s.value_scale.data();
@@ -69,7 +73,7 @@ ScatterResult check_values(const T* a_values, int64_t nnz) {
 
 template ScatterResult check_values(const double*, int64_t);
 template ScatterResult check_values(const Complex*, int64_t);
-template ScatterResult scatter_values(const Schedule&, const double*, double*, const char*);
-template ScatterResult scatter_values(const Schedule&, const Complex*, Complex*, const char*);
+template ScatterResult scatter_values(const Schedule&, const double*, double*, const char*, int32_t);
+template ScatterResult scatter_values(const Schedule&, const Complex*, Complex*, const char*, int32_t);
 
 }  // namespace gpuglu::reference

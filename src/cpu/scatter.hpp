@@ -19,9 +19,12 @@ struct ScatterResult {
 // schedule whose value_map is empty (the identity) has nothing to scatter: check_values.
 // T: double or std::complex<double>. conjugate (complex Hermitian LDL^H only): entries
 // flagged there are conjugated on the way in (A's entries that land in C's upper triangle
-// are stored as their mirror in L); null for everything else.
+// are stored as their mirror in L); null for everything else. threads: the team that zeroes
+// f first where it is large (kTeamMinFillEntries; it may be fresh storage whose pages that
+// fill touches first: core/first_touch.hpp); the scatter itself is one thread's.
 template <class T>
-ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate = nullptr);
+ScatterResult scatter_values(const Schedule& s, const T* a_values, T* f, const char* conjugate = nullptr,
+                             int32_t threads = 1);
 
 // What scatter_values reports, for values an engine reads in place (a value map that is the
 // identity and no scaling): nothing is written.

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/first_touch.hpp"
 #include "core/supernode_pivoting.hpp"
 #include "cpu/supernodal_ldlt.hpp"
 #include "gpuglu/schedule.hpp"
@@ -130,7 +131,7 @@ class SweepLayout {
   std::vector<double> diagonal_;  // an LDL^T's D(j, j), j in pivot order
   std::vector<int8_t> moved_;     // an LDL^T's supernodes whose pivot order is not the identity
   int32_t solves_ = 0;  // plain solves of the last factorization, until the copy is built
-  std::vector<double> forward_, backward_;
+  FirstTouchVector<double> forward_, backward_;  // the team's copy touches their pages first
   std::vector<int32_t> backward_rows_;
   std::vector<int64_t> forward_at_, backward_at_, backward_rows_at_;  // per supernode
   // The cut: piece p holds supernodes piece_first_[p]..piece_last_[p]; its sums to the top's

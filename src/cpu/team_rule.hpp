@@ -20,6 +20,12 @@ inline constexpr double kTeamMinFlopsPerLevel = 1e5;
 // multiply-adds on.
 inline constexpr int64_t kTeamMinEntries = int64_t{1} << 15;
 
+// A fill (scatter_values' zeroing of the panels) takes the team from this many entries on, in
+// chunks of kFillChunk: fresh storage's first touch is mostly page faults, which one thread
+// takes one after another.
+inline constexpr int64_t kTeamMinFillEntries = int64_t{1} << 18;
+inline constexpr int64_t kFillChunk = int64_t{1} << 14;
+
 // Whether a supernode's loop of `entries` multiply-adds runs on its inner team.
 inline bool inner_team_pays(int inner, int64_t entries) { return inner > 1 && entries >= kTeamMinEntries; }
 
