@@ -272,7 +272,8 @@ void DeviceWarmUp::counted(double factor_flops) {
 void DeviceWarmUp::start() {
   context_ready_ = context_.get_future();
   // The query too: the first one starts the CUDA runtime, which is most of the cost.
-  done_ = std::async(std::launch::async, [this, o = options_, kernels = kernels_, rank = local_rank_from_environment()] {
+  const int32_t rank = local_rank_from_environment();
+  done_ = std::async(std::launch::async, [this, o = options_, kernels = kernels_, rank] {
     bool told = false;
     auto tell = [&] {
       if (!told) context_.set_value();

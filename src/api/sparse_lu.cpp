@@ -75,7 +75,8 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::lu),
       !this->schur_mode() && api::warm_up_waits_for_count(this->options, input_nnz));
   analysis_options.ordering_for_cpu = api::ordering_for_cpu(analysis_options, *warm_up);
-  this->schedule = analyze_pattern(api::real_view(a, magnitudes), given, [&](double flops) { warm_up->counted(flops); });
+  this->schedule =
+      analyze_pattern(api::real_view(a, magnitudes), given, [&](double flops) { warm_up->counted(flops); });
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
