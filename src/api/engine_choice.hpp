@@ -122,7 +122,8 @@ WarmUpKernels warm_up_kernels(const Options& o, int64_t input_nnz, WarmUpKernels
 
 // Whether a complete factor of A (input_nnz entries) starts DeviceWarmUp beside its analysis:
 // where the GPU may factor it and, under automatic, A alone passes the size rule, so that its
-// factor surely does (nnz(L+U) >= nnz(A)). The overlap is worth at most the analysis's time,
+// factor surely does (nnz(L+U) >= nnz(A)); a smaller A's may wait for the ordering's count
+// (warm_up_waits_for_count). The overlap is worth at most the analysis's time,
 // which is long only for a large A; a smaller A whose fill then takes its factor to the GPU
 // meets the device after its analysis (choose_backend), and one that stays on the CPU starts
 // no CUDA at all, whose start-up (the module's load, the driver's) would cost it more than
@@ -191,8 +192,9 @@ class DeviceWarmUp {
 };
 
 // The flops that choose_backend's cold-start rule weighs: s's where no DeviceWarmUp started
-// CUDA beside the analysis (a factor that reaches the GPU by its fill alone), else none (-1):
-// there the start-up overlapped the analysis of a factor whose A alone passes the size rule.
+// CUDA beside the analysis (a factor that reaches the GPU by its fill alone, or one whose AMD
+// count kept a waiting warm-up from starting), else none (-1): there the start-up overlapped
+// the analysis of a factor whose A alone passes the size rule.
 inline double cold_start_flops(const DeviceWarmUp& w, const Schedule& s) {
   return w.started() ? -1.0 : s.factor_flops;
 }
