@@ -109,7 +109,7 @@ Schedule analyze_by_rows(const analysis::InputPattern& a, const Options& options
 
 template <class I>
 Schedule analyze_impl(const CsrView<I, double>& input, const Options& requested, const int32_t* given_perm,
-                      const analysis::AmdCounted& amd_counted = {}) {
+                      const analysis::AmdCounted& amd_counted) {
   Stopwatch clock;
   Options options = requested;
   if (options.ilu_levels >= 0) {  // ILU factors A(q, q) itself, as PETSc's ILU does
@@ -260,11 +260,11 @@ void spell_out_factor(Schedule& s, int threads) {
 }
 
 Schedule analyze(const CsrView<int64_t, double>& a, const Options& options, const int32_t* given_perm) {
-  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
+  return analysis::analyze_counted(a, options, given_perm, {});
 }
 
 Schedule analyze(const CsrView<int32_t, double>& a, const Options& options, const int32_t* given_perm) {
-  return guarded(a.nrows, [&] { return analyze_impl(a, options, given_perm); });
+  return analysis::analyze_counted(a, options, given_perm, {});
 }
 
 namespace analysis {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
+#include "core/first_touch.hpp"
 #include "core/numeric_engine.hpp"
 #include "cpu/level_gather.hpp"
 #include "cpu/ldlt_numeric.hpp"
@@ -22,7 +23,6 @@
 #include "cpu/supernodal_numeric.hpp"
 #include "cpu/supernodal_schur.hpp"
 #include "cpu/supernodal_solve.hpp"
-#include "core/first_touch.hpp"
 #include "cpu/supernodal_sweep_layout.hpp"
 #include "cpu/triangular_solve.hpp"
 

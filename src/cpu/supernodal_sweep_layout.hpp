@@ -54,6 +54,9 @@ class SweepLayout {
   // times per factorization: docs/performance.md).
   static constexpr int32_t kBuildAtSolve = 4;
   static constexpr int64_t kMaxEntries = int64_t{1} << 24;
+  // The panels' entries stand for the copy's, which cut() counts once the copy is laid out:
+  // the same for an LU; an LDL^T's copy holds its panels' entries at least, less its roots'
+  // columns, so at the bound a teamed copy may still go uncut (one thread sweeps it).
   static bool teamed(const Schedule& s, int32_t threads) {
     return threads_of(threads) > 1 && s.supernodes.values >= kPiecesFromEntries;
   }

@@ -13,8 +13,6 @@
 #include <vector>
 
 #include "core/bunch_kaufman.hpp"
-#include "cpu/scatter.hpp"
-#include "cpu/supernodal_ldlt.hpp"
 #include "cpu/supernodal_sweep_layout.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/generators.hpp"
@@ -22,6 +20,7 @@
 #include "gpuglu/matrix_market.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "ldlt_test_support.hpp"
+#include "reference_ldlt_support.hpp"
 #include "reference_test_support.hpp"
 #include "sparse_lu_checks.hpp"
 #include "test_matrices.hpp"
@@ -248,9 +247,6 @@ TEST(SupernodalLdltRefactor, solves_again_and_after_refactorization_match_a_fres
   }
 }
 
-// A large factor's sweep layout is cut into pieces that the engine's team sweeps: its solves (from
-// the kBuildAtSolve-th on) are the panels' first solve bit for bit, 2 x 2 pivots' reorders
-// included, on one thread or several.
 // A large factor's sweep layout, cut into pieces that a team sweeps, solves as the panels do bit
 // for bit, 2 x 2 pivots' reorders included, on any team (the LU's: SupernodalLU's tests).
 TEST(SupernodalLdltLayout, a_large_factor_cut_into_pieces_solves_as_the_panels_on_any_team) {
@@ -259,15 +255,10 @@ TEST(SupernodalLdltLayout, a_large_factor_cut_into_pieces_solves_as_the_panels_o
     const Csr a = gen::from_spec(spec);
     const Options o = supernodal_cpu(1);
     const Schedule s = analyze_symmetric(a.view(), StoredTriangle::full, o);
-    std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
-    ASSERT_LT(reference::scatter_values(s, a.values.data(), panels.data()).bad_entry, 0);
-    std::vector<int32_t> perm(static_cast<size_t>(s.n), 0);
-    std::vector<int8_t> kind(static_cast<size_t>(s.n), 0);
-    std::vector<double> off(static_cast<size_t>(s.n), 0.0);
-    const reference::LdltPivots piv{perm.data(), kind.data(), off.data()};
-    std::vector<int8_t> pivoted(static_cast<size_t>(s.supernodes.count), 1);  // Bunch-Kaufman everywhere
-    ASSERT_EQ(reference::factor_supernodal_ldlt(s, panels.data(), piv, PivotRule::from(o), 1, pivoted.data()).status,
-              Status::ok);
+    ReferenceLdlt f = factor_reference_ldlt(s, a, o, /*unpivoted=*/false, 1);  // Bunch-Kaufman everywhere
+    ASSERT_EQ(f.stats.status, Status::ok);
+    const std::vector<double>& panels = f.panels;
+    const reference::LdltPivots piv = f.pivots();
     const std::vector<double> b = rhs_for_known_solution(a, 5);
     std::vector<double> work(b.size()), x_p(b.size()), x_l(b.size());
     reference::solve_supernodal_ldlt(s, panels.data(), piv, b.data(), x_p.data(), work.data());

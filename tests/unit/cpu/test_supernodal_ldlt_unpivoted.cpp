@@ -11,13 +11,13 @@
 
 #include "core/bunch_kaufman.hpp"
 #include "core/numeric_types.hpp"
-#include "cpu/scatter.hpp"
 #include "cpu/supernodal_ldlt.hpp"
 #include "gpuglu/analysis.hpp"
 #include "gpuglu/generators.hpp"
 #include "gpuglu/ldlt.hpp"
 #include "gpuglu/matrix_ops.hpp"
 #include "ldlt_test_support.hpp"
+#include "reference_ldlt_support.hpp"
 #include "reference_test_support.hpp"
 
 namespace gpuglu::test {
@@ -38,22 +38,19 @@ struct Attempt {
 
 // unpivoted: every supernode tries the unpivoted factorization (else none does).
 Attempt factor_and_solve(const Schedule& s, const Csr& a, const Options& o, bool unpivoted) {
+  ReferenceLdlt f = factor_reference_ldlt(s, a, o, unpivoted, 2);
   Attempt r;
-  std::vector<double> panels(static_cast<size_t>(s.supernodes.values), 0.0);
-  const reference::ScatterResult sc = reference::scatter_values(s, a.values.data(), panels.data());
-  EXPECT_LT(sc.bad_entry, 0);
-  r.perm.assign(static_cast<size_t>(s.n), 0);
-  r.kind.assign(static_cast<size_t>(s.n), 0);
-  std::vector<double> off(static_cast<size_t>(s.n), 0.0), work(static_cast<size_t>(s.n));
-  const reference::LdltPivots piv{r.perm.data(), r.kind.data(), off.data()};
-  std::vector<int8_t> pivoted(static_cast<size_t>(s.supernodes.count), unpivoted ? 0 : 1);
-  r.stats = reference::factor_supernodal_ldlt(s, panels.data(), piv, PivotRule::from(o), 2, pivoted.data(), &r.failed);
-  r.pivoted = std::move(pivoted);
+  r.stats = f.stats;
+  r.failed = f.failed;
+  r.pivoted = f.pivoted;
   if (r.failed) return r;
-  r.signs = reference::supernodal_ldlt_inertia(s, panels.data(), piv);
+  r.perm = f.perm;
+  r.kind = f.kind;
+  r.signs = reference::supernodal_ldlt_inertia(s, f.panels.data(), f.pivots());
   const std::vector<double> b = rhs_for_known_solution(a, 11);
+  std::vector<double> work(static_cast<size_t>(s.n));
   r.x.assign(b.size(), 0.0);
-  reference::solve_supernodal_ldlt(s, panels.data(), piv, b.data(), r.x.data(), work.data());
+  reference::solve_supernodal_ldlt(s, f.panels.data(), f.pivots(), b.data(), r.x.data(), work.data());
   return r;
 }
 
