@@ -169,8 +169,8 @@ void supernodal_upper_solve(const Schedule& s, const double* panels, double* x) 
     }
     for (int32_t k = p.ns - 1; k >= 0; --k) {
       const double* col = p.l + static_cast<int64_t>(k) * p.nr;  // U(0:k, k) above the pivot
-      y[k] /= col[k];
-      for (int32_t i = 0; i < k; ++i) y[i] -= col[i] * y[k];
+      const double yk = y[k] = over_pivot(y[k], col[k]);
+      for (int32_t i = 0; i < k; ++i) y[i] -= col[i] * yk;
     }
   }
 }
@@ -183,7 +183,7 @@ void supernodal_upper_transpose_solve(const Schedule& s, const double* panels, d
       const double* col = p.l + static_cast<int64_t>(k) * p.nr;
       double sum = y[k];
       for (int32_t i = 0; i < k; ++i) sum -= col[i] * y[i];  // U(i, k) y_i
-      y[k] = sum / col[k];
+      y[k] = over_pivot(sum, col[k]);
     }
     for (int32_t k = 0; k < p.ns; ++k) {
       const double* utk = p.ut + static_cast<int64_t>(k) * p.nb;

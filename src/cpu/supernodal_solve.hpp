@@ -16,6 +16,11 @@ namespace gpuglu::reference {
 // layout (cpu/supernodal_sweep_layout.hpp) groups its columns by it to sum in the same order.
 constexpr int32_t kColumnsPerPass = 4;
 
+// y over U's pivot d, as both backward sweeps (panels and layout) take it, so that they agree
+// bit for bit. By the reciprocal: the division then waits for d only, off the chain through y
+// (each column's y waits for the one before it), where its latency stood once per column.
+inline double over_pivot(double y, double d) { return y * (1.0 / d); }
+
 // The supernodes a sweep walks: all but a Schur schedule's last, which is never factored.
 int32_t factored_supernodes(const Schedule& s);
 // Whether supernode t follows a row order of rows.

@@ -250,8 +250,10 @@ void SweepLayout::lower_triangle(const Schedule& s, int32_t t, double* x, Supern
   const double* f = forward_.data() + forward_at_[static_cast<size_t>(t)];
   double* y = x + first;
   if (reorders(rows, t)) reorder(y, rows.order + first, ns, false, tmp);
-  for (int32_t k = 0; k < ns; ++k)
-    for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * y[k];
+  for (int32_t k = 0; k < ns; ++k) {
+    const double yk = y[k];
+    for (int32_t i = k + 1; i < ns; ++i) y[i] -= *f++ * yk;
+  }
 }
 
 const double* SweepLayout::forward_rectangle(const Schedule& s, int32_t t) const {
@@ -400,8 +402,8 @@ void SweepLayout::upper_triangle(const Schedule& s, int32_t t, double* x, Supern
   for (int32_t c = ns - 1; c >= 0; --c) {
     const double* col = u;  // U(0..c, c)
     u += c + 1;
-    y[c] /= col[c];
-    for (int32_t i = 0; i < c; ++i) y[i] -= col[i] * y[c];
+    const double yc = y[c] = over_pivot(y[c], col[c]);
+    for (int32_t i = 0; i < c; ++i) y[i] -= col[i] * yc;
   }
 }
 
