@@ -515,7 +515,10 @@ if want dd_profile; then
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type gpuglu -sub_mat_gpuglu_threads 1
       run4 "$ex14" $ilu -sub_pc_factor_mat_solver_type petsc
     fi
-    fs="-da_grid_x 128 -da_grid_y 128 -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_block_size 4
+    # GPUGLU_DEVICE_PROFILE_FS_GRID: the fieldsplit case's ex19 grid (128: 128^2; dd_defaults'
+    # large: 320).
+    fg=${GPUGLU_DEVICE_PROFILE_FS_GRID:-128}
+    fs="-da_grid_x $fg -da_grid_y $fg -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_block_size 4
         -pc_fieldsplit_type multiplicative -pc_fieldsplit_0_fields 0,1,2 -pc_fieldsplit_1_fields 3
         -fieldsplit_0_ksp_type preonly -fieldsplit_0_pc_type lu -fieldsplit_1_ksp_type preonly -fieldsplit_1_pc_type lu"
     # GPUGLU_DEVICE_PROFILE_GPUGLU_ARGS: more options for the gpuglu runs of fieldsplit, GAMG and
