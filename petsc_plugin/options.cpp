@@ -14,10 +14,11 @@ namespace gpuglu::petsc {
 
 namespace {
 
-// ILU: PETSc's pivot test and shifts exactly (Options::shift_type, src/api/ilu_shift.hpp).
-// PETSc tests an ILU pivot against zeropivot alone (absolute, shift none) or times its row's
-// sum (nonzero, positive_definite), never against its column: the relative threshold is off.
-PetscErrorCode apply_ilu_shift(Mat F, const MatFactorInfo* info, Options* o) {
+// ILU and ICC: PETSc's pivot test and shifts exactly (Options::shift_type,
+// src/api/ilu_shift.hpp). PETSc tests an incomplete factor's pivot against zeropivot alone
+// (absolute, shift none) or times its row's sum (nonzero, positive_definite), never against
+// its column: the relative threshold is off.
+PetscErrorCode apply_incomplete_shift(Mat F, const MatFactorInfo* info, Options* o) {
   PetscFunctionBegin;
   o->pivot_policy = PivotPolicy::report;
   o->pivot_threshold = 0.0;
@@ -31,7 +32,7 @@ PetscErrorCode apply_ilu_shift(Mat F, const MatFactorInfo* info, Options* o) {
       // PETSc adds the amount to each small pivot in place; gpuglu restarts with the whole
       // diagonal shifted by it (nonzero), which also removes every small pivot.
       o->shift_type = ShiftType::nonzero;
-      PetscCall(PetscInfo(F, "gpuglu: ILU shift type inblocks is applied as nonzero (the whole diagonal is shifted)\n"));
+      PetscCall(PetscInfo(F, "gpuglu: ILU/ICC shift type inblocks is applied as nonzero (the whole diagonal is shifted)\n"));
       break;
   }
   PetscFunctionReturn(0);
@@ -42,8 +43,8 @@ PetscErrorCode apply_factor_info(Mat F, const MatFactorInfo* info, Options* o) {
   PetscFunctionBegin;
   if (!info) PetscFunctionReturn(0);
   o->zero_pivot = static_cast<double>(info->zeropivot);
-  if (F->factortype == MAT_FACTOR_ILU) {
-    PetscCall(apply_ilu_shift(F, info, o));
+  if (F->factortype == MAT_FACTOR_ILU || F->factortype == MAT_FACTOR_ICC) {
+    PetscCall(apply_incomplete_shift(F, info, o));
     PetscFunctionReturn(0);
   }
   const auto shift = static_cast<MatFactorShiftType>(static_cast<int>(info->shifttype));

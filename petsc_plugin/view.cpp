@@ -85,7 +85,7 @@ PetscErrorCode view_settings(const Factor* f, PetscViewer viewer) {
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivot policy: %s, threshold %g (relative), zero pivot %g (absolute)\n",
                                    to_string(o.pivot_policy).data(), o.pivot_threshold, o.zero_pivot));
   if (o.ilu_levels >= 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shift type: %s, shift amount %g (PETSc's ILU shifts)\n",
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shift type: %s, shift amount %g (PETSc's shift loop)\n",
                                      to_string(o.shift_type).data(), o.shift_amount));
   if (o.pivot_policy == PivotPolicy::perturb)
     PetscCall(
@@ -131,7 +131,8 @@ PetscErrorCode view_analysis(const Factor* f, PetscViewer viewer) {
                                      (PetscInt64)sn.explicit_zeros,
                                      s.symmetric() ? "; Bunch-Kaufman 1x1/2x2 pivots inside supernodes" : ""));
   } else if (s.kind == FactorKind::row_ilu) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "factored by rows on the CPU (IKJ, as PETSc's ILU), one row after another\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factored by rows on the CPU (IKJ, as PETSc's ILU), one row after another%s\n",
+                                     f->solver.symmetric() ? ": the incomplete LU of A, whose U is D L^T" : ""));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "levels: %d (small-block %d, large-block %d, stream %d)\n", s.num_levels(),
                                      s.levels_in_mode(KernelMode::small_block), s.levels_in_mode(KernelMode::large_block),

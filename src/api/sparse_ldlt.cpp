@@ -11,6 +11,8 @@
 
 #include "analysis/analyze_symmetric.hpp"
 #include "analysis/pipeline_steps.hpp"
+#include "analysis/row_ilu.hpp"
+#include "gpuglu/analysis.hpp"
 #include "api/complex_symmetry.hpp"
 #include "api/engine_choice.hpp"
 #include "api/real_form_ldlt.hpp"
@@ -36,6 +38,23 @@ void BasicSparseLDLT<Scalar>::Impl::discard() {
   spd = false;
   hermitian = false;
   values_real = true;
+  icc_by_rows = false;
+}
+
+// PETSc's own ICC factors by rows (MatCholeskyFactorNumeric_SeqAIJ): the column ICC's analysis
+// (levels, update lists, a value map through the symmetric pattern) cost several times the
+// whole of PETSc's set-up on small blocks. On a symmetric pattern the incomplete LU has
+// U = D L^T, the same preconditioner, and the row ILU's analysis is a few passes over A
+// (analysis/row_ilu.hpp). Where its backend is known to be the CPU before the analysis (as an
+// ILU's: api::stays_on_cpu, which starts no CUDA) and the pivot rule is PETSc's, ICC(k) takes
+// that path. Its shift test then reads each row of L and U, as PETSc's ILU's does.
+template <class Scalar>
+bool BasicSparseLDLT<Scalar>::Impl::factors_icc_by_rows(int64_t nnz_lower, Options* rows) const {
+  if (this->options.ilu_levels < 0 || this->schur_mode()) return false;
+  if (!api::stays_on_cpu(this->options, nnz_lower, api::devices_counted_before_cuda())) return false;
+  *rows = api::analysis_options<Scalar>(this->options, /*query=*/false);
+  rows->backend = Backend::cpu;
+  return analysis::factors_by_rows(*rows);
 }
 
 template <class Scalar>
@@ -50,17 +69,20 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   // The one engine that keeps a Schur block, where automatic would choose; an explicit column
   // engine is refused by the analysis.
   if (this->schur_mode() && requested.ldlt_engine == LuEngine::automatic) requested.ldlt_engine = LuEngine::supernodal;
-  Options o = api::ldlt_analysis_options<Scalar>(requested);
+  const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
+  Options rows;
+  icc_by_rows = factors_icc_by_rows(stored == StoredTriangle::full ? (input_nnz + a.nrows) / 2 : input_nnz, &rows);
+  Options o = icc_by_rows ? rows : api::ldlt_analysis_options<Scalar>(requested);
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
   if (spd) o.scaling = false;
   // A complex LDL^T is on the GPU only in real form (the supernodal engine).
   const bool real_form = is_complex_v<Scalar> && o.ldlt_engine == LuEngine::supernodal && o.ilu_levels < 0;
   // While the CPU analyzes: the context, and the engine's kernels for a large factor.
-  const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
   // A Schur analysis tells no count: its warm-up starts at once.
   auto warm_up = std::make_shared<api::DeviceWarmUp>(
-      this->options, (is_complex_v<Scalar> && !real_form) || !api::warm_up_context(this->options, input_nnz),
+      this->options,
+      icc_by_rows || (is_complex_v<Scalar> && !real_form) || !api::warm_up_context(this->options, input_nnz),
       api::warm_up_kernels(this->options, input_nnz, api::WarmUpKernels::ldlt),
       !this->schur_mode() && api::warm_up_waits_for_count(this->options, input_nnz));
   // AMD counts the LU's flops; an LDL^T does half its multiply-adds.
@@ -68,7 +90,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   o.ordering_for_cpu = api::ordering_for_cpu(o, *warm_up);
   this->spd = spd;
   if (given) given_perm.assign(given, given + a.nrows);
-  this->schedule = analysis::guarded(a.nrows, [&] {
+  auto analyze_input = [&] {
     // Complex: the pattern and finiteness are checked on the magnitudes, the values' symmetry
     // (A^T or A^H) on the values themselves; the analysis reads the magnitudes.
     std::vector<double> magnitudes;
@@ -88,17 +110,39 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
     gather_full_values(a.values);
     std::vector<double> full_magnitudes;
     const double* values = analysis_values(full_magnitudes);
+    if (icc_by_rows) {
+      const auto n = static_cast<int32_t>(full_rowptr32.size()) - 1;
+      return gpuglu::analyze(CsrView<int32_t, double>{n, n, full_rowptr32.data(), full_colind.data(), values}, o, given);
+    }
     if (this->schur_mode())
       return analysis::analyze_symmetric_schur_input(analysis::full_storage(std::move(in), values, o.num_threads),
                                                      this->schur_active, o, given);
     return analysis::analyze_symmetric_input(analysis::full_storage(std::move(in), values, o.num_threads), o, given,
                                              counted);
-  });
+  };
+  this->schedule = analysis::guarded(a.nrows, analyze_input);
+  // ICC(k > 0) was sent by rows by A's size alone; where its fill makes it large enough for
+  // the GPU, it is analyzed again for the column ICC there (as SparseLU's ILU(k)).
+  if (icc_by_rows && this->options.ilu_levels > 0 &&
+      !api::stays_on_cpu(this->options, (this->schedule.nnz_factor() + a.nrows) / 2, api::devices_counted_before_cuda())) {
+    icc_by_rows = false;
+    o = api::ldlt_analysis_options<Scalar>(requested);
+    if (spd) o.scaling = false;
+    o.ordering_for_cpu = api::ordering_for_cpu(o, *warm_up);
+    this->schedule = analysis::guarded(a.nrows, analyze_input);
+  }
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
-  this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
-                                              this->device_claim, cold_flops, &this->fallback_reason);
+  if (icc_by_rows) {
+    this->device_claim.release();
+    this->backend = Backend::cpu;
+    if (this->options.backend == Backend::automatic)
+      this->fallback_reason = api::size_rule_note(this->schedule.nnz_factor());
+  } else {
+    this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
+                                                this->device_claim, cold_flops, &this->fallback_reason);
+  }
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
@@ -298,6 +342,10 @@ Inertia BasicSparseLDLT<Scalar>::Impl::inertia() const {
     throw Error(Status::unsupported,
                 "inertia(): the factor leaves its Schur block S unfactored; A's inertia is A11's and S's together "
                 "(Haynsworth), and S is the caller's to factor");
+  if (icc_by_rows)
+    throw Error(Status::unsupported,
+                "inertia(): this ICC was factored by rows as the incomplete LU of A (-ksp_view: factored by rows); "
+                "its pivots are an incomplete factor's, not A's inertia");
   if (using_lu)
     throw Error(Status::unsupported,
                 "inertia(): the LDL^T fell back to LU (" + std::string(to_string(this->fstats.recovery)) +

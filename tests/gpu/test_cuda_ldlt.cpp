@@ -452,6 +452,42 @@ void expect_public_api_solves(const std::string& spec) {
   }
 }
 
+// The PETSc adapter's ICC: tiny pivots reported, no relative threshold, PETSc's
+// positive-definite shift. On the GPU the column ICC's shift loop tests the factor the device
+// computed; on the CPU the same options factor by rows. An indefinite A: both take the same
+// shifts and precondition alike.
+TEST(SparseLDLTCuda, an_icc_under_petscs_positive_definite_shift_takes_the_cpus_shifts) {
+  GPUGLU_REQUIRE_GPU();
+  Csr a = gen::from_spec("lap2d5:30x30");
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (a.colind[p] == i) a.values[p] -= 1.5;
+  Options o = cuda_options();
+  o.ilu_levels = 0;
+  o.ordering = Ordering::natural;
+  o.pivot_policy = PivotPolicy::report;
+  o.pivot_threshold = 0.0;
+  o.shift_type = ShiftType::positive_definite;
+  Options c = o;
+  c.backend = Backend::cpu;
+  SparseLDLT gpu(o), cpu(c);
+  gpu.analyze(a.view());
+  cpu.analyze(a.view());
+  EXPECT_NE(gpu.schedule().kind, FactorKind::row_ilu);
+  EXPECT_EQ(cpu.schedule().kind, FactorKind::row_ilu);
+  const FactorStats g = gpu.factor(a.view()), h = cpu.factor(a.view());
+  ASSERT_EQ(g.status, Status::ok);
+  ASSERT_EQ(h.status, Status::ok);
+  EXPECT_GT(g.shift_tries, 0);
+  EXPECT_EQ(g.shift_tries, h.shift_tries);
+  EXPECT_EQ(g.shift_amount, h.shift_amount);
+  const std::vector<double> b(static_cast<size_t>(a.nrows), 1.0);
+  std::vector<double> xg(b.size()), xc(b.size());
+  ASSERT_EQ(gpu.solve(b.data(), xg.data()).status, Status::ok);
+  ASSERT_EQ(cpu.solve(b.data(), xc.data()).status, Status::ok);
+  EXPECT_LE(relative_difference(xg, xc), 1e-10);
+}
+
 TEST(SparseLDLTCuda, solves_a_3d_laplacian_within_the_backward_error_tolerance) {
   GPUGLU_REQUIRE_GPU();
   expect_public_api_solves("lap3d7:30x30x30");

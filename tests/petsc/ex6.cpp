@@ -244,6 +244,12 @@ int main(int argc, char** argv) {
          args: -matrix elast3d:4x4x3 -pc_type icc -ksp_view
          filter: grep -E "KSP:|residual|error <|incomplete Cholesky"
       test:
+         # An indefinite A under PETSc's default ICC shift (positive definite): factored by rows
+         # on the CPU with PETSc's shift loop, GMRES takes PETSc's own ICC's 52 iterations.
+         suffix: icc_shift_by_rows
+         args: -matrix shiftlap3d:10x10x10:1.0 -pc_type icc -ksp_type gmres -ksp_rtol 1e-8 -residual_tol 1e-5 -ksp_view -ksp_converged_reason
+         filter: grep -E "KSP:|residual|error <|factored by rows|shift type|Linear solve"
+      test:
          suffix: icc_sbaij_levels
          args: -matrix lap3d7:8x8x8 -storage sbaij -pc_type icc -pc_factor_levels 2
          filter: grep -E "KSP:|residual|error <"

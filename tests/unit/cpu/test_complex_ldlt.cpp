@@ -214,6 +214,33 @@ TEST(ComplexICC, hermitian_icc0_reproduces_a_on_its_pattern) {
   EXPECT_LE(worst, 1e-13);
 }
 
+// Under PETSc's pivot rule (report, no relative threshold) a Hermitian ICC(k) on the CPU is
+// the row ILU of the full matrix, U = D L^H: it preconditions as the column ICC does.
+TEST(ComplexICC, hermitian_icc_by_rows_preconditions_as_the_column_icc) {
+  const CsrZ a = hermitian_of(gen::from_spec("lap2d5:11x9"), -0.5, 4);
+  const std::vector<Cplx> b = complex_vector(a.nrows, 7);
+  for (int32_t levels : {0, 1}) {
+    SCOPED_TRACE(levels);
+    std::vector<std::vector<Cplx>> x;
+    for (bool by_rows : {true, false}) {
+      Options o = cpu_options();
+      o.ilu_levels = levels;
+      o.ordering = Ordering::natural;
+      if (by_rows) {
+        o.pivot_policy = PivotPolicy::report;
+        o.pivot_threshold = 0.0;
+      }
+      SparseLDLTComplex f(o);
+      f.analyze(a.view(), StoredTriangle::full, nullptr, true, false, Symmetry::hermitian);
+      EXPECT_EQ(f.schedule().kind == FactorKind::row_ilu, by_rows);
+      ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+      x.emplace_back(b.size());
+      ASSERT_EQ(f.solve(b.data(), x.back().data()).status, Status::ok);
+    }
+    EXPECT_LE(relative_error(x[0], x[1]), 1e-12);
+  }
+}
+
 // PETSc's positive-definite shift on a Hermitian indefinite ICC(0): every pivot of the
 // factor kept is positive (real parts; D is real).
 TEST(ComplexICC, hermitian_icc_positive_definite_shift) {

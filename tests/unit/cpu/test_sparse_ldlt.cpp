@@ -399,6 +399,97 @@ TEST(Icc, enough_levels_of_fill_give_the_complete_factor_bit_for_bit) {
   EXPECT_EQ(icc.factor_values(), full.factor_values());
 }
 
+// PETSc's pivot rule for an incomplete factor: tiny pivots reported, no threshold relative to
+// the column (the PETSc adapter's ILU and ICC). On the CPU, ICC(k) is then the row ILU of the
+// full matrix, whose L U is the incomplete L D L^T.
+Options petsc_icc_options(int32_t levels) {
+  Options o = icc_options(levels);
+  o.pivot_policy = PivotPolicy::report;
+  o.pivot_threshold = 0.0;
+  return o;
+}
+
+std::vector<double> icc_solve(const Options& o, const Csr& a, const std::vector<double>& b,
+                              StoredTriangle stored = StoredTriangle::full, FactorKind* kind = nullptr,
+                              FactorStats* fs = nullptr) {
+  SparseLDLT f(o);
+  const Csr stored_a = stored == StoredTriangle::full ? a : triangle_of(a, stored);
+  f.analyze(stored_a.view(), stored);
+  if (kind) *kind = f.schedule().kind;
+  const FactorStats& st = f.factor(stored_a.view());
+  EXPECT_EQ(st.status, Status::ok);
+  if (fs) *fs = st;
+  std::vector<double> x(b.size());
+  EXPECT_EQ(f.solve(b.data(), x.data()).status, Status::ok);
+  return x;
+}
+
+double max_relative_difference(const std::vector<double>& x, const std::vector<double>& y) {
+  double diff = 0.0, size = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    diff = std::max(diff, std::fabs(x[i] - y[i]));
+    size = std::max(size, std::fabs(y[i]));
+  }
+  return diff / size;
+}
+
+TEST(Icc, under_petscs_pivot_rule_the_cpu_factors_it_by_rows_as_the_column_icc) {
+  for (const char* spec : {"lap3d7:8x7x6", "lap2d5:20x17", "lap3d27:5x5x4"}) {
+    const Csr a = gen::from_spec(spec);
+    const std::vector<double> b = rhs_for_known_solution(a, 3);
+    for (int32_t levels : {0, 1, 2}) {
+      SCOPED_TRACE(std::string(spec) + " ICC(" + std::to_string(levels) + ")");
+      FactorKind rows_kind{}, column_kind{};
+      const std::vector<double> x_rows = icc_solve(petsc_icc_options(levels), a, b, StoredTriangle::full, &rows_kind);
+      const std::vector<double> x_column = icc_solve(icc_options(levels), a, b, StoredTriangle::full, &column_kind);
+      EXPECT_EQ(rows_kind, FactorKind::row_ilu);
+      EXPECT_NE(column_kind, FactorKind::row_ilu);
+      EXPECT_LE(max_relative_difference(x_rows, x_column), 1e-12);
+    }
+  }
+}
+
+TEST(Icc, one_stored_triangle_factors_by_rows_as_both_bit_for_bit) {
+  const Csr a = gen::from_spec("lap3d7:7x6x5");
+  const std::vector<double> b = rhs_for_known_solution(a, 4);
+  const std::vector<double> full = icc_solve(petsc_icc_options(1), a, b);
+  EXPECT_EQ(icc_solve(petsc_icc_options(1), a, b, StoredTriangle::upper), full);
+  EXPECT_EQ(icc_solve(petsc_icc_options(1), a, b, StoredTriangle::lower), full);
+}
+
+TEST(Icc, the_positive_definite_shift_by_rows_takes_the_column_icc_shifts) {
+  // The shifted Laplacian of the test below: its first failing rows are the column ICC's (a
+  // negative pivot fails either row sum's test), so PETSc's loop takes the same shifts.
+  Csr a = gen::from_spec("lap2d5:10x10");
+  for (int32_t i = 0; i < a.nrows; ++i)
+    for (int32_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (a.colind[p] == i) a.values[p] -= 1.5;
+  const std::vector<double> b = rhs_for_known_solution(a, 5);
+  Options rows = petsc_icc_options(0), column = icc_options(0);
+  rows.shift_type = column.shift_type = ShiftType::positive_definite;
+  FactorStats by_rows, by_columns;
+  const std::vector<double> x_rows = icc_solve(rows, a, b, StoredTriangle::full, nullptr, &by_rows);
+  const std::vector<double> x_column = icc_solve(column, a, b, StoredTriangle::full, nullptr, &by_columns);
+  EXPECT_GT(by_rows.shift_tries, 0);
+  EXPECT_EQ(by_rows.shift_tries, by_columns.shift_tries);
+  EXPECT_EQ(by_rows.shift_amount, by_columns.shift_amount);
+  EXPECT_LE(max_relative_difference(x_rows, x_column), 1e-10);
+}
+
+TEST(Icc, a_factor_by_rows_tells_no_inertia) {
+  const Csr a = gen::from_spec("lap2d5:8x8");
+  SparseLDLT f(petsc_icc_options(0));
+  f.analyze(a.view());
+  ASSERT_EQ(f.factor(a.view()).status, Status::ok);
+  try {
+    (void)f.inertia();
+    FAIL() << "inertia() of an ICC factored by rows";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("factored by rows"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Icc, the_positive_definite_shift_makes_an_indefinite_icc_usable) {
   // A shifted Laplacian is indefinite: ICC(0) meets a negative pivot, and PETSc's
   // positive-definite shift raises the diagonal until every pivot is positive.
