@@ -5,7 +5,7 @@
 # the CUDA backend, the GPU benchmark and the end-to-end PETSc benchmark (gpuglu against
 # PETSc's KLU, MUMPS, SuperLU); results go to $OUT (results.jsonl, logs).
 #
-# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|small|small_profile|first_solve|first_factor|multi_gpu|split]...
+# Usage (device tool): scripts/device_run.sh [tests|analysis|sanitize|sanitize_ldlt|sanitize_complex|zbench|petsc|bench|e2e|trsv|ilu_gmres|levels|ab|ldlt|ldlt_e2e|supernodal|ts|mpi|dd_defaults|dd_profile|icc|small|small_profile|first_solve|first_factor|multi_gpu|split]...
 #   (default: all but trsv, ilu_gmres, levels and ldlt; trsv = the triangular-solve tests and
 #   gpuglu_trsv_bench, ilu_gmres = ILU(0)-GMRES through PETSc on one rank and with
 #   bjacobi/ILU on GPUGLU_DEVICE_ILU_RANKS (16) ranks; levels = the GPU level analysis by
@@ -27,6 +27,8 @@
 #   mpi: issue 16's MPI benchmark (scripts/mpi_bench.py; the step's comment lists its knobs).
 #   dd_defaults: issue 29's domain decomposition with no gpuglu option (the step's comment);
 #   dd_profile: -log_view events of its losing configurations, gpuglu against the peer.
+#   icc: -pc_type icc through PETSc on one rank (the ex6 test program), gpuglu against PETSc's
+#   ICC, alternating rounds.
 #   small_profile: where a small run's time goes (the step's comment).
 #   small: issue 29's small problems on one rank (scripts/mpi_bench.py --mode small; the step's
 #   comment), gpuglu (and the bundle's reference plugin) against PETSc's own LU and ILU.
@@ -550,6 +552,26 @@ if want dd_profile; then
     [[ $cases == *" gamg "* && ${GPUGLU_DEVICE_PROFILE_CPU:-0} == 1 ]] &&
       run4 "$ex14" $gamg -mg_coarse_pc_factor_mat_solver_type gpuglu -mg_coarse_mat_gpuglu_backend cpu
   ) 2>&1 | tee "$out/dd_profile.log"
+fi
+
+if want icc; then
+  # ICC(0)-CG on one rank: set-up (MatICCFactorSym, MatCholFctrNum, PCSetUp), solves and
+  # iterations, gpuglu against PETSc's own ICC, GPUGLU_DEVICE_ICC_ROUNDS (3) alternating rounds
+  # over GPUGLU_DEVICE_ICC_MATRICES (generator specs).
+  ex6=$build/tests/petsc/harness/petsc/ex6
+  (
+    use_bundled_mpi
+    for r in $(seq "${GPUGLU_DEVICE_ICC_ROUNDS:-3}"); do
+      for m in ${GPUGLU_DEVICE_ICC_MATRICES:-lap2d5:180x180 lap3d7:32x32x32}; do
+        for side in gpuglu petsc; do
+          echo "$m $side $("$ex6" -matrix "$m" -flag spd -ksp_type cg -ksp_rtol 1e-8 -residual_tol 1e-6 -pc_type icc \
+            $([[ $side == gpuglu ]] && echo "-dll_append $build/petsc_plugin/libpetscgpuglu.so -pc_factor_mat_solver_type gpuglu") \
+            -ksp_converged_reason -log_view 2>&1 |
+            awk '/iterations/ {printf "its %s ", $NF} /^(MatICCFactorSym|MatCholFctrNum|MatSolve|PCSetUp|KSPSolve) / {printf "%s %.2f ", $1, $4 * 1000}')"
+        done
+      done
+    done
+  ) 2>&1 | tee "$out/icc.log"
 fi
 
 if want e2e; then
