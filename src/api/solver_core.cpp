@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "api/engine_choice.hpp"
 #include "api/ilu_shift.hpp"
 #include "gpuglu/analysis.hpp"
 #include "core/scalar.hpp"
@@ -33,6 +34,13 @@ void BasicSparseSolver<Scalar>::Core::discard_shared() {
   pattern.clear();
   fstats = FactorStats();
   sstats = SolveStats();
+}
+
+template <class Scalar>
+void BasicSparseSolver<Scalar>::Core::keep_on_cpu(int64_t nnz_factor) {
+  device_claim.release();
+  backend = Backend::cpu;
+  if (options.backend == Backend::automatic) fallback_reason = api::size_rule_note(nnz_factor);
 }
 
 template <class Scalar>

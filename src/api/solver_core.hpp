@@ -95,6 +95,9 @@ struct BasicSparseSolver<Scalar>::Core {
 
   // --- shared steps (solver_core.cpp) ---
   void discard_shared();  // the state above back to "not analyzed"
+  // An incomplete factor that api::stays_on_cpu keeps on the CPU before its analysis (by its
+  // nnz_factor entries): no device held, and under automatic the size rule is the reason given.
+  void keep_on_cpu(int64_t nnz_factor);
   void require_analyzed(const char* verb) const;
   void require_factored() const;
   void check_solve_arguments(int32_t nrhs, const Scalar* b, int64_t ldb, const Scalar* x, int64_t ldx) const;

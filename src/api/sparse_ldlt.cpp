@@ -38,7 +38,6 @@ void BasicSparseLDLT<Scalar>::Impl::discard() {
   spd = false;
   hermitian = false;
   values_real = true;
-  icc_by_rows = false;
 }
 
 // PETSc's own ICC factors by rows (MatCholeskyFactorNumeric_SeqAIJ): the column ICC's analysis
@@ -71,7 +70,7 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   if (this->schur_mode() && requested.ldlt_engine == LuEngine::automatic) requested.ldlt_engine = LuEngine::supernodal;
   const auto input_nnz = static_cast<int64_t>(a.rowptr[a.nrows]);
   Options rows;
-  icc_by_rows = factors_icc_by_rows(stored == StoredTriangle::full ? (input_nnz + a.nrows) / 2 : input_nnz, &rows);
+  bool icc_by_rows = factors_icc_by_rows(stored == StoredTriangle::full ? (input_nnz + a.nrows) / 2 : input_nnz, &rows);
   Options o = icc_by_rows ? rows : api::ldlt_analysis_options<Scalar>(requested);
   // The scaling only bounds the entries around indefinite pivots; an SPD matrix needs none
   // (Cholesky is backward stable on it unscaled).
@@ -134,15 +133,11 @@ void BasicSparseLDLT<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, StoredT
   warm_up->settle(this->options, this->schedule.nnz_factor());
   const double cold_flops = api::cold_start_flops(*warm_up, this->schedule);
   this->warm_up = std::move(warm_up);  // its kernels load on beside what follows
-  if (icc_by_rows) {
-    this->device_claim.release();
-    this->backend = Backend::cpu;
-    if (this->options.backend == Backend::automatic)
-      this->fallback_reason = api::size_rule_note(this->schedule.nnz_factor());
-  } else {
+  if (icc_by_rows)
+    this->keep_on_cpu(this->schedule.nnz_factor());
+  else
     this->backend = api::choose_backend<Scalar>(this->options, this->schedule.nnz_factor(), this->device,
                                                 this->device_claim, cold_flops, &this->fallback_reason);
-  }
   this->pattern.assign(a);
   full_pattern.assign(full_matrix());
   const PatternRef full{full_pattern.n(), full_pattern.rowptr(), full_pattern.colind()};
@@ -342,7 +337,7 @@ Inertia BasicSparseLDLT<Scalar>::Impl::inertia() const {
     throw Error(Status::unsupported,
                 "inertia(): the factor leaves its Schur block S unfactored; A's inertia is A11's and S's together "
                 "(Haynsworth), and S is the caller's to factor");
-  if (icc_by_rows)
+  if (this->schedule.kind == FactorKind::row_ilu)  // an ICC by rows (factors_icc_by_rows)
     throw Error(Status::unsupported,
                 "inertia(): this ICC was factored by rows as the incomplete LU of A (-ksp_view: factored by rows); "
                 "its pivots are an incomplete factor's, not A's inertia");

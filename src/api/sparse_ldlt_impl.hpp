@@ -42,16 +42,15 @@ struct BasicSparseLDLT<Scalar>::Impl : BasicSparseSolver<Scalar>::Core {
   // What analyze() was given, for a re-analysis on the column engine (fall_back_to_column).
   bool spd = false;
   std::vector<int32_t> given_perm;
-  // An ICC(k) the CPU factors by rows (FactorKind::row_ilu): the row ILU of the full matrix,
-  // whose U is D L^T (L^H), so that L U is the incomplete Cholesky L D L^T.
-  bool icc_by_rows = false;
 
   explicit Impl(const Options& o) : Core(o) {}
 
   // --- sparse_ldlt.cpp: the pipeline ---
   void discard();
-  // Before an ICC(k)'s analysis, from A's size: whether it is factored by rows (the options
-  // of an analysis by rows in *rows). nnz_lower: A's lower triangle with the diagonal.
+  // Before an ICC(k)'s analysis, from A's size: whether it is factored by rows, as the row ILU
+  // of the full matrix (FactorKind::row_ilu: its U is D L^T, or D L^H, so that L U is the
+  // incomplete L D L^T), the options of that analysis in *rows. nnz_lower: A's lower triangle
+  // with the diagonal.
   bool factors_icc_by_rows(int64_t nnz_lower, Options* rows) const;
   template <class I>
   void analyze(const CsrView<I, Scalar>& a, StoredTriangle stored, const int32_t* given, bool check_symmetry, bool spd,

@@ -52,9 +52,7 @@ void BasicSparseLU<Scalar>::Impl::analyze(const CsrView<I, Scalar>& a, const int
                                                   &this->fallback_reason);
       chosen = Chosen::before;
     } else {
-      this->device_claim.release();
-      this->backend = Backend::cpu;
-      if (this->options.backend == Backend::automatic) this->fallback_reason = api::size_rule_note(at_least);
+      this->keep_on_cpu(at_least);
       chosen = this->options.ilu_levels == 0 ? Chosen::before : Chosen::cpu_unless_larger;
     }
   }
